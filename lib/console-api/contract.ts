@@ -1,0 +1,64 @@
+/**
+ * The console's own HTTP contract: what the browser sends to the route handlers under app/api/
+ * and what it gets back. Request bodies are the upstream wire requests (validated by the same
+ * schemas); answers carry the upstream's group, never the API key.
+ */
+import { z } from 'zod';
+import {
+  deleteRequestSchema,
+  getOrCreateRequestSchema,
+  getOrCreateResponseSchema,
+  rotateRequestSchema,
+  rotateResponseSchema,
+} from '@/lib/user-group-api/contract';
+
+export const consoleRoutes = {
+  getOrCreate: '/api/user-groups/get-or-create',
+  rotate: '/api/user-groups/rotate',
+  delete: '/api/user-groups/delete',
+} as const;
+
+export const getOrCreateBodySchema = getOrCreateRequestSchema;
+export const rotateBodySchema = rotateRequestSchema;
+export const deleteBodySchema = deleteRequestSchema;
+
+export const getOrCreateResultSchema = getOrCreateResponseSchema.omit({ success: true });
+export type GetOrCreateResult = z.infer<typeof getOrCreateResultSchema>;
+
+export const rotateResultSchema = rotateResponseSchema.omit({ success: true });
+export type RotateResult = z.infer<typeof rotateResultSchema>;
+
+export const deleteResultSchema = z.object({ deleted: z.literal(true), user_group_id: z.string() });
+export type DeleteResult = z.infer<typeof deleteResultSchema>;
+
+/**
+ * Every failure a person can act on, by cause. The message is written for the person at the screen;
+ * `fields` maps a request field to its problem; `retryAfterSeconds` comes with rate_limited.
+ */
+export const consoleErrorCodeSchema = z.enum([
+  'invalid_request', // the console refused the input (field messages)
+  'upstream_invalid_request', // the service refused the input (its message, field messages)
+  'api_key_refused', // the service refused USER_GROUP_API_KEY
+  'not_found', // no user group for that token / id
+  'rate_limited',
+  'upstream_unreachable',
+  'upstream_timeout',
+  'upstream_malformed', // the service answered something that is not the interface
+  'upstream_error', // the service failed (5xx or success: 0 without a known cause)
+  'unauthenticated', // no console session
+  'forbidden', // the operator's role may not do this
+  'cross_site_request',
+  'internal',
+]);
+export type ConsoleErrorCode = z.infer<typeof consoleErrorCodeSchema>;
+
+export const consoleErrorBodySchema = z.object({
+  error: z.object({
+    code: consoleErrorCodeSchema,
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    retryAfterSeconds: z.number().optional(),
+    requestId: z.string().optional(),
+  }),
+});
+export type ConsoleErrorBody = z.infer<typeof consoleErrorBodySchema>;

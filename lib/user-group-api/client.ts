@@ -1,0 +1,183 @@
+/**
+ * A typed client for any server that speaks the User Group Service interface: the built-in service
+ * or a vendor's. undici `request` because the interface sends a JSON body on GET, which `fetch`
+ * refuses. Every answer is parsed with the contract before use; every failure becomes an
+ * UpstreamError whose kind says what a person can do about it. The API key is handed in by the
+ * caller and never appears in an error message.
+ */
+import { Agent, type Dispatcher, errors as undiciErrors, request } from 'undici';
+import type { z } from 'zod';
+import {
+  type DeleteRequest,
+  type DeleteResponse,
+  deleteResponseSchema,
+  errorResponseSchema,
+  type GetOrCreateRequest,
+  type GetOrCreateResponse,
+  getOrCreateResponseSchema,
+  type RotateRequest,
+  type RotateResponse,
+  rotateResponseSchema,
+} from './contract';
+
+export type UpstreamErrorKind =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'not_found'
+  | 'rate_limited'
+  | 'unreachable'
+  | 'timeout'
+  | 'malformed'
+  | 'failed';
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: UpstreamErrorKind,
+    message: string,
+    readonly details: {
+      status?: number;
+      code?: string;
+      fields?: Record<string, string>;
+      retryAfterSeconds?: number;
+      requestId?: string;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+export interface UserGroupApiOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  /** Connection pool; one per process is plenty. */
+  dispatcher?: Dispatcher;
+}
+
+export interface UserGroupApi {
+  getOrCreate(body: GetOrCreateRequest, requestId?: string): Promise<GetOrCreateResponse>;
+  rotate(body: RotateRequest, requestId?: string): Promise<RotateResponse>;
+  deleteUserGroup(body: DeleteRequest, requestId?: string): Promise<DeleteResponse>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
+  const endpoint = new URL('/api/user', options.baseUrl).toString();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+
+  async function call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    body: unknown,
+    schema: z.ZodType<T>,
+    requestId?: string,
+  ): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Token ${options.apiKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
+    if (requestId) headers['x-request-id'] = requestId;
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(endpoint, {
+        method,
+        headers,
+        body: JSON.stringify(body),
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw connectionError(error, endpoint, timeoutMs);
+    }
+
+    let payload: unknown;
+    try {
+      payload = await response.body.json();
+    } catch (error) {
+      if (isTimeout(error)) throw connectionError(error, endpoint, timeoutMs);
+      payload = undefined;
+    }
+    const upstreamRequestId = headerValue(response.headers['x-request-id']);
+
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      const parsed = schema.safeParse(payload);
+      if (parsed.success) return parsed.data;
+      const failure = errorResponseSchema.safeParse(payload);
+      if (failure.success) throw failureError(response.statusCode, failure.data, upstreamRequestId);
+      throw new UpstreamError('malformed', `The User Group Service at ${endpoint} answered in an unexpected shape.`, {
+        status: response.statusCode,
+        requestId: upstreamRequestId,
+      });
+    }
+
+    const failure = errorResponseSchema.safeParse(payload);
+    const retryAfterSeconds = parseRetryAfter(headerValue(response.headers['retry-after']));
+    throw failureError(
+      response.statusCode,
+      failure.success ? failure.data : { success: 0 },
+      upstreamRequestId,
+      retryAfterSeconds,
+    );
+  }
+
+  return {
+    getOrCreate: (body, requestId) => call('GET', body, getOrCreateResponseSchema, requestId),
+    rotate: (body, requestId) => call('POST', body, rotateResponseSchema, requestId),
+    deleteUserGroup: (body, requestId) => call('DELETE', body, deleteResponseSchema, requestId),
+  };
+}
+
+function failureError(
+  status: number,
+  failure: z.infer<typeof errorResponseSchema>,
+  requestId?: string,
+  retryAfterSeconds?: number,
+): UpstreamError {
+  const { code, message, fields } = failure.error ?? {};
+  const details = { status, code, fields, retryAfterSeconds, requestId };
+  const upstreamMessage = message ?? `The User Group Service answered ${status}.`;
+  if (status === 401 || status === 403 || code === 'unauthorized') {
+    return new UpstreamError('unauthorized', upstreamMessage, details);
+  }
+  if (status === 404 || code === 'not_found') return new UpstreamError('not_found', upstreamMessage, details);
+  if (status === 429 || code === 'rate_limited') {
+    return new UpstreamError('rate_limited', upstreamMessage, details);
+  }
+  if (status === 400 || status === 422 || code === 'invalid_request') {
+    return new UpstreamError('invalid_request', upstreamMessage, details);
+  }
+  return new UpstreamError('failed', upstreamMessage, details);
+}
+
+function connectionError(error: unknown, endpoint: string, timeoutMs: number): UpstreamError {
+  if (isTimeout(error)) {
+    return new UpstreamError('timeout', `The User Group Service at ${endpoint} did not answer within ${timeoutMs} ms.`);
+  }
+  return new UpstreamError('unreachable', `The User Group Service at ${endpoint} could not be reached.`);
+}
+
+function isTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error.name === 'TimeoutError' ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  );
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
