@@ -3,6 +3,7 @@
  * TanStack Query mutations; every failure becomes a ConsoleApiError with a message a person can act on.
  */
 import type { z } from 'zod';
+import type { DeleteRequest, GetOrCreateRequest, RotateRequest } from '@/lib/user-group-api/contract';
 import {
   type ConsoleErrorCode,
   consoleErrorBodySchema,
@@ -14,7 +15,6 @@ import {
   type RotateResult,
   rotateResultSchema,
 } from './contract';
-import type { DeleteRequest, GetOrCreateRequest, RotateRequest } from '@/lib/user-group-api/contract';
 
 export class ConsoleApiError extends Error {
   constructor(
@@ -38,7 +38,10 @@ async function postJson<T>(path: string, body: unknown, resultSchema: z.ZodType<
       cache: 'no-store',
     });
   } catch {
-    throw new ConsoleApiError('internal', 'The console could not be reached. Check your connection and retry.');
+    throw new ConsoleApiError(
+      'internal',
+      'The console could not be reached. Check your connection and retry.',
+    );
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {

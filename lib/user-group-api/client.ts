@@ -5,7 +5,7 @@
  * UpstreamError whose kind says what a person can do about it. The API key is handed in by the
  * caller and never appears in an error message.
  */
-import { Agent, type Dispatcher, errors as undiciErrors, request } from 'undici';
+import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
 import {
   type DeleteRequest,
@@ -108,10 +108,14 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
       if (parsed.success) return parsed.data;
       const failure = errorResponseSchema.safeParse(payload);
       if (failure.success) throw failureError(response.statusCode, failure.data, upstreamRequestId);
-      throw new UpstreamError('malformed', `The User Group Service at ${endpoint} answered in an unexpected shape.`, {
-        status: response.statusCode,
-        requestId: upstreamRequestId,
-      });
+      throw new UpstreamError(
+        'malformed',
+        `The User Group Service at ${endpoint} answered in an unexpected shape.`,
+        {
+          status: response.statusCode,
+          requestId: upstreamRequestId,
+        },
+      );
     }
 
     const failure = errorResponseSchema.safeParse(payload);
@@ -155,7 +159,10 @@ function failureError(
 
 function connectionError(error: unknown, endpoint: string, timeoutMs: number): UpstreamError {
   if (isTimeout(error)) {
-    return new UpstreamError('timeout', `The User Group Service at ${endpoint} did not answer within ${timeoutMs} ms.`);
+    return new UpstreamError(
+      'timeout',
+      `The User Group Service at ${endpoint} did not answer within ${timeoutMs} ms.`,
+    );
   }
   return new UpstreamError('unreachable', `The User Group Service at ${endpoint} could not be reached.`);
 }

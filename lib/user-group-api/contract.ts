@@ -92,7 +92,10 @@ export const getOrCreateResponseSchema = z.object({
   new_user_group: z.boolean(),
   user_group: userGroupBaseSchema.extend({
     // "JSON or null", and not necessarily present: absent reads as null.
-    properties: z.record(z.string(), z.unknown()).nullish().transform((value) => value ?? null),
+    properties: z
+      .record(z.string(), z.unknown())
+      .nullish()
+      .transform((value) => value ?? null),
   }),
 });
 export type GetOrCreateResponse = z.infer<typeof getOrCreateResponseSchema>;

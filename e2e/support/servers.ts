@@ -1,0 +1,7 @@
+import path from 'node:path';
+
+/** Ports and throwaway data of the e2e run; nothing here touches ./data. */
+export const e2eDataDir = path.resolve('e2e/.data');
+export const consoleDataDir = path.join(e2eDataDir, 'console');
+export const consolePort = Number(process.env.E2E_CONSOLE_PORT ?? 3311);
+export const consoleUrl = `http://127.0.0.1:${consolePort}`;

@@ -1,0 +1,103 @@
+import 'server-only';
+import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/contract';
+import { UpstreamError } from '@/lib/user-group-api/client';
+import { ConsoleConfigError } from './config';
+
+export type Operation = 'get-or-create' | 'rotate' | 'delete';
+
+export interface ConsoleFailure {
+  status: number;
+  body: ConsoleErrorBody;
+  headers?: Record<string, string>;
+}
+
+export function consoleFailure(
+  status: number,
+  code: ConsoleErrorCode,
+  message: string,
+  extra: Omit<ConsoleErrorBody['error'], 'code' | 'message'> = {},
+): ConsoleFailure {
+  return { status, body: { error: { code, message, ...extra } } };
+}
+
+const notFoundMessages: Record<Operation, string> = {
+  'get-or-create': 'The User Group Service found no such user group.',
+  rotate: 'No user group has that token: it may have been rotated or deleted already.',
+  delete: 'No user group matches that user group ID and token: check both (a rotated token no longer works).',
+};
+
+/**
+ * The one place where failures become answers a person can act on. Unknown errors become a
+ * generic message with the request id: raw messages never reach the browser.
+ */
+export function toConsoleFailure(error: unknown, operation: Operation, requestId: string): ConsoleFailure {
+  if (error instanceof ConsoleConfigError) {
+    return consoleFailure(500, 'internal', error.message, { requestId });
+  }
+  if (!(error instanceof UpstreamError)) {
+    return consoleFailure(500, 'internal', `Something went wrong in the console (request ${requestId}).`, {
+      requestId,
+    });
+  }
+  const { status, fields, retryAfterSeconds } = error.details;
+  switch (error.kind) {
+    case 'invalid_request':
+      return consoleFailure(
+        400,
+        'upstream_invalid_request',
+        `The User Group Service refused the input: ${error.message}`,
+        {
+          fields,
+          requestId,
+        },
+      );
+    case 'unauthorized':
+      return consoleFailure(
+        502,
+        'api_key_refused',
+        "The console's API key was refused: check USER_GROUP_API_KEY.",
+        {
+          requestId,
+        },
+      );
+    case 'not_found':
+      return consoleFailure(404, 'not_found', notFoundMessages[operation], { requestId });
+    case 'rate_limited': {
+      const wait = retryAfterSeconds ?? 1;
+      const failure = consoleFailure(
+        429,
+        'rate_limited',
+        `The User Group Service is rate limiting the console: retry in ${wait} s.`,
+        { retryAfterSeconds: wait, requestId },
+      );
+      return { ...failure, headers: { 'retry-after': String(wait) } };
+    }
+    case 'unreachable':
+      return consoleFailure(
+        502,
+        'upstream_unreachable',
+        `${error.message} Check that it is running and that USER_GROUP_API_URL is right.`,
+        {
+          requestId,
+        },
+      );
+    case 'timeout':
+      return consoleFailure(504, 'upstream_timeout', `${error.message} Retry in a moment.`, { requestId });
+    case 'malformed':
+      return consoleFailure(
+        502,
+        'upstream_malformed',
+        `${error.message} Is USER_GROUP_API_URL a User Group Service?`,
+        {
+          requestId,
+        },
+      );
+    case 'failed':
+      return consoleFailure(
+        502,
+        'upstream_error',
+        `The User Group Service failed${status ? ` (HTTP ${status})` : ''}: ${error.message}`,
+        { requestId },
+      );
+  }
+}

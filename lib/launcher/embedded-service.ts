@@ -1,0 +1,64 @@
+/**
+ * The embedded default: the built-in User Group Service on loopback, its database and the console's
+ * API key under DATA_DIR. The key is created once and kept in a 0600 file, because the service
+ * itself stores only its digest.
+ */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { createUserGroupApi, UpstreamError } from '@/lib/user-group-api/client';
+import { createApiKey, startUserGroupService } from '@/lib/user-group-service';
+import type { LauncherSettings, Upstream } from './settings';
+
+const apiKeyFileSchema = z.object({ id: z.union([z.string(), z.number()]), key: z.string().min(1) });
+
+export async function ensureEmbeddedService(
+  settings: LauncherSettings,
+  log: (message: string) => void,
+): Promise<Upstream> {
+  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+  const database = path.join(settings.dataDir, 'user-group-service.sqlite');
+  const service = await startUserGroupService({
+    host: '127.0.0.1',
+    port: 0,
+    database,
+    logLevel: settings.serviceLogLevel,
+  });
+
+  const keyFile = path.join(settings.dataDir, 'console-api-key.json');
+  let apiKey = await readApiKey(keyFile);
+  if (!apiKey || !(await isAccepted(service.url, apiKey))) {
+    const created = await createApiKey({
+      database,
+      environment: 'Customer',
+      name: 'console (embedded default)',
+    });
+    await writeFile(keyFile, `${JSON.stringify({ id: created.id, key: created.key })}\n`, { mode: 0o600 });
+    await chmod(keyFile, 0o600);
+    apiKey = created.key;
+    log(`created the console's API key for the embedded service (kept in ${keyFile})`);
+  }
+  log(`embedded User Group Service on ${service.url} (database ${database})`);
+  return { url: service.url, apiKey, close: () => service.close() };
+}
+
+async function readApiKey(file: string): Promise<string | null> {
+  try {
+    const parsed = apiKeyFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    return parsed.success ? parsed.data.key : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A rotation of a token that cannot exist: 404 means the key was accepted, 401 that it was not. */
+async function isAccepted(baseUrl: string, apiKey: string): Promise<boolean> {
+  try {
+    await createUserGroupApi({ baseUrl, apiKey }).rotate({ current_token: '0'.repeat(64) });
+    return true;
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === 'unauthorized') return false;
+    if (error instanceof UpstreamError && error.kind === 'not_found') return true;
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm start`: one command that starts everything, Ctrl-C stops everything.
+ *
+ * - Builds the console when no build exists.
+ * - With USER_GROUP_API_URL unset (the embedded default), starts the built-in User Group Service on
+ *   loopback with its database under DATA_DIR, creates the console's API key once, and hands both to
+ *   the console. With it set, the console talks to that server with USER_GROUP_API_KEY.
+ * - Runs `next start` as a child whose PID is the server itself, so stopping it frees the port.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ensureEmbeddedService } from './embedded-service';
+import { launcherSettings } from './settings';
+
+const require = createRequire(import.meta.url);
+const nextBin = require.resolve('next/dist/bin/next');
+
+function log(message: string): void {
+  process.stdout.write(`[console] ${message}\n`);
+}
+
+function runNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [nextBin, ...args], { stdio: 'inherit', env });
+}
+
+function exitCode(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1)));
+  });
+}
+
+async function main(): Promise<void> {
+  const settings = launcherSettings();
+
+  if (!existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'))) {
+    log('no build found: building the console once (npm run build rebuilds it later)');
+    const code = await exitCode(runNext(['build'], process.env));
+    if (code !== 0) process.exit(code);
+  }
+
+  const upstream = settings.upstream ?? (await ensureEmbeddedService(settings, log));
+  const consoleServer = runNext(['start', '--port', String(settings.port), '--hostname', settings.hostname], {
+    ...process.env,
+    USER_GROUP_API_URL: upstream.url,
+    USER_GROUP_API_KEY: upstream.apiKey,
+    DATA_DIR: settings.dataDir,
+  });
+  log(
+    `console on http://${settings.displayHost}:${settings.port} using the User Group Service at ${upstream.url}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    if (consoleServer.exitCode === null) consoleServer.kill('SIGTERM');
+    await exitCode(consoleServer);
+    await upstream.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  const code = await exitCode(consoleServer);
+  if (!stopping) {
+    await upstream.close();
+    process.exit(code);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `[console] could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});
