@@ -18,17 +18,23 @@ export type Environment = z.infer<typeof environmentSchema>;
 export const userGroupIdSchema = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
-  .max(USER_GROUP_ID_MAX, { error: `must be at most ${USER_GROUP_ID_MAX} characters` });
+  .max(USER_GROUP_ID_MAX, { error: `must be at most ${USER_GROUP_ID_MAX} characters` })
+  // PostgreSQL text cannot hold NUL: refuse it here so both stores answer 400, not 500.
+  .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
 
 export const nameSchema = z
   .string({ error: 'must be a string' })
-  .max(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` });
+  .max(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` })
+  .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
 
 /** A data source: either its id or the id the caller gave it when creating it. */
-export const dataSourceIdSchema = z.union([
-  z.string().min(1, { error: 'data source id must not be empty' }),
-  z.int({ error: 'data source id must be a string or an integer' }),
-]);
+export const dataSourceIdSchema = z.union(
+  [
+    z.string().min(1, { error: 'data source id must not be empty' }),
+    z.int({ error: 'data source id must be a string or an integer' }),
+  ],
+  { error: 'must be a data source id (a non-empty string or an integer)' },
+);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
