@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { consoleDataDir } from './servers';
+
+/** The embedded console's API key, as the launcher stored it for this run. */
+export function consoleApiKey(): string {
+  const file = path.join(consoleDataDir, 'console-api-key.json');
+  const { key } = JSON.parse(readFileSync(file, 'utf8')) as { key: string };
+  return key;
+}
+
+interface RecordedResponse {
+  url: string;
+  body: string;
+}
+
+/**
+ * Every test records each response the browser receives (documents, scripts, API answers) and,
+ * when it ends, asserts that none of them carries the console's API key.
+ */
+export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
+  context: async ({ context }, use) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await use(context);
+  },
+  recordedResponses: [
+    async ({ page }, use) => {
+      const recorded: RecordedResponse[] = [];
+      const pending: Promise<void>[] = [];
+      page.on('response', (response) => {
+        pending.push(
+          response
+            .body()
+            .then((body) => {
+              recorded.push({ url: response.url(), body: body.toString('utf8') });
+            })
+            .catch(() => undefined), // redirects and aborted loads have no body
+        );
+      });
+      await use(recorded);
+      await Promise.all(pending);
+      const apiKey = consoleApiKey();
+      const leaks = recorded.filter((response) => response.body.includes(apiKey)).map((response) => response.url);
+      expect(leaks, 'responses that carried the API key').toEqual([]);
+      expect(recorded.some((response) => /\.js(\?|$)/.test(response.url))).toBe(true);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Requests the page sent to one of the console's route handlers. */
+export function trackRequests(page: Page, pathname: string): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === pathname) seen.push(request.method());
+  });
+  return seen;
+}
