@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { e2eDataDir } from './support/servers';
 import { expect, test } from '@playwright/test';
 import { serviceCli, startNode, stopProcess, waitForHttp } from './support/processes';
+import { e2eDataDir } from './support/servers';
 
 /**
  * A second console pointed (like a vendor deployment) at a service this test owns, so the test can

@@ -99,7 +99,10 @@ test('rotates a token after confirmation; the old token is refused afterwards', 
   // The old token no longer identifies any group.
   await rotateForm.getByLabel('Current token').fill(oldToken);
   await rotateForm.getByRole('button', { name: 'Rotate token' }).click();
-  await page.getByRole('dialog', { name: 'Rotate this token?' }).getByRole('button', { name: 'Rotate' }).click();
+  await page
+    .getByRole('dialog', { name: 'Rotate this token?' })
+    .getByRole('button', { name: 'Rotate' })
+    .click();
   await expect(rotateForm.getByRole('alert')).toContainText('No user group has that token');
 });
 
@@ -149,7 +152,10 @@ test('blocks invalid JSON before any request and says where the error is', async
 
 test('works on a 375 px wide screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  const result = await getOrCreate(page, { id: newGroupId(), name: 'A rather long customer name, Incorporated' });
+  const result = await getOrCreate(page, {
+    id: newGroupId(),
+    name: 'A rather long customer name, Incorporated',
+  });
   await revealToken(result, 'Token');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);

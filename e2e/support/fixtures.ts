@@ -41,7 +41,9 @@ export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
       await use(recorded);
       await Promise.all(pending);
       const apiKey = consoleApiKey();
-      const leaks = recorded.filter((response) => response.body.includes(apiKey)).map((response) => response.url);
+      const leaks = recorded
+        .filter((response) => response.body.includes(apiKey))
+        .map((response) => response.url);
       expect(leaks, 'responses that carried the API key').toEqual([]);
       expect(recorded.some((response) => /\.js(\?|$)/.test(response.url))).toBe(true);
     },

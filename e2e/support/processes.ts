@@ -6,7 +6,11 @@ const tsx = ['--import', 'tsx'];
 
 /** Runs the service CLI to completion and returns its stdout. */
 export async function serviceCli(args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, [...tsx, 'lib/user-group-service/cli.ts', ...args]);
+  const { stdout } = await execFileAsync(process.execPath, [
+    ...tsx,
+    'lib/user-group-service/cli.ts',
+    ...args,
+  ]);
   return stdout;
 }
 
