@@ -1,0 +1,111 @@
+/**
+ * One Kysely code path over two stores: SQLite (better-sqlite3, the default: a file path) and
+ * PostgreSQL (a `postgres://` or `postgresql://` URL, via pg).
+ *
+ * SQLite runs in WAL mode with synchronous=NORMAL: a commit is in the WAL file (the OS page cache)
+ * before the query returns, so a process crash or `kill -9` loses nothing that was answered; only a
+ * power loss or OS crash can drop the last commits. busy_timeout lets several processes (a server
+ * and the `keys` CLI) share the file.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { type Generated, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Environment } from '../user-group-api/contract';
+
+export interface UserGroupTable {
+  team_id: Generated<number>;
+  environment: Environment;
+  provided_id: string;
+  name: string;
+  /** JSON text, or null when none was given. */
+  properties: string | null;
+  mapping: string | null;
+  token_digest: string;
+  token_ciphertext: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  key_digest: string;
+  environment: Environment;
+  name: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ServiceMetaTable {
+  name: string;
+  value: string;
+}
+
+export interface DatabaseSchema {
+  user_groups: UserGroupTable;
+  api_keys: ApiKeyTable;
+  service_meta: ServiceMetaTable;
+}
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface ServiceDatabase {
+  db: Kysely<DatabaseSchema>;
+  kind: DatabaseKind;
+  /** The SQLite file, or null for PostgreSQL and `:memory:`. */
+  sqliteFile: string | null;
+  close(): Promise<void>;
+}
+
+export const isPostgresUrl = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database);
+
+export function openDatabase(database: string): ServiceDatabase {
+  if (isPostgresUrl(database)) return openPostgres(database);
+  return openSqlite(database);
+}
+
+function openPostgres(url: string): ServiceDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', sqliteFile: null, close: () => db.destroy() };
+}
+
+function openSqlite(file: string): ServiceDatabase {
+  const inMemory = file === ':memory:' || file === '';
+  if (!inMemory) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SqliteDatabase(inMemory ? ':memory:' : file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+
+  // Kysely's SQLite driver prepares every statement anew; the service runs a handful of distinct
+  // statements, so keep them prepared (SQLite re-prepares them itself after a schema change).
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const cachingDatabase = {
+    close: () => {
+      sqlite.close();
+    },
+    prepare: (sql: string) => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (statements.size < 256) statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingDatabase }) });
+  return {
+    db,
+    kind: 'sqlite',
+    sqliteFile: inMemory ? null : path.resolve(file),
+    close: async () => {
+      await db.destroy();
+      // destroy() only closes a database Kysely has used; close it ourselves if it never was.
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * startUserGroupService: migrate the database, listen on plain node:http, and hand back the base URL
+ * and a graceful close (stop accepting, let in-flight requests finish, close the database).
+ *
+ * Public API (used by the launcher and the e2e tests):
+ *   startUserGroupService({ host?, port?, database, encryptionKey?, rateLimit?, logger?, logLevel?,
+ *     apiKeyCacheTtlMs? }) → Promise<{ url, port, close() }>
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import { createAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from './authenticator';
+import { openDatabase } from './database';
+import { assertKeyMatchesDatabase, resolveEncryptionKey } from './encryption-key';
+import { createLogger } from './logger';
+import { migrateToLatest } from './migrations';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
+import { createRequestListener } from './router';
+import { createTokenCrypto } from './token-crypto';
+import { createUserGroupStore } from './user-group-store';
+
+export interface UserGroupServiceOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** A SQLite file path (created with its directory) or a postgres:// / postgresql:// URL. */
+  database: string;
+  /** 64 hex characters or base64 of 32 bytes; default env SERVICE_ENCRYPTION_KEY, else `<db>.key`. */
+  encryptionKey?: string;
+  /** Token bucket per API key and process; default 100/s, burst 200; false turns it off. */
+  rateLimit?: RateLimit | false;
+  logger?: Logger;
+  /** pino level when no logger is given; default env LOG_LEVEL, else info. */
+  logLevel?: string;
+  /** How long a known API key is cached (a revocation takes effect within it); default 5000. */
+  apiKeyCacheTtlMs?: number;
+}
+
+export interface RunningUserGroupService {
+  /** Base URL, e.g. http://127.0.0.1:4010 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const openApiDocument = readFileSync(new URL('./openapi.json', import.meta.url), 'utf8');
+
+export async function startUserGroupService(
+  options: UserGroupServiceOptions,
+): Promise<RunningUserGroupService> {
+  const logger = options.logger ?? createLogger(options.logLevel ?? process.env.LOG_LEVEL ?? 'info');
+  const database = openDatabase(options.database);
+  let crypto: ReturnType<typeof createTokenCrypto>;
+  try {
+    await migrateToLatest(database.db, database.kind);
+    crypto = createTokenCrypto(resolveEncryptionKey(database, options.encryptionKey));
+    await assertKeyMatchesDatabase(database, crypto);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  let closing = false;
+  let inFlight = 0;
+  const listener = createRequestListener({
+    store: createUserGroupStore(database, crypto),
+    authenticator: createAuthenticator(database, options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS),
+    rateLimiter:
+      options.rateLimit === false ? null : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+    logger,
+    checkHealth: async () => {
+      await sql`select 1`.execute(database.db);
+    },
+    openApiDocument,
+    isClosing: () => closing,
+  });
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    inFlight++;
+    response.once('close', () => {
+      inFlight--;
+    });
+    void listener(request, response);
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 4010, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${urlHost(host)}:${port}`;
+  logger.info({ url, port, database: describeDatabase(options.database) }, 'listening');
+
+  let closed: Promise<void> | undefined;
+  async function shutDown(): Promise<void> {
+    closing = true;
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Idle keep-alive connections are closed at once; busy ones once their response is out.
+    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+    const sweep = setInterval(() => {
+      server.closeIdleConnections();
+      if (Date.now() > deadline) server.closeAllConnections();
+    }, 10);
+    server.closeIdleConnections();
+    try {
+      await serverClosed;
+    } finally {
+      clearInterval(sweep);
+    }
+    if (inFlight > 0) logger.warn({ in_flight: inFlight }, 'closed with requests still running');
+    await database.close();
+    logger.info({ url }, 'closed');
+  }
+
+  return {
+    url,
+    port,
+    close: () => {
+      closed ??= shutDown();
+      return closed;
+    },
+  };
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The database for the log, without a password. */
+function describeDatabase(database: string): string {
+  return database.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}

@@ -1,0 +1,83 @@
+/**
+ * Secrets at rest. A stolen database yields no usable token or API key:
+ * - user group tokens are stored AES-256-GCM encrypted (random 96-bit IV per token, the lookup digest
+ *   as associated data so a ciphertext cannot be moved to another row), and found by an
+ *   HMAC-SHA256 digest whose key is derived from the encryption key with HKDF;
+ * - API keys are stored only as SHA-256 digests (they are 256-bit random, so no slow hash is needed).
+ */
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+
+const TOKEN_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const CIPHERTEXT_VERSION = 'v1';
+
+export const API_KEY_PREFIX = 'ugs_';
+
+/** Accepts 64 hex characters or the base64 (or base64url) of exactly 32 bytes. */
+export function parseEncryptionKey(text: string): Buffer {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const decoded = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (decoded.length === 32) return decoded;
+  }
+  throw new Error('the encryption key must be 64 hex characters or the base64 of 32 bytes');
+}
+
+export function generateEncryptionKey(): Buffer {
+  return randomBytes(32);
+}
+
+export interface TokenCrypto {
+  /** A new user group token: 256 random bits as 64 lowercase hex characters. */
+  newToken(): string;
+  /** The lookup digest of a token (hex HMAC-SHA256). */
+  digest(token: string): string;
+  encrypt(token: string, digest: string): string;
+  decrypt(ciphertext: string, digest: string): string;
+  /** A value that identifies the key without revealing it, stored to catch a wrong key at start. */
+  keyCheck(): string;
+}
+
+export function createTokenCrypto(encryptionKey: Buffer): TokenCrypto {
+  if (encryptionKey.length !== 32) throw new Error('the encryption key must be 32 bytes');
+  const hmacKey = Buffer.from(hkdfSync('sha256', encryptionKey, '', 'user-group-token-digest/v1', 32));
+  const checkKey = Buffer.from(hkdfSync('sha256', encryptionKey, '', 'user-group-key-check/v1', 32));
+
+  return {
+    newToken: () => randomBytes(TOKEN_BYTES).toString('hex'),
+    digest: (token) => createHmac('sha256', hmacKey).update(token, 'utf8').digest('hex'),
+    encrypt(token, digest) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
+      cipher.setAAD(Buffer.from(digest, 'utf8'));
+      const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+      const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+      return `${CIPHERTEXT_VERSION}:${sealed}`;
+    },
+    decrypt(ciphertext, digest) {
+      const [version, sealed] = ciphertext.split(':');
+      if (version !== CIPHERTEXT_VERSION || sealed === undefined) {
+        throw new Error('unknown token ciphertext format');
+      }
+      const raw = Buffer.from(sealed, 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', encryptionKey, raw.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(digest, 'utf8'));
+      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
+    },
+    keyCheck: () => createHmac('sha256', checkKey).update('key-check').digest('hex'),
+  };
+}
+
+/** A new API key: `ugs_` + 32 random bytes as base64url (shown once, stored as a digest). */
+export function generateApiKey(): string {
+  return `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+export function apiKeyDigest(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
