@@ -49,7 +49,10 @@ describe('parseJsonText', () => {
     ['{"a": "\\q"}', 'line 1, column 8: invalid escape in a string'],
     ['{"a": 1.}', 'line 1, column 7: invalid number “1.”'],
     ['{"a":', 'line 1, column 6: the text ends where a value is expected'],
-    ['{"id": 12345678901234567890}', 'line 1, column 8: “12345678901234567890” is too large to send exactly: write it as a string'],
+    [
+      '{"id": 12345678901234567890}',
+      'line 1, column 8: “12345678901234567890” is too large to send exactly: write it as a string',
+    ],
   ])('%j: %s', (text, message) => {
     const result = parseJsonText(text);
     expect(result.kind).toBe('invalid');

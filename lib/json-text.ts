@@ -4,7 +4,7 @@
  * differ between engines and rarely give a line, so the position comes from jsonc-parser's scanner.
  * Framework-free: used by the forms' schemas and their tests.
  */
-import { type JSONVisitor, type ParseError, ParseErrorCode, parse, visit } from 'jsonc-parser';
+import { type JSONVisitor, type ParseError, parse, printParseErrorCode, visit } from 'jsonc-parser';
 
 export type JsonPosition = { line: number; column: number };
 
@@ -37,56 +37,57 @@ function previousNonSpace(text: string, offset: number): number {
 }
 
 /** Offset and wording of the first problem, refined where jsonc-parser's own code is vague. */
-function describe(text: string, error: ParseError): { offset: number; problem: string } {
+function describeProblem(text: string, error: ParseError): { offset: number; problem: string } {
   const { offset, length } = error;
   const token = text.slice(offset, offset + length);
-  switch (error.error) {
-    case ParseErrorCode.PropertyNameExpected:
-    case ParseErrorCode.ValueExpected: {
+  const code = printParseErrorCode(error.error);
+  switch (code) {
+    case 'PropertyNameExpected':
+    case 'ValueExpected': {
       const next = text.charAt(offset);
       const previous = previousNonSpace(text, offset);
       if ((next === '}' || next === ']') && text.charAt(previous) === ',') {
         return { offset: previous, problem: 'trailing comma is not allowed in JSON' };
       }
       if (offset >= text.length) return { offset, problem: 'the text ends where a value is expected' };
-      return error.error === ParseErrorCode.PropertyNameExpected
+      return code === 'PropertyNameExpected'
         ? { offset, problem: 'expected a property name in double quotes' }
         : { offset, problem: 'expected a value' };
     }
-    case ParseErrorCode.InvalidSymbol:
+    case 'InvalidSymbol':
       if (token.startsWith("'")) return { offset, problem: 'use double quotes, not single quotes' };
       return { offset, problem: `unexpected ${quoted(token)}` };
-    case ParseErrorCode.InvalidNumberFormat:
-    case ParseErrorCode.UnexpectedEndOfNumber:
+    case 'InvalidNumberFormat':
+    case 'UnexpectedEndOfNumber':
       return { offset, problem: `invalid number ${quoted(token)}` };
-    case ParseErrorCode.ColonExpected:
+    case 'ColonExpected':
       return { offset, problem: 'expected a colon after the property name' };
-    case ParseErrorCode.CommaExpected:
+    case 'CommaExpected':
       return { offset, problem: 'expected a comma' };
-    case ParseErrorCode.CloseBraceExpected:
+    case 'CloseBraceExpected':
       return offset >= text.length
         ? { offset, problem: 'the object is not closed: expected “}”' }
         : { offset, problem: 'expected a comma or “}”' };
-    case ParseErrorCode.CloseBracketExpected:
+    case 'CloseBracketExpected':
       return offset >= text.length
         ? { offset, problem: 'the array is not closed: expected “]”' }
         : { offset, problem: 'expected a comma or “]”' };
-    case ParseErrorCode.EndOfFileExpected:
+    case 'EndOfFileExpected':
       return { offset, problem: 'unexpected text after the end of the JSON value' };
-    case ParseErrorCode.InvalidCommentToken:
-    case ParseErrorCode.UnexpectedEndOfComment:
+    case 'InvalidCommentToken':
+    case 'UnexpectedEndOfComment':
       return { offset, problem: 'comments are not allowed in JSON' };
-    case ParseErrorCode.UnexpectedEndOfString:
+    case 'UnexpectedEndOfString':
       return { offset, problem: 'the string is not closed: expected a double quote' };
-    case ParseErrorCode.InvalidUnicode: {
+    case 'InvalidUnicode': {
       const at = token.indexOf('\\u');
       return { offset: at >= 0 ? offset + at : offset, problem: 'invalid \\u escape: expected 4 hex digits' };
     }
-    case ParseErrorCode.InvalidEscapeCharacter: {
+    case 'InvalidEscapeCharacter': {
       const at = token.search(/\\[^"\\/bfnrtu]/);
       return { offset: at >= 0 ? offset + at : offset, problem: 'invalid escape in a string' };
     }
-    case ParseErrorCode.InvalidCharacter: {
+    case 'InvalidCharacter': {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: finding raw control characters is the point
       const at = token.search(/[\u0000-\u001f]/);
       return {
@@ -125,7 +126,7 @@ export function parseJsonText(text: string): JsonTextResult {
   parse(text, errors, PARSE_OPTIONS);
   const first = errors[0];
   if (first) {
-    const { offset, problem } = describe(text, first);
+    const { offset, problem } = describeProblem(text, first);
     return invalid(text, offset, problem);
   }
   const unsafe = findUnsafeInteger(text);

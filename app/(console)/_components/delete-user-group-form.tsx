@@ -1,0 +1,173 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
+import { describedBy, FormField } from '@/components/form-field';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { consoleApi } from '@/lib/console-api/client';
+import type { DeleteRequest } from '@/lib/user-group-api/contract';
+import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
+import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
+
+type DeleteUserGroupSectionProps = {
+  onTokenRevoked: (token: string) => void;
+};
+
+export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectionProps) {
+  const id = useId();
+  const [confirming, setConfirming] = useState<DeleteRequest | null>(null);
+  const [typedId, setTypedId] = useState('');
+  const form = useForm({
+    resolver: zodResolver(deleteUserGroupFormSchema),
+    defaultValues: { user_group_id: '', current_token: '' },
+    mode: 'onChange',
+  });
+  const { errors } = form.formState;
+
+  const deleteUserGroup = useMutation({
+    mutationFn: consoleApi.deleteUserGroup,
+    onSuccess: (_result, request) => {
+      onTokenRevoked(request.current_token);
+      form.reset();
+    },
+    onError: (error) => {
+      for (const { name, message } of serverFieldErrors(error, deleteUserGroupFormFields)) {
+        form.setError(name, { type: 'server', message });
+      }
+    },
+    onSettled: () => setConfirming(null),
+  });
+
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      setTypedId('');
+      setConfirming(toDeleteRequest(values));
+    },
+    () => deleteUserGroup.reset(),
+  );
+
+  const groupIdId = `${id}-user-group-id`;
+  const tokenId = `${id}-current-token`;
+  const confirmId = `${id}-confirm`;
+  const confirmed = confirming !== null && confirmsDeletion(typedId, confirming.user_group_id);
+  const deleted = deleteUserGroup.data;
+
+  return (
+    <section>
+      <Card>
+        <CardHeader>
+          <CardTitle>Delete user group</CardTitle>
+          <CardDescription>
+            Deletes the group and its token for good. Embedded dashboards viewed with the token stop working.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form aria-label="Delete user group" noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+            <div className="grid gap-5 sm:grid-cols-2">
+              <FormField id={groupIdId} label="User group ID" error={errors.user_group_id?.message}>
+                <Input
+                  id={groupIdId}
+                  autoComplete="off"
+                  spellCheck={false}
+                  aria-invalid={errors.user_group_id ? true : undefined}
+                  aria-describedby={describedBy(groupIdId, { error: Boolean(errors.user_group_id) })}
+                  className="font-mono"
+                  {...form.register('user_group_id')}
+                />
+              </FormField>
+              <FormField id={tokenId} label="Current token" error={errors.current_token?.message}>
+                <Input
+                  id={tokenId}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  aria-invalid={errors.current_token ? true : undefined}
+                  aria-describedby={describedBy(tokenId, { error: Boolean(errors.current_token) })}
+                  className="font-mono"
+                  {...form.register('current_token')}
+                />
+              </FormField>
+            </div>
+            {deleteUserGroup.isError ? (
+              <Alert variant="error" role="alert">
+                {formErrorMessage(deleteUserGroup.error)}
+              </Alert>
+            ) : null}
+            <div role="status" className="empty:hidden">
+              {deleted ? (
+                <Alert variant="success">User group “{deleted.user_group_id}” was deleted.</Alert>
+              ) : null}
+            </div>
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" variant="destructive" disabled={deleteUserGroup.isPending}>
+                {deleteUserGroup.isPending ? 'Working…' : 'Delete user group'}
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+
+      <Dialog
+        open={confirming !== null}
+        onOpenChange={(open) => {
+          if (!open && !deleteUserGroup.isPending) setConfirming(null);
+        }}
+      >
+        <DialogContent>
+          <DialogTitle>Delete user group?</DialogTitle>
+          <DialogDescription>
+            User group{' '}
+            <code className="font-mono break-all text-foreground">{confirming?.user_group_id}</code> and its
+            token are deleted at once. This cannot be undone.
+          </DialogDescription>
+          <form
+            className="flex flex-col gap-4"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (confirming && confirmed && !deleteUserGroup.isPending) deleteUserGroup.mutate(confirming);
+            }}
+          >
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={confirmId}>Type the user group ID to confirm</Label>
+              <Input
+                id={confirmId}
+                value={typedId}
+                onChange={(event) => setTypedId(event.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                className="font-mono"
+              />
+            </div>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline" disabled={deleteUserGroup.isPending}>
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button type="submit" variant="destructive" disabled={!confirmed || deleteUserGroup.isPending}>
+                {deleteUserGroup.isPending ? 'Working…' : 'Delete'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </section>
+  );
+}

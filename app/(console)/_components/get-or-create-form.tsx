@@ -1,0 +1,135 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
+import { describedBy, FormField } from '@/components/form-field';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { consoleApi } from '@/lib/console-api/client';
+import type { GetOrCreateResult } from '@/lib/console-api/contract';
+import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+import { emptyGetOrCreateForm, getOrCreateFormFields, getOrCreateFormSchema } from './get-or-create.schema';
+import { toGetOrCreateRequest } from './get-or-create.utils';
+import { JsonTextField } from './json-text-field';
+import { UserGroupResult } from './user-group-result';
+
+type Outcome = { request: GetOrCreateRequest; result: GetOrCreateResult };
+
+type GetOrCreateSectionProps = {
+  revokedTokens: ReadonlySet<string>;
+  onRotateToken: (token: string) => void;
+};
+
+export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreateSectionProps) {
+  const id = useId();
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const form = useForm({
+    resolver: zodResolver(getOrCreateFormSchema),
+    defaultValues: emptyGetOrCreateForm,
+    mode: 'onChange',
+  });
+  const { errors } = form.formState;
+
+  const getOrCreate = useMutation({
+    mutationFn: consoleApi.getOrCreate,
+    onSuccess: (result, request) => setOutcome({ request, result }),
+    onError: (error) => {
+      for (const { name, message } of serverFieldErrors(error, getOrCreateFormFields)) {
+        form.setError(name, { type: 'server', message });
+      }
+    },
+  });
+
+  const onSubmit = form.handleSubmit(
+    (values) => getOrCreate.mutate(toGetOrCreateRequest(values)),
+    () => getOrCreate.reset(),
+  );
+
+  return (
+    <section>
+      <Card>
+        <CardHeader>
+          <CardTitle>Get or create</CardTitle>
+          <CardDescription>
+            If no user group has this ID yet, a new one is created with these values. An existing group is
+            returned unchanged.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-6">
+          <form aria-label="Get or create" noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+            <div className="grid gap-5 sm:grid-cols-2">
+              <FormField
+                id={`${id}-user-group-id`}
+                label="User group ID"
+                hint="The ID your own system uses for this group."
+                error={errors.user_group_id?.message}
+              >
+                <Input
+                  id={`${id}-user-group-id`}
+                  autoComplete="off"
+                  spellCheck={false}
+                  aria-invalid={errors.user_group_id ? true : undefined}
+                  aria-describedby={describedBy(`${id}-user-group-id`, {
+                    hint: true,
+                    error: Boolean(errors.user_group_id),
+                  })}
+                  className="font-mono"
+                  {...form.register('user_group_id')}
+                />
+              </FormField>
+              <FormField id={`${id}-name`} label="Name" hint="Optional." error={errors.name?.message}>
+                <Input
+                  id={`${id}-name`}
+                  autoComplete="off"
+                  aria-invalid={errors.name ? true : undefined}
+                  aria-describedby={describedBy(`${id}-name`, { hint: true, error: Boolean(errors.name) })}
+                  {...form.register('name')}
+                />
+              </FormField>
+            </div>
+            <JsonTextField
+              control={form.control}
+              name="mapping"
+              id={`${id}-mapping`}
+              label="Mapping"
+              hint="Optional. A JSON object from schema ID to data source ID (a string or an integer)."
+              placeholder={'{ "sales": "warehouse-1", "marketing": 42 }'}
+            />
+            <JsonTextField
+              control={form.control}
+              name="properties"
+              id={`${id}-properties`}
+              label="Properties"
+              hint="Optional. A JSON object; its values become variables in dashboards and the SQL editor."
+              placeholder={'{ "plan": "enterprise", "seats": 10 }'}
+            />
+            {getOrCreate.isError ? (
+              <Alert variant="error" role="alert">
+                {formErrorMessage(getOrCreate.error)}
+              </Alert>
+            ) : null}
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" disabled={getOrCreate.isPending}>
+                {getOrCreate.isPending ? 'Working…' : 'Get or create'}
+              </Button>
+            </div>
+          </form>
+
+          {outcome ? (
+            <UserGroupResult
+              request={outcome.request}
+              result={outcome.result}
+              tokenRevoked={revokedTokens.has(outcome.result.user_group.token)}
+              onRotateToken={onRotateToken}
+            />
+          ) : null}
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { mappingSchema, NAME_MAX, propertiesSchema } from '@/lib/user-group-api/contract';
+import { jsonTextSchema, userGroupIdTextSchema } from './form-text.schema';
+
+/** The get-or-create form as typed: every field is text; blank optional fields are omitted. */
+export const getOrCreateFormSchema = z.object({
+  name: z.string().max(NAME_MAX, { error: `Use at most ${NAME_MAX} characters.` }),
+  user_group_id: userGroupIdTextSchema,
+  mapping: jsonTextSchema(mappingSchema),
+  properties: jsonTextSchema(propertiesSchema),
+});
+
+export type GetOrCreateFormValues = z.infer<typeof getOrCreateFormSchema>;
+
+export const getOrCreateFormFields = ['name', 'user_group_id', 'mapping', 'properties'] as const;
+
+export const emptyGetOrCreateForm: GetOrCreateFormValues = {
+  name: '',
+  user_group_id: '',
+  mapping: '',
+  properties: '',
+};

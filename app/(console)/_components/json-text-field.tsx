@@ -1,0 +1,75 @@
+'use client';
+
+import { type Control, type FieldPath, type FieldValues, useController } from 'react-hook-form';
+import { describedBy, FormField } from '@/components/form-field';
+import { Button } from '@/components/ui/button';
+import { Textarea } from '@/components/ui/textarea';
+import { formatJsonText } from '@/lib/json-text';
+
+type JsonTextFieldProps<Values extends FieldValues> = {
+  control: Control<Values>;
+  name: FieldPath<Values>;
+  id: string;
+  label: string;
+  hint: string;
+  placeholder?: string;
+};
+
+/**
+ * A JSON textarea with a Format button. The form validates it on every change (the schema says
+ * where a syntax error is); Format pretty-prints with two spaces and is disabled until the text is JSON.
+ */
+export function JsonTextField<Values extends FieldValues>({
+  control,
+  name,
+  id,
+  label,
+  hint,
+  placeholder,
+}: JsonTextFieldProps<Values>) {
+  const { field, fieldState } = useController({ control, name });
+  const text = typeof field.value === 'string' ? field.value : '';
+  const formatted = formatJsonText(text);
+  const error = fieldState.error?.message;
+
+  return (
+    <FormField
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      actions={
+        <Button
+          variant="ghost"
+          size="sm"
+          className="-my-1 h-7"
+          disabled={formatted === undefined}
+          aria-describedby={`${id}-label`}
+          onClick={() => {
+            if (formatted !== undefined) field.onChange(formatted);
+          }}
+        >
+          Format
+        </Button>
+      }
+    >
+      <Textarea
+        id={id}
+        ref={field.ref}
+        name={field.name}
+        value={text}
+        onChange={field.onChange}
+        onBlur={field.onBlur}
+        rows={4}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoCorrect="off"
+        autoComplete="off"
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, { hint: true, error: Boolean(error) })}
+        className="font-mono text-[13px] leading-5"
+      />
+    </FormField>
+  );
+}

@@ -1,0 +1,183 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
+import { describedBy, FormField } from '@/components/form-field';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { consoleApi } from '@/lib/console-api/client';
+import type { RotateRequest } from '@/lib/user-group-api/contract';
+import { rotateTokenFormFields, rotateTokenFormSchema } from './rotate-token.schema';
+import { toRotateRequest } from './rotate-token.utils';
+import { type Rotation, RotationResult } from './rotation-result';
+
+/** A request to fill the Current token field, e.g. from the get-or-create result. */
+export type RotatePrefill = { token: string; requestedAt: number };
+
+type RotateTokenSectionProps = {
+  prefill: RotatePrefill | null;
+  revokedTokens: ReadonlySet<string>;
+  onTokenRevoked: (token: string) => void;
+};
+
+export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: RotateTokenSectionProps) {
+  const id = useId();
+  const sectionRef = useRef<HTMLElement>(null);
+  const focusAfterDialog = useRef<string | null>(null);
+  const nextRotationId = useRef(1);
+  const [confirming, setConfirming] = useState<RotateRequest | null>(null);
+  const [rotations, setRotations] = useState<Rotation[]>([]);
+  const form = useForm({
+    resolver: zodResolver(rotateTokenFormSchema),
+    defaultValues: { current_token: '' },
+    mode: 'onChange',
+  });
+  const { errors } = form.formState;
+  const { setValue, setFocus } = form;
+
+  const rotate = useMutation({
+    mutationFn: consoleApi.rotate,
+    onSuccess: (result, request) => {
+      const rotation = { id: nextRotationId.current++, oldToken: request.current_token, result };
+      // Newest first; earlier ones stay until each is copied or closed.
+      setRotations((current) => [rotation, ...current]);
+      focusAfterDialog.current = rotationHeadingId(id, rotation.id);
+      onTokenRevoked(request.current_token);
+      form.reset({ current_token: '' });
+    },
+    onError: (error) => {
+      for (const { name, message } of serverFieldErrors(error, rotateTokenFormFields)) {
+        form.setError(name, { type: 'server', message });
+      }
+    },
+    onSettled: () => setConfirming(null),
+  });
+
+  useEffect(() => {
+    if (!prefill) return;
+    setValue('current_token', prefill.token, { shouldDirty: true, shouldValidate: true });
+    sectionRef.current?.scrollIntoView({ block: 'start' });
+    setFocus('current_token');
+  }, [prefill, setValue, setFocus]);
+
+  const onSubmit = form.handleSubmit(
+    (values) => setConfirming(toRotateRequest(values)),
+    () => rotate.reset(),
+  );
+
+  const tokenId = `${id}-current-token`;
+
+  return (
+    <section ref={sectionRef} className="scroll-mt-4">
+      <Card>
+        <CardHeader>
+          <CardTitle>Rotate token</CardTitle>
+          <CardDescription>
+            Issues a new token for the group that holds the current one. The current token stops working at
+            once.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-6">
+          <form aria-label="Rotate token" noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+            <FormField
+              id={tokenId}
+              label="Current token"
+              hint="Paste the token, or use Rotate token on a get-or-create result."
+              error={errors.current_token?.message}
+            >
+              <Input
+                id={tokenId}
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                aria-invalid={errors.current_token ? true : undefined}
+                aria-describedby={describedBy(tokenId, { hint: true, error: Boolean(errors.current_token) })}
+                className="font-mono"
+                {...form.register('current_token')}
+              />
+            </FormField>
+            {rotate.isError ? (
+              <Alert variant="error" role="alert">
+                {formErrorMessage(rotate.error)}
+              </Alert>
+            ) : null}
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" disabled={rotate.isPending}>
+                {rotate.isPending ? 'Working…' : 'Rotate token'}
+              </Button>
+            </div>
+          </form>
+
+          {rotations.map((rotation) => (
+            <RotationResult
+              key={rotation.id}
+              rotation={rotation}
+              headingId={rotationHeadingId(id, rotation.id)}
+              newTokenRevoked={revokedTokens.has(rotation.result.user_group.token)}
+              onClose={() => setRotations((current) => current.filter((item) => item.id !== rotation.id))}
+            />
+          ))}
+        </CardContent>
+      </Card>
+
+      <Dialog
+        open={confirming !== null}
+        onOpenChange={(open) => {
+          if (!open && !rotate.isPending) setConfirming(null);
+        }}
+      >
+        <DialogContent
+          onCloseAutoFocus={(event) => {
+            const target = focusAfterDialog.current
+              ? document.getElementById(focusAfterDialog.current)
+              : null;
+            focusAfterDialog.current = null;
+            if (target) {
+              event.preventDefault();
+              target.focus();
+            }
+          }}
+        >
+          <DialogTitle>Rotate this token?</DialogTitle>
+          <DialogDescription>
+            A new token is issued and the current one stops working at once. Anything still using it, such as
+            an embedded dashboard, fails until it is given the new token.
+          </DialogDescription>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline" disabled={rotate.isPending}>
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button
+              variant="destructive"
+              disabled={rotate.isPending}
+              onClick={() => {
+                if (confirming) rotate.mutate(confirming);
+              }}
+            >
+              {rotate.isPending ? 'Working…' : 'Rotate'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </section>
+  );
+}
+
+function rotationHeadingId(sectionId: string, rotationId: number): string {
+  return `${sectionId}-rotation-${rotationId}`;
+}

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { tokenTextSchema } from './form-text.schema';
+
+/** The rotate form as typed. */
+export const rotateTokenFormSchema = z.object({ current_token: tokenTextSchema });
+
+export type RotateTokenFormValues = z.input<typeof rotateTokenFormSchema>;
+
+export const rotateTokenFormFields = ['current_token'] as const;

@@ -1,0 +1,85 @@
+'use client';
+
+import { RefreshCw } from 'lucide-react';
+import { useId } from 'react';
+import { SecretField } from '@/components/secret-field';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import type { GetOrCreateResult } from '@/lib/console-api/contract';
+import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+import { DetailsList, OrNone } from './details-list';
+import { unchangedGroupNotices } from './get-or-create.utils';
+
+type UserGroupResultProps = {
+  request: GetOrCreateRequest;
+  result: GetOrCreateResult;
+  /** The token was rotated or its group deleted since: it no longer works. */
+  tokenRevoked: boolean;
+  onRotateToken: (token: string) => void;
+};
+
+/** What get-or-create returned: created or existing, the group's fields, and its token. */
+export function UserGroupResult({ request, result, tokenRevoked, onRotateToken }: UserGroupResultProps) {
+  const headingId = useId();
+  const { user_group: userGroup, new_user_group: created } = result;
+  const notices = unchangedGroupNotices(request, result);
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 rounded-lg border border-border bg-background/60 p-4 sm:p-5"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={headingId} className="text-sm font-semibold">
+          User group
+        </h3>
+        {created ? <Badge variant="success">Created</Badge> : <Badge variant="info">Existing</Badge>}
+      </div>
+
+      {notices.length > 0 ? (
+        <Alert variant="notice" className="flex flex-col gap-1">
+          {notices.map((notice) => (
+            <p key={notice}>{notice}</p>
+          ))}
+        </Alert>
+      ) : null}
+
+      <DetailsList
+        details={[
+          {
+            term: 'Team ID',
+            description: <code className="font-mono text-[13px]">{userGroup.team_id}</code>,
+          },
+          { term: 'Name', description: <OrNone value={userGroup.name} /> },
+          { term: 'User group ID', description: <OrNone value={userGroup.provided_id} mono /> },
+          {
+            term: 'Properties',
+            description:
+              userGroup.properties === null ? (
+                <OrNone value={null} />
+              ) : (
+                <pre className="rounded-md bg-muted px-3 py-2 font-mono text-[13px] leading-5 whitespace-pre-wrap wrap-anywhere">
+                  {JSON.stringify(userGroup.properties, null, 2)}
+                </pre>
+              ),
+          },
+        ]}
+      />
+
+      <SecretField label="Token" value={userGroup.token} revoked={tokenRevoked} />
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button variant="outline" disabled={tokenRevoked} onClick={() => onRotateToken(userGroup.token)}>
+          <RefreshCw aria-hidden="true" />
+          Rotate token
+        </Button>
+        <p className="text-xs text-muted-foreground">
+          {tokenRevoked
+            ? 'This token no longer works.'
+            : 'Save the token: it identifies this group when rendering an embedded dashboard.'}
+        </p>
+      </div>
+    </section>
+  );
+}

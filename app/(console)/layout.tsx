@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+
+/** The signed-in console: a header with the product name, then the page. */
+export default function ConsoleLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-card px-3 py-2 text-sm font-medium focus:not-sr-only focus:absolute focus:top-3 focus:left-3 focus:z-50"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-border bg-card">
+        <div className="mx-auto flex h-14 w-full max-w-3xl items-center gap-2.5 px-4 sm:px-6">
+          <svg aria-hidden="true" viewBox="0 0 32 32" className="size-6 shrink-0">
+            <rect width="32" height="32" rx="7" className="fill-primary" />
+            <circle cx="12" cy="13" r="4" className="fill-primary-foreground" />
+            <path d="M5.5 25c0-3.9 2.9-6.5 6.5-6.5s6.5 2.6 6.5 6.5" className="fill-primary-foreground" />
+            <circle cx="21" cy="13" r="3" className="fill-muted-foreground" />
+          </svg>
+          <span className="text-sm font-semibold tracking-tight">User Group Console</span>
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+        {children}
+      </main>
+    </div>
+  );
+}

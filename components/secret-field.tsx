@@ -1,0 +1,133 @@
+'use client';
+
+import { Check, Copy, Eye, EyeOff } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Badge } from './ui/badge';
+import { Button } from './ui/button';
+import { cn } from './ui/cn';
+
+const MASK = '•'.repeat(24);
+const COPIED_FEEDBACK_MS = 2000;
+
+type CopyOutcome = { kind: 'copied' | 'failed'; at: number };
+
+type SecretFieldProps = {
+  /** The accessible name of the field, shown above it: "Token", "New token". */
+  label: string;
+  value: string;
+  /** An old token: struck through, with a "No longer valid" badge. */
+  revoked?: boolean;
+  /** Called after the value reached the clipboard. */
+  onCopied?: () => void;
+  className?: string;
+};
+
+/**
+ * The one way a token is shown. Masked by default: while masked the token is not in the page at
+ * all, only bullets. Reveal/Hide toggles it; Copy puts it on the clipboard and says so, on the
+ * button for two seconds and in a live region; if the clipboard is refused, the token is revealed
+ * and selected so it can be copied by hand.
+ */
+export function SecretField({ label, value, revoked = false, onCopied, className }: SecretFieldProps) {
+  const labelId = useId();
+  const valueRef = useRef<HTMLElement>(null);
+  const [revealed, setRevealed] = useState(false);
+  const [copyOutcome, setCopyOutcome] = useState<CopyOutcome | null>(null);
+  const [selectWhenShown, setSelectWhenShown] = useState(false);
+  const [shownValue, setShownValue] = useState(value);
+
+  // A different secret starts masked again, with no stale feedback.
+  if (shownValue !== value) {
+    setShownValue(value);
+    setRevealed(false);
+    setCopyOutcome(null);
+  }
+
+  useEffect(() => {
+    if (!copyOutcome) return;
+    const timer = setTimeout(
+      () => setCopyOutcome(null),
+      copyOutcome.kind === 'copied' ? COPIED_FEEDBACK_MS : 4 * COPIED_FEEDBACK_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [copyOutcome]);
+
+  useEffect(() => {
+    if (!selectWhenShown || !revealed || !valueRef.current) return;
+    const selection = window.getSelection();
+    const range = document.createRange();
+    range.selectNodeContents(valueRef.current);
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+    setSelectWhenShown(false);
+  }, [selectWhenShown, revealed]);
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error('The clipboard is not available on this page.');
+      await navigator.clipboard.writeText(value);
+      setCopyOutcome({ kind: 'copied', at: Date.now() });
+      onCopied?.();
+    } catch {
+      setRevealed(true);
+      setSelectWhenShown(true);
+      setCopyOutcome({ kind: 'failed', at: Date.now() });
+    }
+  }
+
+  const copied = copyOutcome?.kind === 'copied';
+  const announcement =
+    copyOutcome?.kind === 'copied'
+      ? `${label} copied to the clipboard.`
+      : copyOutcome?.kind === 'failed'
+        ? `Could not copy automatically. The ${label.toLowerCase()} is selected: press Ctrl+C (⌘C on a Mac) to copy it.`
+        : '';
+
+  return (
+    <fieldset aria-labelledby={labelId} className={cn('flex min-w-0 flex-col gap-2', className)}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span id={labelId} className="text-sm font-medium">
+          {label}
+        </span>
+        {revoked ? <Badge variant="danger">No longer valid</Badge> : null}
+      </div>
+      <div className="flex flex-wrap items-start gap-2">
+        <div
+          className={cn(
+            'min-h-9 min-w-0 flex-1 basis-full rounded-md border border-border bg-muted px-3 py-2 font-mono text-sm leading-5 sm:basis-0',
+            revoked && 'text-muted-foreground line-through decoration-destructive/70',
+          )}
+        >
+          {revealed ? (
+            <code ref={valueRef} className="break-all">
+              {value}
+            </code>
+          ) : (
+            <>
+              <span aria-hidden="true" className="tracking-widest break-all select-none">
+                {MASK}
+              </span>
+              <span className="sr-only">Hidden</span>
+            </>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setRevealed((shown) => !shown)}>
+            {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+            {revealed ? 'Hide' : 'Reveal'}
+          </Button>
+          <Button variant="outline" onClick={copy} className="min-w-24">
+            {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
+        </div>
+      </div>
+      <p
+        aria-live="polite"
+        className={cn('text-xs', copyOutcome?.kind === 'failed' ? 'text-foreground' : 'sr-only')}
+      >
+        {announcement}
+      </p>
+    </fieldset>
+  );
+}

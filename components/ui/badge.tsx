@@ -1,0 +1,24 @@
+import { cva, type VariantProps } from 'class-variance-authority';
+import type { ComponentProps } from 'react';
+import { cn } from './cn';
+
+const badgeVariants = cva(
+  'inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap',
+  {
+    variants: {
+      variant: {
+        neutral: 'border-border bg-muted text-foreground',
+        success: 'border-success/30 bg-success/10 text-success',
+        info: 'border-info/30 bg-info/10 text-info',
+        danger: 'border-destructive/30 bg-destructive/10 text-destructive',
+      },
+    },
+    defaultVariants: { variant: 'neutral' },
+  },
+);
+
+export type BadgeProps = ComponentProps<'span'> & VariantProps<typeof badgeVariants>;
+
+export function Badge({ className, variant, ...props }: BadgeProps) {
+  return <span className={cn(badgeVariants({ variant }), className)} {...props} />;
+}
