@@ -2,7 +2,7 @@
  * JSON logs to stdout with pino. Secrets are kept out twice: log objects never carry them, and
  * `redact` censors the usual places in case one slips in.
  */
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export const REDACTED_PATHS = [
   'authorization',
@@ -21,11 +21,13 @@ export const REDACTED_PATHS = [
   '*.encryptionKey',
 ];
 
-export function createLogger(level = 'info'): Logger {
-  return pino({
+/** Logs to stdout unless a destination is given (tests capture the lines). */
+export function createLogger(level = 'info', destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'user-group-service' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
