@@ -99,7 +99,7 @@ export function SecretField({ label, value, revoked = false, onCopied, className
           )}
         >
           {revealed ? (
-            <code ref={valueRef} className="break-all">
+            <code ref={valueRef} data-testid="secret-value" className="break-all">
               {value}
             </code>
           ) : (

@@ -5,7 +5,7 @@ export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return (
     <textarea
       className={cn(
-        'min-h-24 w-full min-w-0 rounded-md border border-input bg-card px-3 py-2 text-sm text-foreground shadow-xs transition-colors outline-none placeholder:text-muted-foreground',
+        'min-h-24 w-full min-w-0 rounded-md border border-input bg-card px-3 py-2 text-sm text-foreground shadow-xs transition-colors outline-none placeholder:text-muted-foreground/60',
         'focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30',
         'aria-invalid:border-destructive aria-invalid:focus-visible:ring-destructive/30',
         'disabled:cursor-not-allowed disabled:opacity-50',
