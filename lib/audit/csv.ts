@@ -1,0 +1,42 @@
+/**
+ * The audit log as CSV. A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage
+ * return, which some strip before looking) as a formula; such cells get a leading `'`, which shows
+ * the text as written. Values come from operators and from people naming user groups: untrusted.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { AuditEvent } from './store';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutraliseFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export const auditCsvColumns = [
+  ['at', 'time (UTC)'],
+  ['operator_email', 'operator'],
+  ['operator_id', 'operator id'],
+  ['action', 'action'],
+  ['user_group_id', 'user group id'],
+  ['user_group_name', 'user group name'],
+  ['outcome', 'outcome'],
+  ['request_id', 'request id'],
+  ['token_fingerprint', 'token fingerprint'],
+  ['previous_token_fingerprint', 'previous token fingerprint'],
+  ['detail', 'detail'],
+] as const satisfies ReadonlyArray<readonly [keyof AuditEvent, string]>;
+
+export function auditEventsToCsv(events: readonly AuditEvent[]): string {
+  const rows = events.map((event) =>
+    auditCsvColumns.map(([key]) => {
+      const value = event[key];
+      return value === null || value === undefined ? '' : neutraliseFormula(String(value));
+    }),
+  );
+  return stringify(rows, {
+    header: true,
+    columns: auditCsvColumns.map(([, header]) => header),
+    quoted_match: /[",\r\n]/,
+    record_delimiter: '\r\n',
+  });
+}

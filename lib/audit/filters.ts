@@ -1,0 +1,131 @@
+/**
+ * The audit log's filters: one schema for the page's query string, the JSON route and the CSV
+ * export, so the export downloads exactly the rows the page shows. Times are UTC; a `to` bound is
+ * inclusive of the day, minute or second it names.
+ */
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { z } from 'zod';
+import { fieldErrors } from '@/lib/validation/field-errors';
+import { type AuditDatabase, auditActionSchema } from './schema';
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+const SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z?$/;
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === ''
+    ? undefined
+    : typeof value === 'string'
+      ? value.trim()
+      : value;
+
+const timeBound = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .refine((value) => DATE.test(value) || MINUTE.test(value) || SECOND.test(value), {
+      error: 'must be a date (2026-11-21) or a UTC time (2026-11-21T14:30)',
+    })
+    .refine((value) => isRealDate(value), { error: 'is not a real date' })
+    .optional(),
+);
+
+export const auditFiltersSchema = z
+  .object({
+    operator: z.preprocess(blankToUndefined, z.string().max(255).optional()),
+    action: z.preprocess(blankToUndefined, auditActionSchema.optional()),
+    group: z.preprocess(blankToUndefined, z.string().max(255).optional()),
+    from: timeBound,
+    to: timeBound,
+    page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+  })
+  .refine((filters) => !filters.from || !filters.to || lowerBound(filters.from) < upperBound(filters.to), {
+    error: 'must be after `from`',
+    path: ['to'],
+  });
+
+export type AuditFilters = z.infer<typeof auditFiltersSchema>;
+
+export type AuditFiltersResult =
+  | { success: true; filters: AuditFilters }
+  | { success: false; fields: Record<string, string> };
+
+/** Accepts URLSearchParams or Next's `searchParams` object; repeated keys keep the first value. */
+export function parseAuditFilters(
+  input: URLSearchParams | Record<string, string | string[] | undefined>,
+): AuditFiltersResult {
+  const record: Record<string, string | undefined> = {};
+  if (input instanceof URLSearchParams) {
+    for (const key of input.keys()) record[key] ??= input.get(key) ?? undefined;
+  } else {
+    for (const [key, value] of Object.entries(input)) record[key] = Array.isArray(value) ? value[0] : value;
+  }
+  const parsed = auditFiltersSchema.safeParse(record);
+  return parsed.success
+    ? { success: true, filters: parsed.data }
+    : { success: false, fields: fieldErrors(parsed.error) };
+}
+
+/** The filters as a query string (without `page`), for links, pagination and the export. */
+export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number): string {
+  const params = new URLSearchParams();
+  if (filters.operator) params.set('operator', filters.operator);
+  if (filters.action) params.set('action', filters.action);
+  if (filters.group) params.set('group', filters.group);
+  if (filters.from) params.set('from', filters.from);
+  if (filters.to) params.set('to', filters.to);
+  if (page && page > 1) params.set('page', String(page));
+  return params.toString();
+}
+
+export function applyAuditFilters<O>(
+  query: SelectQueryBuilder<AuditDatabase, 'audit_event', O>,
+  filters: Omit<AuditFilters, 'page'>,
+): SelectQueryBuilder<AuditDatabase, 'audit_event', O> {
+  if (!filters.operator && !filters.action && !filters.group && !filters.from && !filters.to) return query;
+  return query.where((eb) => {
+    const parts: Expression<SqlBool>[] = [];
+    if (filters.operator) {
+      // Substring of the email, case-insensitive (SQLite LIKE), wildcards in the input taken literally.
+      const pattern = `%${escapeLike(filters.operator)}%`;
+      parts.push(sql<SqlBool>`${sql.ref('operator_email')} like ${pattern} escape '\\'`);
+    }
+    if (filters.action) parts.push(eb('action', '=', filters.action));
+    if (filters.group) parts.push(eb('user_group_id', '=', filters.group));
+    if (filters.from) parts.push(eb('at', '>=', lowerBound(filters.from)));
+    if (filters.to) parts.push(eb('at', '<', upperBound(filters.to)));
+    return eb.and(parts);
+  });
+}
+
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** 2026-02-30 parses (as March 2): a real date reads back as written. */
+function isRealDate(value: string): boolean {
+  const date = parseUtc(value);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value.slice(0, 10);
+}
+
+/** A bound as written, read as UTC. */
+function parseUtc(value: string): Date {
+  if (DATE.test(value)) return new Date(`${value}T00:00:00.000Z`);
+  return new Date(value.endsWith('Z') ? value : `${value}Z`);
+}
+
+/** The first instant a `from` bound includes, as stored (ISO 8601 UTC). */
+export function lowerBound(value: string): string {
+  return parseUtc(value).toISOString();
+}
+
+/** The first instant after a `to` bound: the next day, minute or second. */
+export function upperBound(value: string): string {
+  const start = parseUtc(value);
+  const step = DATE.test(value) ? 86_400_000 : MINUTE.test(value) ? 60_000 : 1000;
+  const truncated =
+    DATE.test(value) || MINUTE.test(value) ? start.getTime() : Math.floor(start.getTime() / 1000) * 1000;
+  return new Date(truncated + step).toISOString();
+}

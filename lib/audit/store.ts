@@ -1,0 +1,147 @@
+/**
+ * Writing and reading the audit log. Framework-free: takes the console database's Kysely instance,
+ * so the launcher, the server and the tests use it alike.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import { AUDIT_PAGE_SIZE, type AuditFilters, applyAuditFilters } from './filters';
+import { tokenFingerprint } from './fingerprint';
+import type { AuditAction, AuditDatabase, AuditEventTable } from './schema';
+
+export type AuditEvent = Selectable<AuditEventTable>;
+
+export interface AuditEntry {
+  action: AuditAction;
+  operator: { id: string | null; email: string | null } | null;
+  outcome: string;
+  requestId: string;
+  userGroupId?: string | null;
+  userGroupName?: string | null;
+  /** Fingerprinted here; the token itself is never stored. */
+  token?: string | null;
+  previousToken?: string | null;
+  detail?: string | null;
+  at?: Date;
+}
+
+const MAX_TEXT = 1024;
+
+function clip(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+}
+
+export async function recordAuditEvent(db: Kysely<AuditDatabase>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_event')
+    .values({
+      at: (entry.at ?? new Date()).toISOString(),
+      operator_id: entry.operator?.id ?? null,
+      operator_email: clip(entry.operator?.email),
+      action: entry.action,
+      user_group_id: clip(entry.userGroupId),
+      user_group_name: clip(entry.userGroupName),
+      outcome: entry.outcome,
+      request_id: entry.requestId,
+      token_fingerprint: tokenFingerprint(entry.token),
+      previous_token_fingerprint: tokenFingerprint(entry.previousToken),
+      detail: clip(entry.detail),
+    })
+    .execute();
+}
+
+export interface AuditPage {
+  events: AuditEvent[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+}
+
+export async function listAuditEvents(
+  db: Kysely<AuditDatabase>,
+  filters: AuditFilters,
+  pageSize = AUDIT_PAGE_SIZE,
+): Promise<AuditPage> {
+  const base = applyAuditFilters(db.selectFrom('audit_event'), filters);
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(filters.page, pageCount);
+  const events = await base
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return { events, total, page, pageCount, pageSize };
+}
+
+/** Every row the filters select, newest first, as the page lists them. */
+export async function exportAuditEvents(
+  db: Kysely<AuditDatabase>,
+  filters: Omit<AuditFilters, 'page'>,
+  limit = 100_000,
+): Promise<AuditEvent[]> {
+  return applyAuditFilters(db.selectFrom('audit_event'), filters)
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export interface RecentGroup {
+  userGroupId: string;
+  name: string | null;
+  lastOpenedAt: string;
+  lastOpenedBy: string | null;
+  tokenFingerprint: string | null;
+}
+
+/**
+ * The latest successful get-or-create per user group id, newest first, leaving out groups deleted
+ * (successfully, through the console) since.
+ */
+export async function listRecentGroups(db: Kysely<AuditDatabase>, limit = 50): Promise<RecentGroup[]> {
+  const rows = await db
+    .selectFrom('audit_event as opened')
+    .innerJoin(
+      (eb) =>
+        eb
+          .selectFrom('audit_event')
+          .select(['user_group_id', (inner) => inner.fn.max('id').as('latest_id')])
+          .where('action', '=', 'get-or-create')
+          .where('outcome', '=', 'success')
+          .where('user_group_id', 'is not', null)
+          .groupBy('user_group_id')
+          .as('latest'),
+      (join) => join.onRef('latest.latest_id', '=', 'opened.id'),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('audit_event as deleted')
+            .select('deleted.id')
+            .whereRef('deleted.user_group_id', '=', 'opened.user_group_id')
+            .where('deleted.action', '=', 'delete')
+            .where('deleted.outcome', '=', 'success')
+            .whereRef('deleted.id', '>', 'opened.id'),
+        ),
+      ),
+    )
+    .select([
+      'opened.user_group_id',
+      'opened.user_group_name',
+      'opened.at',
+      'opened.operator_email',
+      'opened.token_fingerprint',
+    ])
+    .orderBy('opened.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    userGroupId: row.user_group_id ?? '',
+    name: row.user_group_name,
+    lastOpenedAt: row.at,
+    lastOpenedBy: row.operator_email,
+    tokenFingerprint: row.token_fingerprint,
+  }));
+}

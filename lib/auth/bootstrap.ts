@@ -1,0 +1,53 @@
+/**
+ * The first admin, created when the console has no operator yet: CONSOLE_ADMIN_EMAIL (default
+ * admin@console.localhost) with CONSOLE_ADMIN_PASSWORD, or with a password generated here and
+ * returned once so the launcher can print it. Only better-auth's hash of it is stored.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { AuthConfig } from './config';
+import type { ConsoleDatabase } from './database';
+import type { ConsoleAuth } from './options';
+
+export type FirstAdminResult =
+  | { created: false }
+  | { created: true; email: string; generatedPassword: string | null };
+
+export async function ensureFirstAdmin(
+  auth: ConsoleAuth,
+  database: ConsoleDatabase,
+  config: AuthConfig,
+): Promise<FirstAdminResult> {
+  const { count } = await sql<{ count: number }>`select count(*) as count from "user"`
+    .execute(database.db)
+    .then((result) => result.rows[0] ?? { count: 0 });
+  if (count > 0) return { created: false };
+
+  const generatedPassword = config.firstAdmin.password ? null : generatePassword();
+  const password = config.firstAdmin.password ?? generatedPassword ?? '';
+  // No headers: a trusted server-side call, which the admin plugin allows without a session.
+  await auth.api.createUser({
+    body: {
+      email: config.firstAdmin.email,
+      name: 'First admin',
+      password,
+      role: 'admin',
+      data: { emailVerified: true },
+    },
+  });
+  return { created: true, email: config.firstAdmin.email, generatedPassword };
+}
+
+/** 20 characters from an alphabet without look-alikes: about 116 bits. */
+export function generatePassword(length = 20): string {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(length * 2);
+  let password = '';
+  for (const byte of bytes) {
+    // Rejection sampling keeps the distribution even.
+    if (byte >= 256 - (256 % alphabet.length)) continue;
+    password += alphabet[byte % alphabet.length];
+    if (password.length === length) return password;
+  }
+  return password + generatePassword(length - password.length);
+}

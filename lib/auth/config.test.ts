@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AuthConfigError, parseAuthConfig } from './config';
+
+describe('parseAuthConfig', () => {
+  it('defaults: ./data, localhost URL on PORT, 12 h sessions, 5/60 sign-ins, no SSO', () => {
+    const config = parseAuthConfig({ PORT: '3311' });
+    expect(config.databaseFile).toBe(path.resolve('data/console.sqlite'));
+    expect(config.consoleUrl.href).toBe('http://localhost:3311/');
+    expect(config.trustedOrigins).toEqual(['http://localhost:3311', 'http://127.0.0.1:3311']);
+    expect(config.secureCookies).toBe(false);
+    expect(config.sessionTtlSeconds).toBe(12 * 3600);
+    expect(config.signInRateLimit).toEqual({ max: 5, windowSeconds: 60 });
+    expect(config.firstAdmin).toEqual({ email: 'admin@console.localhost', password: undefined });
+    expect(config.oidc).toBeNull();
+  });
+
+  it('makes cookies Secure and trusts the public origin when CONSOLE_URL is https', () => {
+    const config = parseAuthConfig({ PORT: '3000', CONSOLE_URL: 'https://console.example.com/' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.trustedOrigins).toEqual([
+      'https://console.example.com',
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+    ]);
+  });
+
+  it('turns the sign-in limit off or reads attempts/seconds', () => {
+    expect(parseAuthConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'off' }).signInRateLimit).toBeNull();
+    expect(parseAuthConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: '10 / 300' }).signInRateLimit).toEqual({
+      max: 10,
+      windowSeconds: 300,
+    });
+    expect(() => parseAuthConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'lots' })).toThrow(AuthConfigError);
+  });
+
+  it('builds SSO from an issuer, with the discovery document under it', () => {
+    const { oidc } = parseAuthConfig({
+      OIDC_ISSUER: 'https://acme.okta.com/',
+      OIDC_CLIENT_ID: 'client',
+      OIDC_CLIENT_SECRET: 'secret',
+      OIDC_PROVIDER_NAME: 'Okta',
+    });
+    expect(oidc).toMatchObject({
+      providerId: 'oidc',
+      displayName: 'Okta',
+      discoveryUrl: 'https://acme.okta.com/.well-known/openid-configuration',
+      scopes: ['openid', 'email', 'profile'],
+      newOperatorRole: 'viewer',
+    });
+  });
+
+  it('refuses half an SSO configuration instead of hiding it', () => {
+    expect(() => parseAuthConfig({ OIDC_CLIENT_ID: 'client' })).toThrow(/half configured/);
+    expect(() => parseAuthConfig({ OIDC_ISSUER: 'https://idp.example' })).toThrow(/half configured/);
+  });
+
+  it('names the variable, never its value, when one is wrong', () => {
+    const secret = 'short-secret';
+    let message = '';
+    try {
+      parseAuthConfig({ BETTER_AUTH_SECRET: secret, CONSOLE_ADMIN_PASSWORD: 'tiny' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/BETTER_AUTH_SECRET/);
+    expect(message).toMatch(/CONSOLE_ADMIN_PASSWORD/);
+    expect(message).not.toContain(secret);
+    expect(message).not.toContain('tiny');
+  });
+
+  it('treats empty variables (as .env files leave them) as unset', () => {
+    const config = parseAuthConfig({
+      CONSOLE_URL: '',
+      BETTER_AUTH_SECRET: '',
+      OIDC_CLIENT_ID: '',
+      OIDC_ISSUER: '',
+    });
+    expect(config.secret).toBeUndefined();
+    expect(config.oidc).toBeNull();
+  });
+});

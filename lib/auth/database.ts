@@ -1,0 +1,33 @@
+/**
+ * The console's own database (operators, sessions, audit log): SQLite at DATA_DIR/console.sqlite,
+ * one better-sqlite3 connection per process shared by better-auth and the audit log through one
+ * Kysely instance. Opened on request, never at import.
+ */
+import { chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { AuditDatabase } from '@/lib/audit/schema';
+
+export interface ConsoleDatabase {
+  db: Kysely<AuditDatabase>;
+  close(): Promise<void>;
+}
+
+export function openConsoleDatabase(file: string): ConsoleDatabase {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const sqlite = new Database(file);
+  // Password hashes and sessions: readable by the console's user only.
+  chmodSync(file, 0o600);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<AuditDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Brings the console database up to date: better-auth's tables (from its options, as its CLI would,
+ * which needs Node 22) and the audit log's. Idempotent, so the launcher runs it on every start
+ * before `next start`, and the server runs it again harmlessly before building its instance.
+ */
+import { getMigrations } from 'better-auth/db/migration';
+import { migrateAuditLog } from '@/lib/audit/schema';
+import type { ConsoleDatabase } from './database';
+import type { ConsoleAuth } from './options';
+
+export interface MigrationReport {
+  createdTables: string[];
+  addedColumns: string[];
+}
+
+export async function migrateConsoleDatabase(
+  auth: ConsoleAuth,
+  database: ConsoleDatabase,
+): Promise<MigrationReport> {
+  const plan = await getMigrations(auth.options);
+  if (plan.toBeCreated.length > 0 || plan.toBeAdded.length > 0 || plan.toBeAddedIndexes.length > 0) {
+    await plan.runMigrations();
+  }
+  await migrateAuditLog(database.db);
+  return {
+    createdTables: plan.toBeCreated.map((table) => table.table),
+    addedColumns: plan.toBeAdded.flatMap((table) =>
+      Object.keys(table.fields).map((field) => `${table.table}.${field}`),
+    ),
+  };
+}

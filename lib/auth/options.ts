@@ -1,0 +1,132 @@
+/**
+ * The console's better-auth instance, built from the parsed configuration and an open console
+ * database. Plain module: the launcher builds one to migrate and to create the first admin, the
+ * Next server builds one per process (lib/auth/server.ts).
+ *
+ * - Email and password; nobody signs themselves up (operators are added by an admin).
+ * - OpenID Connect SSO through the generic OAuth plugin when configured (provider id `oidc`).
+ * - Roles and disabling through the admin plugin; its HTTP endpoints stay unreachable (the
+ *   console's /api/auth route lets through an allow-list), operator changes go through
+ *   /api/operators, which checks the role, refuses cross-site requests and writes the audit log.
+ * - Sessions in the database, absolute expiry (no sliding refresh), HttpOnly SameSite=Lax cookies,
+ *   `Secure` when the console URL is https.
+ */
+import { betterAuth } from 'better-auth';
+import { createAccessControl } from 'better-auth/plugins/access';
+import { admin } from 'better-auth/plugins/admin';
+import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
+import type { AuthConfig } from './config';
+import type { ConsoleDatabase } from './database';
+import type { Role } from './roles';
+import { resolveAuthSecret } from './secret';
+
+export const AUTH_BASE_PATH = '/api/auth';
+export const COOKIE_PREFIX = 'console';
+export const SESSION_COOKIE_NAMES = [
+  `__Secure-${COOKIE_PREFIX}.session_token`,
+  `${COOKIE_PREFIX}.session_token`,
+];
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface ConsoleAuthDependencies {
+  /** Receives better-auth's messages (never its extra arguments, which may hold request data). */
+  log: (level: LogLevel, message: string) => void;
+  /** After any session is created: a sign-in, by password or SSO. */
+  onSessionCreated?: (session: { userId: string; path: string | undefined }) => Promise<void>;
+}
+
+const accessControl = createAccessControl(defaultStatements);
+const noAdminPowers = accessControl.newRole({ user: [], session: [] });
+const adminRoles = {
+  admin: accessControl.newRole(adminAc.statements),
+  support: noAdminPowers,
+  viewer: noAdminPowers,
+} satisfies Record<Role, unknown>;
+
+export function createConsoleAuth(
+  config: AuthConfig,
+  database: ConsoleDatabase,
+  deps: ConsoleAuthDependencies,
+) {
+  const { oidc } = config;
+  return betterAuth({
+    appName: 'User Group Console',
+    baseURL: config.consoleUrl.origin,
+    basePath: AUTH_BASE_PATH,
+    secret: resolveAuthSecret(config.secret, config.dataDir),
+    database: { db: database.db, type: 'sqlite' },
+    trustedOrigins: config.trustedOrigins,
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    session: {
+      expiresIn: config.sessionTtlSeconds,
+      disableSessionRefresh: true,
+    },
+    account: {
+      accountLinking: {
+        enabled: true,
+        // An operator an admin added by email may later sign in through the company's IdP.
+        trustedProviders: oidc ? [oidc.providerId] : [],
+      },
+    },
+    // The /api/auth route applies its own sign-in limiter (lib/auth/sign-in-limiter.ts).
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: config.secureCookies,
+      cookiePrefix: COOKIE_PREFIX,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+    },
+    plugins: [
+      admin({
+        ac: accessControl,
+        roles: adminRoles,
+        adminRoles: ['admin'],
+        // Only people arriving through SSO get the default: admins name a role for everyone they add.
+        defaultRole: oidc?.newOperatorRole ?? 'viewer',
+        bannedUserMessage: 'This operator is disabled. Ask an admin of the console.',
+      }),
+      genericOAuth({
+        config: oidc
+          ? [
+              {
+                providerId: oidc.providerId,
+                name: oidc.displayName,
+                discoveryUrl: oidc.discoveryUrl,
+                clientId: oidc.clientId,
+                clientSecret: oidc.clientSecret,
+                scopes: oidc.scopes,
+                pkce: true,
+                requireIdTokenVerification: true,
+                disableImplicitSignUp: oidc.newOperatorRole === null,
+              },
+            ]
+          : [],
+      }),
+    ],
+    databaseHooks: {
+      session: {
+        create: {
+          after: async (session, context) => {
+            await deps.onSessionCreated?.({ userId: session.userId, path: context?.path });
+          },
+        },
+      },
+    },
+    onAPIError: { errorURL: '/sign-in' },
+    logger: {
+      level: 'warn',
+      log: (level, message) => deps.log(level, message),
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
