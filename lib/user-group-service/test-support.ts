@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import pg from 'pg';
 import { pino } from 'pino';
 import { request } from 'undici';
@@ -27,7 +28,7 @@ export interface HttpAnswer {
 export interface CallOptions {
   key?: string;
   /** Sent as is instead of JSON.stringify(body). */
-  rawBody?: string | Buffer | AsyncIterable<Buffer>;
+  rawBody?: string | Buffer | Readable;
   headers?: Record<string, string>;
 }
 

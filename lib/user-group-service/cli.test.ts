@@ -1,0 +1,183 @@
+/**
+ * The CLI as a child process: `keys` commands, `serve` printing its URL as a JSON log line,
+ * `kill -9` in the middle of a write load (every create answered 200 must survive, and the database
+ * must pass integrity_check), and a graceful SIGTERM that lets an in-flight request finish.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getOrCreateResponseSchema } from '../user-group-api/contract';
+import { createApiKey, listApiKeys } from './api-keys';
+import { call, makeTempDir, startTestService } from './test-support';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const cliArgs = ['--import', 'tsx', 'lib/user-group-service/cli.ts'];
+const run = promisify(execFile);
+// The child must find its own key file, not the test key.
+const childEnv = { ...process.env, SERVICE_ENCRYPTION_KEY: '', LOG_LEVEL: 'info' };
+
+const cli = (...args: string[]) =>
+  run(process.execPath, [...cliArgs, ...args], { cwd: repoRoot, env: childEnv });
+
+let dir: string;
+let removeDir: () => Promise<void>;
+let database: string;
+let key: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  ({ dir, remove: removeDir } = await makeTempDir());
+  database = path.join(dir, 'nested', 'service.sqlite');
+});
+
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await removeDir();
+});
+
+/** Starts `serve` and resolves with its URL once it logged `listening`. */
+async function serve(): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(
+    process.execPath,
+    [...cliArgs, 'serve', '--port', '0', '--database', database, '--no-rate-limit', '--log-level', 'info'],
+    { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      for (const line of buffered.split('\n')) {
+        if (line.includes('"msg":"listening"')) resolve(JSON.parse(line).url);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
+  });
+  return { child, url, exited };
+}
+
+describe('keys', () => {
+  it('create prints the new key alone on its last line, list shows it, revoke revokes it', async () => {
+    const created = await cli(
+      'keys',
+      'create',
+      '--environment',
+      'Customer',
+      '--name',
+      'ci',
+      '--database',
+      database,
+    );
+    const lastLine = created.stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(lastLine).toMatch(/^ugs_[A-Za-z0-9_-]{43}$/);
+    key = lastLine;
+
+    const other = await createApiKey({ database, environment: 'Testing' });
+    const listed = await cli('keys', 'list', '--json', '--database', database);
+    const records = JSON.parse(listed.stdout) as Array<{ id: string; environment: string }>;
+    expect(records.map((record) => record.environment)).toEqual(['Customer', 'Testing']);
+    expect(listed.stdout).not.toContain('ugs_');
+
+    const revoked = await cli('keys', 'revoke', other.id, '--database', database);
+    expect(revoked.stdout).toContain(`revoked ${other.id}`);
+    expect((await listApiKeys({ database })).find((record) => record.id === other.id)?.revokedAt).toEqual(
+      expect.any(String),
+    );
+  });
+
+  it('answers --help', async () => {
+    const help = await cli('serve', '--help');
+    expect(help.stdout).toContain('--database');
+    expect(help.stdout).toContain('--no-rate-limit');
+  });
+});
+
+describe('serve', () => {
+  it('survives kill -9 during a write load: every create answered 200 is there, integrity_check is ok', async () => {
+    const server = await serve();
+    const answered = new Map<string, { token: string; teamId: number }>();
+    let sent = 0;
+    let stopped = false;
+    const worker = async (workerId: number) => {
+      while (!stopped) {
+        const id = `crash-${workerId}-${sent++}`;
+        try {
+          const answer = await call(
+            server.url,
+            'GET',
+            { user_group_id: id, properties: { n: sent } },
+            { key },
+          );
+          if (answer.status === 200) {
+            const group = getOrCreateResponseSchema.parse(answer.json).user_group;
+            answered.set(id, { token: group.token, teamId: group.team_id });
+          }
+        } catch {
+          return; // the connection died with the server
+        }
+      }
+    };
+    const workers = Array.from({ length: 16 }, (_, index) => worker(index));
+    while (answered.size < 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    server.child.kill('SIGKILL');
+    expect(await server.exited).toBeNull();
+    stopped = true;
+    await Promise.all(workers);
+
+    const sqlite = new SqliteDatabase(database);
+    try {
+      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      const stored = new Map(
+        (
+          sqlite.prepare('select provided_id, team_id from user_groups').all() as Array<{
+            provided_id: string;
+            team_id: number;
+          }>
+        ).map((row) => [row.provided_id, row.team_id]),
+      );
+      for (const [id, { teamId }] of answered) expect(stored.get(id), id).toBe(teamId);
+    } finally {
+      sqlite.close();
+    }
+
+    // A fresh server on the same file (same generated key file) returns the very same tokens.
+    const restarted = await startTestService(database, { encryptionKey: undefined });
+    try {
+      for (const [id, { token }] of [...answered].slice(0, 50)) {
+        const answer = await call(restarted.url, 'GET', { user_group_id: id }, { key });
+        expect(answer.json).toMatchObject({ new_user_group: false, user_group: { token } });
+      }
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('on SIGTERM finishes the in-flight request, closes the database and exits 0', async () => {
+    const server = await serve();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    async function* slowBody() {
+      yield Buffer.from('{"user_group_id":"in-flight",');
+      await gate;
+      yield Buffer.from('"name":"finished after SIGTERM"}');
+    }
+    const pending = call(server.url, 'GET', undefined, { key, rawBody: Readable.from(slowBody()) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    const answer = await pending;
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.user_group.name).toBe('finished after SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
