@@ -18,7 +18,8 @@ import { toGetOrCreateRequest } from './get-or-create.utils';
 import { JsonTextField } from './json-text-field';
 import { UserGroupResult } from './user-group-result';
 
-type Outcome = { request: GetOrCreateRequest; result: GetOrCreateResult };
+/** One answer; `id` grows with each, so a repeated answer is shown afresh (its token masked again). */
+type Outcome = { id: number; request: GetOrCreateRequest; result: GetOrCreateResult };
 
 type GetOrCreateSectionProps = {
   revokedTokens: ReadonlySet<string>;
@@ -37,7 +38,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
 
   const getOrCreate = useMutation({
     mutationFn: consoleApi.getOrCreate,
-    onSuccess: (result, request) => setOutcome({ request, result }),
+    onSuccess: (result, request) => setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {
       for (const { name, message } of serverFieldErrors(error, getOrCreateFormFields)) {
         form.setError(name, { type: 'server', message });
@@ -122,6 +123,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
 
           {outcome ? (
             <UserGroupResult
+              key={outcome.id}
               request={outcome.request}
               result={outcome.result}
               tokenRevoked={revokedTokens.has(outcome.result.user_group.token)}
