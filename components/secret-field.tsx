@@ -15,7 +15,7 @@ type SecretFieldProps = {
   /** The accessible name of the field, shown above it: "Token", "New token". */
   label: string;
   value: string;
-  /** An old token: struck through, with a "No longer valid" badge. */
+  /** An old token: struck through, with a "No longer valid" badge, and nothing to copy. */
   revoked?: boolean;
   /** Called after the value reached the clipboard. */
   onCopied?: () => void;
@@ -116,10 +116,12 @@ export function SecretField({ label, value, revoked = false, onCopied, className
             {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
             {revealed ? 'Hide' : 'Reveal'}
           </Button>
-          <Button variant="outline" onClick={copy} className="min-w-24">
-            {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
+          {revoked ? null : (
+            <Button variant="outline" onClick={copy} className="min-w-24">
+              {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
         </div>
       </div>
       <p

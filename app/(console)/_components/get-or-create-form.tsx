@@ -38,7 +38,8 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
 
   const getOrCreate = useMutation({
     mutationFn: consoleApi.getOrCreate,
-    onSuccess: (result, request) => setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
+    onSuccess: (result, request) =>
+      setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {
       for (const { name, message } of serverFieldErrors(error, getOrCreateFormFields)) {
         form.setError(name, { type: 'server', message });
