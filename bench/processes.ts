@@ -11,7 +11,7 @@ export interface Started {
 export async function startServer(
   script: string,
   args: string[] = [],
-  env: NodeJS.ProcessEnv = {},
+  env: Record<string, string> = {},
 ): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
