@@ -10,6 +10,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Environment, GetOrCreateRequest } from '../user-group-api/contract';
 import type { ServiceDatabase } from './database';
 import type { TokenCrypto } from './token-crypto';
+import { prepareUserGroupQueries } from './user-group-queries';
 
 export interface UserGroup {
   teamId: number;
@@ -20,13 +21,7 @@ export interface UserGroup {
   token: string;
 }
 
-export interface RotatedUserGroup {
-  teamId: number;
-  environment: Environment;
-  providedId: string;
-  name: string;
-  token: string;
-}
+export type RotatedUserGroup = Omit<UserGroup, 'properties'>;
 
 export interface UserGroupStore {
   getOrCreate(
@@ -41,15 +36,29 @@ export interface UserGroupStore {
 
 /** A create can lose to a concurrent create and then to a concurrent delete; a few rounds settle it. */
 const GET_OR_CREATE_ATTEMPTS = 5;
+/**
+ * Decrypted tokens by ciphertext, so reading a hot group skips AES-GCM setup. A rotation writes a
+ * new ciphertext, so an entry never goes stale; it lives in process memory, next to the key anyway.
+ */
+const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
 export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypto): UserGroupStore {
+  const queries = prepareUserGroupQueries(db);
+  const tokenCache = new Map<string, string>();
+
+  function decryptToken(ciphertext: string, digest: string): string {
+    let token = tokenCache.get(ciphertext);
+    if (token === undefined) {
+      token = crypto.decrypt(ciphertext, digest);
+      if (tokenCache.size >= TOKEN_CACHE_MAX_ENTRIES) tokenCache.clear();
+      tokenCache.set(ciphertext, token);
+    }
+    return token;
+  }
+
   async function findByProvidedId(environment: Environment, providedId: string): Promise<UserGroup | null> {
-    const row = await db
-      .selectFrom('user_groups')
-      .select(['team_id', 'name', 'properties', 'token_digest', 'token_ciphertext'])
-      .where('environment', '=', environment)
-      .where('provided_id', '=', providedId)
-      .executeTakeFirst();
+    const { rows } = await queries.selectByProvidedId({ environment, providedId });
+    const row = rows[0];
     if (!row) return null;
     return {
       teamId: row.team_id,
@@ -57,32 +66,26 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
       providedId,
       name: row.name,
       properties: row.properties === null ? null : (JSON.parse(row.properties) as Record<string, unknown>),
-      token: crypto.decrypt(row.token_ciphertext, row.token_digest),
+      token: decryptToken(row.token_ciphertext, row.token_digest),
     };
   }
 
   async function insert(environment: Environment, request: GetOrCreateRequest): Promise<UserGroup | null> {
     const token = crypto.newToken();
-    const digest = crypto.digest(token);
-    const now = new Date().toISOString();
+    const tokenDigest = crypto.digest(token);
     const name = request.name ?? request.user_group_id;
     const properties = request.properties ?? null;
-    const inserted = await db
-      .insertInto('user_groups')
-      .values({
-        environment,
-        provided_id: request.user_group_id,
-        name,
-        properties: properties === null ? null : JSON.stringify(properties),
-        mapping: request.mapping === undefined ? null : JSON.stringify(request.mapping),
-        token_digest: digest,
-        token_ciphertext: crypto.encrypt(token, digest),
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((conflict) => conflict.columns(['environment', 'provided_id']).doNothing())
-      .returning('team_id')
-      .executeTakeFirst();
+    const { rows } = await queries.insertIfAbsent({
+      environment,
+      providedId: request.user_group_id,
+      name,
+      properties: properties === null ? null : JSON.stringify(properties),
+      mapping: request.mapping === undefined ? null : JSON.stringify(request.mapping),
+      tokenDigest,
+      tokenCiphertext: crypto.encrypt(token, tokenDigest),
+      now: new Date().toISOString(),
+    });
+    const inserted = rows[0];
     if (!inserted) return null;
     return {
       teamId: inserted.team_id,
@@ -107,27 +110,19 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
 
     async rotate(environment, currentToken) {
       const oldDigest = crypto.digest(currentToken);
-      const current = await db
-        .selectFrom('user_groups')
-        .select(['team_id', 'token_digest'])
-        .where('environment', '=', environment)
-        .where('token_digest', '=', oldDigest)
-        .executeTakeFirst();
+      const current = (await queries.selectByTokenDigest({ environment, tokenDigest: oldDigest })).rows[0];
       if (!current || !digestsEqual(current.token_digest, oldDigest)) return null;
 
       const token = crypto.newToken();
-      const digest = crypto.digest(token);
-      const rotated = await db
-        .updateTable('user_groups')
-        .set({
-          token_digest: digest,
-          token_ciphertext: crypto.encrypt(token, digest),
-          updated_at: new Date().toISOString(),
-        })
-        .where('team_id', '=', current.team_id)
-        .where('token_digest', '=', oldDigest)
-        .returning(['team_id', 'name', 'provided_id'])
-        .executeTakeFirst();
+      const tokenDigest = crypto.digest(token);
+      const { rows } = await queries.replaceToken({
+        teamId: current.team_id,
+        oldDigest,
+        tokenDigest,
+        tokenCiphertext: crypto.encrypt(token, tokenDigest),
+        now: new Date().toISOString(),
+      });
+      const rotated = rows[0];
       if (!rotated) return null;
       return {
         teamId: rotated.team_id,
@@ -139,20 +134,11 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
     },
 
     async delete(environment, providedId, currentToken) {
-      const digest = crypto.digest(currentToken);
-      const current = await db
-        .selectFrom('user_groups')
-        .select(['team_id', 'token_digest'])
-        .where('environment', '=', environment)
-        .where('provided_id', '=', providedId)
-        .executeTakeFirst();
-      if (!current || !digestsEqual(current.token_digest, digest)) return false;
-      const deleted = await db
-        .deleteFrom('user_groups')
-        .where('team_id', '=', current.team_id)
-        .where('token_digest', '=', digest)
-        .executeTakeFirst();
-      return deleted.numDeletedRows === 1n;
+      const tokenDigest = crypto.digest(currentToken);
+      const current = (await queries.selectByProvidedId({ environment, providedId })).rows[0];
+      if (!current || !digestsEqual(current.token_digest, tokenDigest)) return false;
+      const result = await queries.deleteByTeamIdAndDigest({ teamId: current.team_id, tokenDigest });
+      return result.numAffectedRows === 1n;
     },
   };
 }

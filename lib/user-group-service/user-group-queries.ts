@@ -1,0 +1,98 @@
+/**
+ * The SQL of the user group operations, written with Kysely's builder and compiled once per store
+ * (see prepared-query.ts). Every statement names the environment or a row the environment check
+ * already found, so one environment never touches another's groups.
+ */
+
+import type { Kysely } from 'kysely';
+import type { Environment } from '../user-group-api/contract';
+import type { DatabaseSchema } from './database';
+import { prepareQuery } from './prepared-query';
+
+export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
+  return {
+    selectByProvidedId: prepareQuery<
+      { environment: Environment; providedId: string },
+      {
+        team_id: number;
+        name: string;
+        properties: string | null;
+        token_digest: string;
+        token_ciphertext: string;
+      }
+    >(db, (param) =>
+      db
+        .selectFrom('user_groups')
+        .select(['team_id', 'name', 'properties', 'token_digest', 'token_ciphertext'])
+        .where('environment', '=', param('environment'))
+        .where('provided_id', '=', param('providedId')),
+    ),
+
+    /** Inserts unless the (environment, provided_id) exists; returns the new team_id or no row. */
+    insertIfAbsent: prepareQuery<
+      {
+        environment: Environment;
+        providedId: string;
+        name: string;
+        properties: string | null;
+        mapping: string | null;
+        tokenDigest: string;
+        tokenCiphertext: string;
+        now: string;
+      },
+      { team_id: number }
+    >(db, (param) =>
+      db
+        .insertInto('user_groups')
+        .values({
+          environment: param('environment'),
+          provided_id: param('providedId'),
+          name: param('name'),
+          properties: param('properties'),
+          mapping: param('mapping'),
+          token_digest: param('tokenDigest'),
+          token_ciphertext: param('tokenCiphertext'),
+          created_at: param('now'),
+          updated_at: param('now'),
+        })
+        .onConflict((conflict) => conflict.columns(['environment', 'provided_id']).doNothing())
+        .returning('team_id'),
+    ),
+
+    selectByTokenDigest: prepareQuery<
+      { environment: Environment; tokenDigest: string },
+      { team_id: number; token_digest: string }
+    >(db, (param) =>
+      db
+        .selectFrom('user_groups')
+        .select(['team_id', 'token_digest'])
+        .where('environment', '=', param('environment'))
+        .where('token_digest', '=', param('tokenDigest')),
+    ),
+
+    /** Compare-and-set: only changes the row while it still holds the old digest. */
+    replaceToken: prepareQuery<
+      { teamId: number; oldDigest: string; tokenDigest: string; tokenCiphertext: string; now: string },
+      { team_id: number; name: string; provided_id: string }
+    >(db, (param) =>
+      db
+        .updateTable('user_groups')
+        .set({
+          token_digest: param('tokenDigest'),
+          token_ciphertext: param('tokenCiphertext'),
+          updated_at: param('now'),
+        })
+        .where('team_id', '=', param('teamId'))
+        .where('token_digest', '=', param('oldDigest'))
+        .returning(['team_id', 'name', 'provided_id']),
+    ),
+
+    /** Compare-and-delete: only while the row still holds the digest that was checked. */
+    deleteByTeamIdAndDigest: prepareQuery<{ teamId: number; tokenDigest: string }, never>(db, (param) =>
+      db
+        .deleteFrom('user_groups')
+        .where('team_id', '=', param('teamId'))
+        .where('token_digest', '=', param('tokenDigest')),
+    ),
+  };
+}
