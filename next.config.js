@@ -1,11 +1,39 @@
 // @ts-check
 
+/** Sent with every response; the pages' Content-Security-Policy (with a nonce) comes from proxy.ts. */
+const securityHeaders = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  // Same-origin requests keep their full Referer; other sites learn the origin at most.
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=()' },
+  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+  { key: 'Cross-Origin-Resource-Policy', value: 'same-origin' },
+];
+
+/** API answers are data, never documents: nothing may run, frame or cache them. */
+const apiHeaders = [
+  {
+    key: 'Content-Security-Policy',
+    value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  },
+  { key: 'Cache-Control', value: 'no-store' },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Native and Node-only packages stay outside the server bundle.
   serverExternalPackages: ['better-sqlite3', 'pg', 'pino'],
+  // forbidden(): pages answer 403 for a role that may not see them.
+  experimental: { authInterrupts: true },
+  async headers() {
+    return [
+      { source: '/:path*', headers: securityHeaders },
+      { source: '/api/:path*', headers: apiHeaders },
+    ];
+  },
 };
 
 export default nextConfig;

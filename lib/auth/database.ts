@@ -9,6 +9,22 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { AuditDatabase } from '@/lib/audit/schema';
 
+/** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
+export interface OperatorTable {
+  id: string;
+  email: string;
+  name: string;
+  role: string | null;
+  banned: number | null;
+  /** better-auth writes dates to SQLite as ISO strings (older rows may hold epoch milliseconds). */
+  createdAt: string | number;
+}
+
+/** The console database as seen when reading operators next to the audit log. */
+export function withOperators(db: Kysely<AuditDatabase>): Kysely<AuditDatabase & { user: OperatorTable }> {
+  return db.withTables<{ user: OperatorTable }>();
+}
+
 export interface ConsoleDatabase {
   db: Kysely<AuditDatabase>;
   close(): Promise<void>;

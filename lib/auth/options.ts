@@ -18,6 +18,7 @@ import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { AuthConfig } from './config';
 import type { ConsoleDatabase } from './database';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
 import type { Role } from './roles';
 import { resolveAuthSecret } from './secret';
 
@@ -27,8 +28,6 @@ export const SESSION_COOKIE_NAMES = [
   `__Secure-${COOKIE_PREFIX}.session_token`,
   `${COOKIE_PREFIX}.session_token`,
 ];
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 128;
 
 type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

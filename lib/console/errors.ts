@@ -20,6 +20,20 @@ export function consoleFailure(
   return { status, body: { error: { code, message, ...extra } } };
 }
 
+/** Refusals before any work: who may send what, from where. */
+export const accessFailures = {
+  unauthenticated: (): ConsoleFailure =>
+    consoleFailure(401, 'unauthenticated', 'Your session has ended or you are not signed in: sign in again.'),
+  forbidden: (action: string): ConsoleFailure =>
+    consoleFailure(403, 'forbidden', `Your role may not ${action}. Ask an admin of the console.`),
+  crossSite: (): ConsoleFailure =>
+    consoleFailure(
+      403,
+      'cross_site_request',
+      'The console refuses changes sent from another site. Use the console itself.',
+    ),
+};
+
 const notFoundMessages: Record<Operation, string> = {
   'get-or-create': 'The User Group Service found no such user group.',
   rotate: 'No user group has that token: it may have been rotated or deleted already.',

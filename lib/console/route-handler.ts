@@ -1,6 +1,10 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { audit } from '@/lib/audit/server';
+import { guardRequest } from '@/lib/auth/guard';
+import type { Permission } from '@/lib/auth/roles';
+import type { Operator } from '@/lib/auth/server';
 import { describeFieldErrors, fieldErrors } from '@/lib/validation/field-errors';
 import { type ConsoleFailure, consoleFailure, type Operation, toConsoleFailure } from './errors';
 import { logger } from './logger';
@@ -10,21 +14,51 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Every answer may carry a token: none may be cached anywhere. */
 const baseHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json' };
 
+const operationPermission: Record<Operation, Permission> = {
+  'get-or-create': 'user-groups:get-or-create',
+  rotate: 'user-groups:rotate',
+  delete: 'user-groups:delete',
+};
+
+/** What the audit log keeps of one operation; tokens are fingerprinted before they are stored. */
+export interface AuditFacts {
+  userGroupId?: string | null;
+  userGroupName?: string | null;
+  token?: string | null;
+  previousToken?: string | null;
+}
+
+export interface OperationAudit<Body, Result> {
+  /** What the request says, recorded whatever the outcome. */
+  request: (body: Body) => AuditFacts;
+  /** What the answer adds on success. */
+  result: (body: Body, result: Result) => AuditFacts;
+}
+
 /**
- * Adapts one user group operation to a POST route handler: reads and validates the JSON body with
- * the same schema the form uses, calls the action, and shapes success and failure alike.
+ * Adapts one user group operation to a POST route handler: checks origin, session and role, reads
+ * and validates the JSON body with the same schema the form uses, calls the action, writes the
+ * audit entry, and shapes success and failure alike.
  */
 export function userGroupRoute<Body, Result>(
   operation: Operation,
   schema: z.ZodType<Body>,
   action: (body: Body, requestId: string) => Promise<Result>,
+  auditFacts: OperationAudit<Body, Result>,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
     const requestId = randomUUID();
     const started = performance.now();
+    let operator: Operator | null = null;
     const answer = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       logger.info(
-        { operation, requestId, status, durationMs: Math.round(performance.now() - started) },
+        {
+          operation,
+          requestId,
+          operatorId: operator?.id,
+          status,
+          durationMs: Math.round(performance.now() - started),
+        },
         'console request',
       );
       return new Response(JSON.stringify(payload), {
@@ -32,7 +66,30 @@ export function userGroupRoute<Body, Result>(
         headers: { ...baseHeaders, 'x-request-id': requestId, ...headers },
       });
     };
-    const fail = (failure: ConsoleFailure) => answer(failure.status, failure.body, failure.headers);
+    const record = (outcome: string, facts: AuditFacts) =>
+      operator
+        ? audit({
+            action: operation,
+            operator: { id: operator.id, email: operator.email },
+            outcome,
+            requestId,
+            ...facts,
+          })
+        : Promise.resolve();
+    const fail = async (failure: ConsoleFailure, facts: AuditFacts = {}) => {
+      await record(failure.body.error.code, facts);
+      return answer(failure.status, failure.body, failure.headers);
+    };
+
+    const access = await guardRequest(request, operationPermission[operation]);
+    operator = access.operator;
+    if ('failure' in access) {
+      // A refused operator is still on record with what they tried (the body is read for that only).
+      return fail(
+        access.failure,
+        access.reason === 'forbidden' ? await namedFacts(request, schema, auditFacts.request) : {},
+      );
+    }
 
     const body = await readJsonBody(request);
     if ('failure' in body) return fail(body.failure);
@@ -46,19 +103,88 @@ export function userGroupRoute<Body, Result>(
       );
     }
 
+    const requestFacts = auditFacts.request(parsed.data);
+    let result: Result;
     try {
-      return answer(200, await action(parsed.data, requestId));
+      result = await action(parsed.data, requestId);
     } catch (error) {
       const failure = toConsoleFailure(error, operation, requestId);
       if (failure.status >= 500) {
         logger.error({ operation, requestId, err: describeError(error) }, 'user group operation failed');
       }
-      return fail(failure);
+      return fail(failure, requestFacts);
+    }
+    await record('success', { ...requestFacts, ...auditFacts.result(parsed.data, result) });
+    return answer(200, result);
+  };
+}
+
+export interface OperatorRequest<Params> {
+  request: Request;
+  operator: Operator;
+  requestId: string;
+  params: Params;
+}
+
+/**
+ * Adapts a console route that is not a user group operation (audit log, recent groups, operators):
+ * the same origin, session and role checks, the same error shape, no caching. The handler returns
+ * a Response (CSV) or a JSON payload with its status.
+ */
+export function operatorRoute<Params extends Record<string, string> = Record<string, never>>(
+  name: string,
+  permission: Permission,
+  handler: (context: OperatorRequest<Params>) => Promise<Response | { status?: number; body: unknown }>,
+): (request: Request, context: { params: Promise<Params> }) => Promise<Response> {
+  return async (request, context) => {
+    const requestId = randomUUID();
+    const started = performance.now();
+    let operatorId: string | undefined;
+    const finish = (response: Response) => {
+      response.headers.set('cache-control', 'no-store');
+      response.headers.set('x-request-id', requestId);
+      logger.info(
+        {
+          operation: name,
+          requestId,
+          operatorId,
+          status: response.status,
+          durationMs: Math.round(performance.now() - started),
+        },
+        'console request',
+      );
+      return response;
+    };
+    const json = (status: number, payload: unknown) =>
+      finish(
+        new Response(JSON.stringify(payload), { status, headers: { 'content-type': 'application/json' } }),
+      );
+
+    const access = await guardRequest(request, permission);
+    if ('failure' in access) return json(access.failure.status, access.failure.body);
+    operatorId = access.operator.id;
+    try {
+      const params = await context.params;
+      const outcome = await handler({ request, operator: access.operator, requestId, params });
+      return outcome instanceof Response ? finish(outcome) : json(outcome.status ?? 200, outcome.body);
+    } catch (error) {
+      logger.error({ operation: name, requestId, err: describeError(error) }, 'console request failed');
+      const failure = consoleFailure(
+        500,
+        'internal',
+        `Something went wrong in the console (request ${requestId}).`,
+        {
+          requestId,
+        },
+      );
+      return json(failure.status, failure.body);
     }
   };
 }
 
-async function readJsonBody(request: Request): Promise<{ value: unknown } | { failure: ConsoleFailure }> {
+export async function readJsonBody(
+  request: Request,
+): Promise<{ value: unknown } | { failure: ConsoleFailure }> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType)) {
     return {
@@ -78,6 +204,17 @@ async function readJsonBody(request: Request): Promise<{ value: unknown } | { fa
   } catch {
     return { failure: consoleFailure(400, 'invalid_request', 'The request body is not valid JSON.') };
   }
+}
+
+async function namedFacts<Body>(
+  request: Request,
+  schema: z.ZodType<Body>,
+  factsOf: (body: Body) => AuditFacts,
+): Promise<AuditFacts> {
+  const body = await readJsonBody(request);
+  if ('failure' in body) return {};
+  const parsed = schema.safeParse(body.value);
+  return parsed.success ? factsOf(parsed.data) : {};
 }
 
 /** Name and kind only: messages of unknown errors could carry request data. */

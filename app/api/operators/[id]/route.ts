@@ -1,0 +1,54 @@
+import { audit } from '@/lib/audit/server';
+import {
+  findOperator,
+  OperatorChangeError,
+  setOperatorDisabled,
+  setOperatorRole,
+} from '@/lib/auth/operators';
+import { updateOperatorSchema } from '@/lib/auth/operators.schema';
+import { consoleFailure } from '@/lib/console/errors';
+import { operatorRoute, readJsonBody } from '@/lib/console/route-handler';
+import { describeFieldErrors, fieldErrors } from '@/lib/validation/field-errors';
+
+/** Changes one operator: `{ role }` or `{ disabled }`. */
+export const PATCH = operatorRoute<{ id: string }>(
+  'operators.update',
+  'operators:manage',
+  async ({ request, operator, requestId, params }) => {
+    const body = await readJsonBody(request);
+    if ('failure' in body) return { status: body.failure.status, body: body.failure.body };
+    const parsed = updateOperatorSchema.safeParse(body.value);
+    if (!parsed.success) {
+      const fields = fieldErrors(parsed.error);
+      const failure = consoleFailure(
+        400,
+        'invalid_request',
+        `Check the input: ${describeFieldErrors(fields)}.`,
+        {
+          fields,
+        },
+      );
+      return { status: failure.status, body: failure.body };
+    }
+    const target = await findOperator(params.id);
+    if (!target) {
+      const failure = consoleFailure(404, 'not_found', 'No operator has that id.');
+      return { status: failure.status, body: failure.body };
+    }
+    const change = parsed.data;
+    const action =
+      'role' in change ? 'operator.set-role' : change.disabled ? 'operator.disable' : 'operator.enable';
+    const detail =
+      'role' in change ? `${target.email}: ${target.role ?? 'no role'} → ${change.role}` : target.email;
+    try {
+      if ('role' in change) await setOperatorRole(operator, target.id, change.role, request.headers);
+      else await setOperatorDisabled(operator, target.id, change.disabled, request.headers);
+    } catch (error) {
+      if (!(error instanceof OperatorChangeError)) throw error;
+      await audit({ action, operator, outcome: error.failure.body.error.code, requestId, detail });
+      return { status: error.failure.status, body: error.failure.body };
+    }
+    await audit({ action, operator, outcome: 'success', requestId, detail });
+    return { body: { operator: await findOperator(target.id) } };
+  },
+);

@@ -1,0 +1,45 @@
+import 'server-only';
+import { accessFailures, type ConsoleFailure } from '@/lib/console/errors';
+import { checkRequestOrigin } from './origin';
+import { can, type Permission } from './roles';
+import { consoleServer, type Operator, operatorFromHeaders } from './server';
+
+const permissionWording: Record<Permission, string> = {
+  'audit:read': 'read the audit log',
+  'user-groups:get-or-create': 'get or create user groups',
+  'user-groups:rotate': 'rotate tokens',
+  'user-groups:reveal-token': 'see tokens',
+  'user-groups:delete': 'delete user groups',
+  'operators:manage': 'manage operators',
+};
+
+export type GuardResult =
+  | { operator: Operator }
+  | {
+      failure: ConsoleFailure;
+      operator: Operator | null;
+      reason: 'cross-site' | 'unauthenticated' | 'forbidden';
+    };
+
+/**
+ * Every route handler's first step, in this order: a state-changing request from another site is
+ * refused (403 cross_site_request), then a request without a live session (401 unauthenticated),
+ * then an operator whose role lacks the permission (403 forbidden).
+ */
+export async function guardRequest(request: Request, permission: Permission): Promise<GuardResult> {
+  const { config } = await consoleServer();
+  if (checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
+    return { failure: accessFailures.crossSite(), operator: null, reason: 'cross-site' };
+  }
+  const operator = await operatorFromHeaders(request.headers);
+  if (!operator)
+    return { failure: accessFailures.unauthenticated(), operator: null, reason: 'unauthenticated' };
+  if (!can(operator.role, permission)) {
+    return {
+      failure: accessFailures.forbidden(permissionWording[permission]),
+      operator,
+      reason: 'forbidden',
+    };
+  }
+  return { operator };
+}

@@ -1,0 +1,27 @@
+import 'server-only';
+import { headers } from 'next/headers';
+import { forbidden, redirect } from 'next/navigation';
+import { safeReturnPath } from './return-path';
+import { can, type Permission } from './roles';
+import { type Operator, operatorFromHeaders } from './server';
+
+/**
+ * A page's (or layout's) first line: the signed-in operator, or a redirect to /sign-in that comes
+ * back to the page asked for (proxy.ts passes its path along), or the 403 page for a role without
+ * the permission.
+ */
+export async function requirePageOperator(permission: Permission): Promise<Operator> {
+  const requestHeaders = await headers();
+  const operator = await operatorFromHeaders(requestHeaders);
+  if (!operator) {
+    const returnTo = safeReturnPath(requestHeaders.get('x-console-path'));
+    redirect(returnTo === '/' ? '/sign-in?next=%2F' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
+  }
+  if (!can(operator.role, permission)) forbidden();
+  return operator;
+}
+
+/** For pages anyone may see (the sign-in page): the operator when signed in. */
+export async function currentOperator(): Promise<Operator | null> {
+  return operatorFromHeaders(await headers());
+}
