@@ -1,10 +1,10 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  CONSOLE_HOSTNAME: z.string().min(1).optional(),
   HOSTNAME: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   USER_GROUP_API_URL: z
@@ -41,16 +41,16 @@ export function launcherSettings(env: NodeJS.ProcessEnv = process.env): Launcher
   if (settings.USER_GROUP_API_URL && !settings.USER_GROUP_API_KEY) {
     throw new Error('USER_GROUP_API_URL is set but USER_GROUP_API_KEY is not: the console needs both.');
   }
-  // Until operators sign in, whoever reaches the console can read every token: loopback only.
-  let hostname = settings.HOSTNAME ?? '127.0.0.1';
-  if (!LOOPBACK.has(hostname)) {
-    process.stderr.write(`[console] HOSTNAME=${hostname} ignored: the console listens on 127.0.0.1 only.\n`);
-    hostname = '127.0.0.1';
-  }
+  const hostname = listenAddress(settings.CONSOLE_HOSTNAME, settings.HOSTNAME);
   return {
     port: settings.PORT,
     hostname,
-    displayHost: hostname === '::1' ? '[::1]' : hostname === '127.0.0.1' ? 'localhost' : hostname,
+    displayHost:
+      hostname === '::1'
+        ? '[::1]'
+        : hostname === '127.0.0.1' || hostname === '0.0.0.0'
+          ? 'localhost'
+          : hostname,
     dataDir: path.resolve(settings.DATA_DIR),
     serviceLogLevel: settings.SERVICE_LOG_LEVEL,
     upstream:
@@ -58,4 +58,20 @@ export function launcherSettings(env: NodeJS.ProcessEnv = process.env): Launcher
         ? { url: settings.USER_GROUP_API_URL, apiKey: settings.USER_GROUP_API_KEY, close: async () => {} }
         : null,
   };
+}
+
+/**
+ * Where `next start` listens. Operators sign in, so the console may listen beyond loopback, but
+ * only when asked to: CONSOLE_HOSTNAME, else HOSTNAME, else 127.0.0.1. HOSTNAME is ignored when it
+ * is just this machine's name, which Docker (the container id) and some shells export on their
+ * own: that is not a choice to listen on the network. Use 0.0.0.0 for every interface.
+ */
+export function listenAddress(
+  consoleHostname: string | undefined,
+  hostname: string | undefined,
+  machineName: string = os.hostname(),
+): string {
+  if (consoleHostname) return consoleHostname;
+  if (hostname && hostname !== machineName) return hostname;
+  return '127.0.0.1';
 }

@@ -5,6 +5,8 @@
  * - With USER_GROUP_API_URL unset (the embedded default), starts the built-in User Group Service on
  *   loopback with its database under DATA_DIR, creates the console's API key once, and hands both to
  *   the console. With it set, the console talks to that server with USER_GROUP_API_KEY.
+ * - Migrates the console database (operators, sessions, audit log) and creates the first admin
+ *   when there is none, printing a generated password once (lib/launcher/operator-sign-in.ts).
  * - Runs `next start` as a child whose PID is the server itself, so stopping it frees the port.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ensureEmbeddedService } from './embedded-service';
+import { prepareOperatorSignIn } from './operator-sign-in';
 import { launcherSettings } from './settings';
 
 const require = createRequire(import.meta.url);
@@ -42,15 +45,19 @@ async function main(): Promise<void> {
   }
 
   const upstream = settings.upstream ?? (await ensureEmbeddedService(settings, log));
+  const signIn = await prepareOperatorSignIn(settings, log).catch(async (error: unknown) => {
+    await upstream.close();
+    throw error;
+  });
   const consoleServer = runNext(['start', '--port', String(settings.port), '--hostname', settings.hostname], {
     ...process.env,
     USER_GROUP_API_URL: upstream.url,
     USER_GROUP_API_KEY: upstream.apiKey,
     DATA_DIR: settings.dataDir,
+    PORT: String(settings.port),
+    CONSOLE_URL: signIn.consoleUrl,
   });
-  log(
-    `console on http://${settings.displayHost}:${settings.port} using the User Group Service at ${upstream.url}`,
-  );
+  log(`console on ${signIn.consoleUrl} using the User Group Service at ${upstream.url}`);
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
