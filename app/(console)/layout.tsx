@@ -1,7 +1,13 @@
 import type { ReactNode } from 'react';
+import { requirePageOperator } from '@/lib/auth/page-guard';
+import { OperatorNav } from './_operator/operator-nav';
 
-/** The signed-in console: a header with the product name, then the page. */
-export default function ConsoleLayout({ children }: { children: ReactNode }) {
+/**
+ * The signed-in console: a header with the product name, then the page. Without a session it sends
+ * the person to sign in; each page checks the role it needs on its own as well.
+ */
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const operator = await requirePageOperator('audit:read');
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -11,7 +17,7 @@ export default function ConsoleLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className="border-b border-border bg-card">
-        <div className="mx-auto flex h-14 w-full max-w-3xl items-center gap-2.5 px-4 sm:px-6">
+        <div className="mx-auto flex min-h-14 w-full max-w-3xl flex-wrap items-center gap-2.5 px-4 py-2 sm:px-6">
           <svg aria-hidden="true" viewBox="0 0 32 32" className="size-6 shrink-0">
             <rect width="32" height="32" rx="7" className="fill-primary" />
             <circle cx="12" cy="13" r="4" className="fill-primary-foreground" />
@@ -19,6 +25,7 @@ export default function ConsoleLayout({ children }: { children: ReactNode }) {
             <circle cx="21" cy="13" r="3" className="fill-muted-foreground" />
           </svg>
           <span className="text-sm font-semibold tracking-tight">User Group Console</span>
+          <OperatorNav operator={operator} />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-8 sm:px-6 sm:py-10">

@@ -1,7 +1,10 @@
+import { requirePageOperator } from '@/lib/auth/page-guard';
+import { can } from '@/lib/auth/roles';
 import { UserGroupConsole } from './_components/user-group-console';
 
 /** The console's one page: a server component that renders the three client forms. */
-export default function ConsolePage() {
+export default async function ConsolePage() {
+  const operator = await requirePageOperator('audit:read');
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-1.5">
@@ -11,7 +14,13 @@ export default function ConsolePage() {
           viewing an embedded dashboard.
         </p>
       </div>
-      <UserGroupConsole />
+      <UserGroupConsole
+        allowed={{
+          getOrCreate: can(operator.role, 'user-groups:get-or-create'),
+          rotate: can(operator.role, 'user-groups:rotate'),
+          delete: can(operator.role, 'user-groups:delete'),
+        }}
+      />
     </div>
   );
 }

@@ -1,0 +1,40 @@
+import Link from 'next/link';
+import { Badge } from '@/components/ui/badge';
+import { can } from '@/lib/auth/roles';
+import type { Operator } from '@/lib/auth/server';
+import { SignOutButton } from './sign-out-button';
+
+const links = [
+  { href: '/', label: 'User groups', permission: 'audit:read' },
+  { href: '/recent', label: 'Recent groups', permission: 'audit:read' },
+  { href: '/audit', label: 'Audit log', permission: 'audit:read' },
+  { href: '/operators', label: 'Operators', permission: 'operators:manage' },
+] as const;
+
+/** The header's right side: the pages this operator may open, who is signed in, sign-out. */
+export function OperatorNav({ operator }: { operator: Operator }) {
+  return (
+    <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-4 gap-y-1">
+      <nav aria-label="Console" className="flex flex-wrap items-center gap-x-3 text-sm">
+        {links
+          .filter((link) => can(operator.role, link.permission))
+          .map((link) => (
+            <Link key={link.href} href={link.href} className="text-muted-foreground hover:text-foreground">
+              {link.label}
+            </Link>
+          ))}
+      </nav>
+      <div className="flex items-center gap-2 text-sm">
+        <Link
+          href="/account"
+          className="max-w-48 truncate text-muted-foreground hover:text-foreground"
+          title="Account"
+        >
+          <span data-testid="operator-email">{operator.email}</span>
+        </Link>
+        <Badge data-testid="operator-role">{operator.role ?? 'no role'}</Badge>
+        <SignOutButton />
+      </div>
+    </div>
+  );
+}

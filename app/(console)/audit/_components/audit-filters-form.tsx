@@ -1,0 +1,104 @@
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import type { AuditFilters } from '@/lib/audit/filters';
+import { auditActions } from '@/lib/audit/schema';
+
+type AuditFiltersFormProps = {
+  /** The values as typed (kept even when invalid, so they can be corrected). */
+  values: Partial<Record<keyof AuditFilters, string>>;
+  errors: Record<string, string>;
+};
+
+const selectClassName =
+  'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
+
+/** A plain GET form: filtering works without JavaScript and every view has its own URL. */
+export function AuditFiltersForm({ values, errors }: AuditFiltersFormProps) {
+  const field = (name: keyof AuditFilters, label: string, input: React.ReactNode) => (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={`filter-${name}`}>{label}</Label>
+      {input}
+      {errors[name] ? (
+        <p id={`filter-${name}-error`} className="text-xs font-medium text-destructive">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  const invalid = (name: keyof AuditFilters) => ({
+    'aria-invalid': Boolean(errors[name]),
+    'aria-describedby': errors[name] ? `filter-${name}-error` : undefined,
+  });
+
+  return (
+    <form method="get" action="/audit" aria-label="Filter the audit log" className="flex flex-col gap-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {field(
+          'operator',
+          'Person (email contains)',
+          <Input
+            id="filter-operator"
+            name="operator"
+            defaultValue={values.operator ?? ''}
+            {...invalid('operator')}
+          />,
+        )}
+        {field(
+          'action',
+          'Action',
+          <select
+            id="filter-action"
+            name="action"
+            defaultValue={values.action ?? ''}
+            className={selectClassName}
+            {...invalid('action')}
+          >
+            <option value="">Any action</option>
+            {auditActions.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>,
+        )}
+        {field(
+          'group',
+          'User group ID',
+          <Input id="filter-group" name="group" defaultValue={values.group ?? ''} {...invalid('group')} />,
+        )}
+        {field(
+          'from',
+          'From (UTC)',
+          <Input
+            id="filter-from"
+            name="from"
+            type="datetime-local"
+            defaultValue={values.from ?? ''}
+            {...invalid('from')}
+          />,
+        )}
+        {field(
+          'to',
+          'To (UTC, inclusive)',
+          <Input
+            id="filter-to"
+            name="to"
+            type="datetime-local"
+            defaultValue={values.to ?? ''}
+            {...invalid('to')}
+          />,
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit">Apply filters</Button>
+        <a
+          href="/audit"
+          className="inline-flex h-9 items-center rounded-md px-4 text-sm font-medium text-foreground hover:bg-muted"
+        >
+          Clear
+        </a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Alert } from '@/components/ui/alert';
+import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
+import { listAuditEvents } from '@/lib/audit/store';
+import { requirePageOperator } from '@/lib/auth/page-guard';
+import { consoleServer } from '@/lib/auth/server';
+import { AuditFiltersForm } from './_components/audit-filters-form';
+import { AuditTable } from './_components/audit-table';
+
+export const metadata: Metadata = { title: 'Audit log · User Group Console' };
+
+type AuditPageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function AuditPage({ searchParams }: AuditPageProps) {
+  const params = await searchParams;
+  const typed = Object.fromEntries(
+    Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
+  ) as Partial<Record<keyof AuditFilters, string>>;
+  await requirePageOperator('audit:read');
+  const parsed = parseAuditFilters(params);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-1.5">
+        <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
+        <p className="text-sm text-muted-foreground">
+          Every sign-in, get-or-create, rotation, deletion and operator change, newest first. Tokens appear as
+          fingerprints (the first 12 hex characters of their SHA-256), never in full.
+        </p>
+      </div>
+      <AuditFiltersForm values={typed} errors={parsed.success ? {} : parsed.fields} />
+      {parsed.success ? (
+        <AuditResults filters={parsed.filters} />
+      ) : (
+        <Alert variant="error" role="alert">
+          Check the filters marked above.
+        </Alert>
+      )}
+    </div>
+  );
+}
+
+async function AuditResults({ filters }: { filters: AuditFilters }) {
+  const { database } = await consoleServer();
+  const page = await listAuditEvents(database.db, filters);
+  const exportQuery = auditFiltersQuery(filters);
+  const pageLink = (number: number) => {
+    const pageQuery = auditFiltersQuery(filters, number);
+    return pageQuery ? `/audit?${pageQuery}` : '/audit';
+  };
+  return (
+    <section aria-label="Results" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-muted-foreground" data-testid="audit-summary">
+          {page.total === 1 ? '1 entry' : `${page.total} entries`} · page {page.page} of {page.pageCount}
+        </p>
+        <a
+          href={`/api/audit/export${exportQuery ? `?${exportQuery}` : ''}`}
+          download
+          className="inline-flex h-8 items-center rounded-md border border-border bg-card px-3 text-xs font-medium shadow-xs hover:bg-muted"
+        >
+          Export CSV ({page.total} {page.total === 1 ? 'row' : 'rows'})
+        </a>
+      </div>
+      <AuditTable events={page.events} />
+      {page.pageCount > 1 ? (
+        <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
+          {page.page > 1 ? <Link href={pageLink(page.page - 1)}>← Newer</Link> : <span />}
+          {page.page < page.pageCount ? <Link href={pageLink(page.page + 1)}>Older →</Link> : <span />}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

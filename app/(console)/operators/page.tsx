@@ -1,0 +1,73 @@
+import type { Metadata } from 'next';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { listOperators } from '@/lib/auth/operators';
+import { requirePageOperator } from '@/lib/auth/page-guard';
+import { roleDescriptions, roles } from '@/lib/auth/roles';
+import { AddOperatorForm } from './_components/add-operator-form';
+import { OperatorActions } from './_components/operator-actions';
+
+export const metadata: Metadata = { title: 'Operators · User Group Console' };
+
+/** Admins only: who may use the console, with which role; add, change a role, disable. */
+export default async function OperatorsPage() {
+  const admin = await requirePageOperator('operators:manage');
+  const operators = await listOperators();
+
+  return (
+    <div className="flex flex-col gap-8">
+      <div className="flex flex-col gap-1.5">
+        <h1 className="text-2xl font-semibold tracking-tight">Operators</h1>
+        <ul className="text-sm text-muted-foreground">
+          {roles.map((role) => (
+            <li key={role}>
+              <span className="font-medium text-foreground">{role}</span>: {roleDescriptions[role]}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Add an operator</CardTitle>
+          <CardDescription>
+            They sign in with this email and password (or through single sign-on, if on).
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <AddOperatorForm />
+        </CardContent>
+      </Card>
+      <section aria-labelledby="operators-heading" className="flex flex-col gap-3">
+        <h2 id="operators-heading" className="text-base font-semibold">
+          {operators.length} {operators.length === 1 ? 'operator' : 'operators'}
+        </h2>
+        <ul
+          className="flex flex-col divide-y divide-border rounded-lg border border-border"
+          aria-label="Operators"
+        >
+          {operators.map((operator) => (
+            <li
+              key={operator.id}
+              className="flex flex-wrap items-start justify-between gap-3 px-4 py-3"
+              data-testid="operator-row"
+            >
+              <div className="min-w-0">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="text-sm font-medium wrap-anywhere">{operator.email}</span>
+                  <Badge data-testid="operator-row-role">{operator.role ?? 'no role'}</Badge>
+                  {operator.disabled ? <Badge variant="danger">disabled</Badge> : null}
+                </div>
+                <div className="text-xs text-muted-foreground">{operator.name}</div>
+              </div>
+              {operator.id === admin.id ? (
+                <span className="text-xs text-muted-foreground">you</span>
+              ) : (
+                <OperatorActions operator={operator} />
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import Link from 'next/link';
+
+/** What `forbidden()` renders (HTTP 403): the operator is signed in, their role may not open this page. */
+export default function Forbidden() {
+  return (
+    <main className="mx-auto flex min-h-[50dvh] max-w-md flex-col justify-center gap-3 px-4 py-10">
+      <p className="text-sm font-medium text-muted-foreground">403</p>
+      <h1 className="text-2xl font-semibold tracking-tight">Your role may not open this page</h1>
+      <p className="text-sm text-muted-foreground">
+        Ask an admin of the console for another role if you need it.
+      </p>
+      <p className="text-sm">
+        <Link href="/" className="underline">
+          Back to the console
+        </Link>
+      </p>
+    </main>
+  );
+}

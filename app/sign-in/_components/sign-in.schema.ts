@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const signInSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, { error: 'Enter your email address.' })
+    .pipe(z.email({ error: 'Enter an email address.' })),
+  password: z.string().min(1, { error: 'Enter your password.' }),
+});
+export type SignInValues = z.infer<typeof signInSchema>;
+
+/** What a failed sign-in means for the person at the screen, by better-auth's answer. */
+export function signInFailureMessage(status: number, code: string | undefined, retryAfter?: number): string {
+  if (status === 429) return `Too many attempts. Wait ${retryAfter ?? 60} seconds, then try again.`;
+  if (code === 'BANNED_USER') return 'This operator is disabled. Ask an admin of the console.';
+  if (status === 401 || code === 'INVALID_EMAIL_OR_PASSWORD') return 'The email or the password is wrong.';
+  if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
+  return `Signing in failed (HTTP ${status}). Try again in a moment.`;
+}
+
+/** better-auth redirects a failed single sign-on back with `?error=`. */
+export function ssoErrorMessage(error: string | undefined): string | null {
+  if (!error) return null;
+  if (error === 'BANNED_USER' || error === 'banned')
+    return 'This operator is disabled. Ask an admin of the console.';
+  if (/signup_disabled|sign_up_disabled/i.test(error)) {
+    return 'Single sign-on worked, but you are not an operator of this console yet. Ask an admin to add you.';
+  }
+  return `Single sign-on did not complete (${error.slice(0, 64)}). Try again, or sign in with your password.`;
+}
