@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
+import { adminCredentials, supportState } from './e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable } from './e2e/support/chromium';
-import { consoleDataDir, consolePort, consoleUrl, e2eDataDir } from './e2e/support/servers';
+import { consoleDataDir, consoleLogFile, consolePort, consoleUrl, e2eDataDir } from './e2e/support/servers';
 
 export default defineConfig({
   testDir: './e2e',
@@ -18,11 +19,34 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     launchOptions: { executablePath: chromiumExecutable(), args: chromiumArgs },
   },
-  // The real console on the embedded default (npm start's launcher), on throwaway data.
+  projects: [
+    // Signs in as the first admin, adds a support and a viewer operator, saves e2e/.auth/*.json.
+    { name: 'setup', testMatch: /.*\.setup\.ts/, teardown: 'secrets' },
+    // After everything else: the console's logs hold none of the tokens, keys and passwords seen.
+    { name: 'secrets', testMatch: /.*\.teardown\.ts/ },
+    // Every spec runs as `support` unless it says otherwise (test.use({ storageState: adminState })).
+    {
+      name: 'chromium',
+      testIgnore: [/.*\.setup\.ts/, /.*\.teardown\.ts/],
+      dependencies: ['setup'],
+      use: { storageState: supportState },
+    },
+  ],
+  // The real console on the embedded default (npm start's launcher), on throwaway data; its output
+  // goes to e2e/.data/console.log as well, for the search at the end of the run.
   webServer: {
-    command: `rm -rf ${e2eDataDir} && node --import tsx lib/launcher/start.ts`,
+    command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && node --import tsx lib/launcher/start.ts 2>&1 | tee ${consoleLogFile}`,
     url: consoleUrl,
-    env: { PORT: String(consolePort), HOSTNAME: '127.0.0.1', DATA_DIR: consoleDataDir, LOG_LEVEL: 'info' },
+    env: {
+      PORT: String(consolePort),
+      HOSTNAME: '127.0.0.1',
+      DATA_DIR: consoleDataDir,
+      LOG_LEVEL: 'info',
+      CONSOLE_URL: consoleUrl,
+      CONSOLE_ADMIN_EMAIL: adminCredentials.email,
+      CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
+      CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+    },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'pipe',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { rememberSecrets, tokensIn } from './seen-secrets';
 import { consoleDataDir } from './servers';
 
 /** The embedded console's API key, as the launcher stored it for this run. */
@@ -17,7 +18,8 @@ interface RecordedResponse {
 
 /**
  * Every test records each response the browser receives (documents, scripts, API answers) and,
- * when it ends, asserts that none of them carries the console's API key.
+ * when it ends, asserts that none of them carries the console's API key. The user group tokens
+ * among them are remembered for the log search at the end of the run (seen-secrets.ts).
  */
 export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
   context: async ({ context }, use) => {
@@ -40,6 +42,12 @@ export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
       });
       await use(recorded);
       await Promise.all(pending);
+      // For the end of the run: the console's logs must hold none of the tokens the browser saw.
+      rememberSecrets(
+        ...recorded
+          .filter((response) => response.url.includes('/api/user-groups/'))
+          .flatMap((response) => tokensIn(response.body)),
+      );
       const apiKey = consoleApiKey();
       const leaks = recorded
         .filter((response) => response.body.includes(apiKey))

@@ -15,7 +15,11 @@ export async function serviceCli(args: string[]): Promise<string> {
 }
 
 /** Starts a long-running node process (the service CLI or the launcher) in its own process group. */
-export function startNode(script: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+export function startNode(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): ChildProcess {
   return spawn(process.execPath, [...tsx, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

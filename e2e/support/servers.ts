@@ -5,3 +5,5 @@ export const e2eDataDir = path.resolve('e2e/.data');
 export const consoleDataDir = path.join(e2eDataDir, 'console');
 export const consolePort = Number(process.env.E2E_CONSOLE_PORT ?? 3311);
 export const consoleUrl = `http://127.0.0.1:${consolePort}`;
+/** Everything the console under test printed (stdout and stderr of the launcher and Next). */
+export const consoleLogFile = path.join(e2eDataDir, 'console.log');

@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test as teardown } from '@playwright/test';
+import { consoleApiKey } from './support/fixtures';
+import { seenSecrets } from './support/seen-secrets';
+import { consoleDataDir, consoleLogFile } from './support/servers';
+
+/**
+ * The last step of the run: the console's output (e2e/.data/console.log, which the webServer
+ * command tees) holds none of the tokens, keys and passwords the run saw.
+ */
+teardown('the console logs hold no token, key or password seen during the run', () => {
+  expect(existsSync(consoleLogFile), consoleLogFile).toBe(true);
+  const log = readFileSync(consoleLogFile, 'utf8');
+  expect(log).toContain('"msg":"auth request"');
+
+  const secrets = new Map<string, string>();
+  for (const secret of seenSecrets()) secrets.set(secret, 'seen in a response or used to sign in');
+  secrets.set(consoleApiKey(), "the console's API key");
+  const authSecretFile = path.join(consoleDataDir, 'auth-secret');
+  if (existsSync(authSecretFile))
+    secrets.set(readFileSync(authSecretFile, 'utf8').trim(), "better-auth's secret");
+
+  const userGroupTokens = seenSecrets().length;
+  expect(userGroupTokens, 'the run should have seen tokens to look for').toBeGreaterThan(10);
+  const found = [...secrets]
+    .filter(([secret]) => log.includes(secret))
+    .map(([secret, what]) => `${what}: ${secret.slice(0, 4)}…`);
+  expect(found).toEqual([]);
+});

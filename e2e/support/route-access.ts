@@ -1,0 +1,34 @@
+/**
+ * Who may call what: the least role for every console page and route handler, in one place. The
+ * access sweep (e2e/access-sweep.spec.ts) reads the routes from app/ at test time and fails for a
+ * route missing here, or an entry here without a route, so a new route cannot ship unlisted.
+ *
+ * `public`: anyone (the sign-in page; better-auth's endpoints, which the sweep checks on their own).
+ */
+export type MinimumRole = 'public' | 'viewer' | 'support' | 'admin';
+
+export const routeAccess: Record<string, MinimumRole> = {
+  'page /': 'viewer',
+  'page /account': 'viewer',
+  'page /audit': 'viewer',
+  'page /operators': 'admin',
+  'page /recent': 'viewer',
+  'page /sign-in': 'public',
+  'GET /api/audit': 'viewer',
+  'GET /api/audit/export': 'viewer',
+  'GET /api/auth/[...all]': 'public',
+  'POST /api/auth/[...all]': 'public',
+  'GET /api/operators': 'admin',
+  'POST /api/operators': 'admin',
+  'PATCH /api/operators/[id]': 'admin',
+  'GET /api/recent-groups': 'viewer',
+  'POST /api/user-groups/delete': 'admin',
+  'POST /api/user-groups/get-or-create': 'support',
+  'POST /api/user-groups/rotate': 'support',
+};
+
+/** What a dynamic segment becomes when the sweep calls the route. */
+export const sampleSegments: Record<string, string> = {
+  '[id]': 'no-such-operator',
+  '[...all]': 'get-session',
+};
