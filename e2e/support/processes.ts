@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
+import { adminCredentials } from './auth-states';
 
 const execFileAsync = promisify(execFile);
 const tsx = ['--import', 'tsx'];
@@ -14,14 +15,24 @@ export async function serviceCli(args: string[]): Promise<string> {
   return stdout;
 }
 
-/** Starts a long-running node process (the service CLI or the launcher) in its own process group. */
+/**
+ * Starts a long-running node process (the service CLI or the launcher) in its own process group.
+ * A console started this way has the run's first admin (adminCredentials in auth-states.ts), so a
+ * spec signs in to it with `signInThroughPage(page, adminCredentials, { origin })`.
+ */
 export function startNode(
   script: string,
   args: string[],
   env: Record<string, string | undefined> = {},
 ): ChildProcess {
   return spawn(process.execPath, [...tsx, script, ...args], {
-    env: { ...process.env, ...env },
+    env: {
+      ...process.env,
+      CONSOLE_ADMIN_EMAIL: adminCredentials.email,
+      CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
+      CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -30,7 +30,9 @@ export interface LauncherSettings {
   upstream: Upstream | null;
 }
 
-export function launcherSettings(env: NodeJS.ProcessEnv = process.env): LauncherSettings {
+export function launcherSettings(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): LauncherSettings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new Error(
