@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { adminCredentials, supportState } from './e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable } from './e2e/support/chromium';
+import { mockOidc, oidcEnv } from './e2e/support/oidc-settings';
 import { consoleDataDir, consoleLogFile, consolePort, consoleUrl, e2eDataDir } from './e2e/support/servers';
 
 export default defineConfig({
@@ -32,25 +33,36 @@ export default defineConfig({
       use: { storageState: supportState },
     },
   ],
-  // The real console on the embedded default (npm start's launcher), on throwaway data; its output
-  // goes to e2e/.data/console.log as well, for the search at the end of the run.
-  webServer: {
-    command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && node --import tsx lib/launcher/start.ts 2>&1 | tee ${consoleLogFile}`,
-    url: consoleUrl,
-    env: {
-      PORT: String(consolePort),
-      HOSTNAME: '127.0.0.1',
-      DATA_DIR: consoleDataDir,
-      LOG_LEVEL: 'info',
-      CONSOLE_URL: consoleUrl,
-      CONSOLE_ADMIN_EMAIL: adminCredentials.email,
-      CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
-      CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+  webServer: [
+    // An OpenID Connect provider for the SSO specs, started first so the console discovers it.
+    {
+      command: 'node --import tsx e2e/support/mock-oidc.ts',
+      url: `${mockOidc.issuer}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-  },
+    // The real console on the embedded default (npm start's launcher), on throwaway data; its output
+    // goes to e2e/.data/console.log as well, for the search at the end of the run.
+    {
+      command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && node --import tsx lib/launcher/start.ts 2>&1 | tee ${consoleLogFile}`,
+      url: consoleUrl,
+      env: {
+        PORT: String(consolePort),
+        HOSTNAME: '127.0.0.1',
+        DATA_DIR: consoleDataDir,
+        LOG_LEVEL: 'info',
+        CONSOLE_URL: consoleUrl,
+        CONSOLE_ADMIN_EMAIL: adminCredentials.email,
+        CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
+        CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+        ...oidcEnv,
+      },
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    },
+  ],
 });

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { apiAs, auditEntries } from '../support/api';
+import { adminState, supportCredentials, viewerState } from '../support/auth-states';
+import { mockOidc } from '../support/oidc-settings';
+
+/** SSO through the run's mock OpenID Connect provider (e2e/support/mock-oidc.ts). */
+async function signInWithSso(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
+  await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return page;
+}
+
+test('a person new to the console signs in through SSO as a viewer', async ({ browser }) => {
+  const email = `sso-${randomUUID().slice(0, 8)}@e2e.example`;
+  const page = await signInWithSso(browser, email);
+  await expect(page.getByTestId('operator-email')).toHaveText(email);
+  await expect(page.getByTestId('operator-role')).toHaveText('viewer');
+  await page.context().close();
+
+  const viewer = await apiAs(viewerState);
+  try {
+    const entries = await auditEntries(viewer, { operator: email, action: 'sign-in' });
+    expect(entries.map((row) => [row.outcome, row.detail])).toEqual([['success', 'single sign-on']]);
+  } finally {
+    await viewer.dispose();
+  }
+});
+
+test('an operator an admin added signs in through SSO with their role', async ({ browser }) => {
+  const page = await signInWithSso(browser, supportCredentials.email);
+  await expect(page.getByTestId('operator-email')).toHaveText(supportCredentials.email);
+  await expect(page.getByTestId('operator-role')).toHaveText('support');
+  await page.context().close();
+});
+
+test('a disabled operator cannot sign in through SSO', async ({ browser }) => {
+  const email = `sso-disabled-${randomUUID().slice(0, 8)}@e2e.example`;
+  const admin = await apiAs(adminState);
+  try {
+    const created = await admin.post('/api/operators', {
+      data: { email, name: 'Soon disabled', password: `pw-${randomUUID()}`, role: 'support' },
+    });
+    const { operator } = (await created.json()) as { operator: { id: string } };
+    expect((await admin.patch(`/api/operators/${operator.id}`, { data: { disabled: true } })).status()).toBe(
+      200,
+    );
+  } finally {
+    await admin.dispose();
+  }
+  const page = await signInWithSso(browser, email);
+  await expect(page).toHaveURL(/\/sign-in\?error=/);
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('disabled');
+  await page.context().close();
+});
