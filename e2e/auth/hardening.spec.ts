@@ -42,7 +42,7 @@ test('pages carry a nonce CSP that lets Next hydrate, and no violation happens',
 });
 
 apiTest('API answers are never cached and cannot be framed or run', async ({ request }) => {
-  for (const path of ['/api/recent-groups', '/api/auth/get-session', '/api/audit']) {
+  for (const path of ['/api/recent-groups', '/api/auth/sign-in/email', '/api/audit']) {
     const response = await request.get(path);
     baseExpect(response.headers()['cache-control'], path).toContain('no-store');
     baseExpect(response.headers()['content-security-policy'], path).toContain("default-src 'none'");

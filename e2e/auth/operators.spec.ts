@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test as apiTest, expect as baseExpect } from '@playwright/test';
 import { apiAs, postConsole } from '../support/api';
-import { adminState } from '../support/auth-states';
+import { adminCredentials, adminState } from '../support/auth-states';
 import { expect, test } from '../support/fixtures';
 import { rememberSecrets } from '../support/seen-secrets';
 import { consoleUrl } from '../support/servers';
@@ -111,8 +111,11 @@ test.describe('as the admin', () => {
 
     const admin = await apiAs(adminState);
     try {
-      const me = (await (await admin.get('/api/auth/get-session')).json()) as { user: { id: string } };
-      const demote = await admin.patch(`/api/operators/${me.user.id}`, { data: { role: 'viewer' } });
+      const { operators } = (await (await admin.get('/api/operators')).json()) as {
+        operators: Array<{ id: string; email: string }>;
+      };
+      const me = operators.find((operator) => operator.email === adminCredentials.email);
+      const demote = await admin.patch(`/api/operators/${me?.id}`, { data: { role: 'viewer' } });
       baseExpect(demote.status()).toBe(400);
       baseExpect((await demote.json()).error.message).toContain('cannot change your own role');
     } finally {

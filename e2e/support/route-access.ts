@@ -30,5 +30,5 @@ export const routeAccess: Record<string, MinimumRole> = {
 /** What a dynamic segment becomes when the sweep calls the route. */
 export const sampleSegments: Record<string, string> = {
   '[id]': 'no-such-operator',
-  '[...all]': 'get-session',
+  '[...all]': 'sign-in/email',
 };

@@ -106,8 +106,14 @@ describe('the /api/auth handler', () => {
     ],
     ['/admin/set-role', { userId: 'x', role: 'admin' }],
     ['/update-user', { name: 'x' }],
+    ['/list-sessions', {}],
   ])('answers 404 for %s, which the console does not use', async (endpoint, body) => {
     const response = await handleAuthRequest(authRequest(endpoint, body));
+    expect(response.status).toBe(404);
+  });
+
+  it('keeps get-session closed: its answer carries the session token', async () => {
+    const response = await handleAuthRequest(new Request(`${origin}/api/auth/get-session`));
     expect(response.status).toBe(404);
   });
 

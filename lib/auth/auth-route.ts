@@ -14,6 +14,8 @@ import { SignInLimiter, signInKeys } from './sign-in-limiter';
 /**
  * better-auth's endpoints the console uses; every other one (sign-up, the admin plugin's HTTP
  * endpoints, account linking, …) answers 404. Operator changes go through /api/operators instead.
+ * get-session stays closed too: its answer carries the session token, which the HttpOnly cookie
+ * keeps from page scripts (the server reads sessions itself).
  */
 const allowedEndpoints: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp; kind: EndpointKind }> = [
   { method: 'POST', path: /^\/sign-in\/email$/, kind: 'sign-in' },
@@ -21,11 +23,10 @@ const allowedEndpoints: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp; ki
   { method: 'GET', path: /^\/callback\/[\w-]+$/, kind: 'sso-callback' },
   { method: 'POST', path: /^\/callback\/[\w-]+$/, kind: 'sso-callback' },
   { method: 'POST', path: /^\/sign-out$/, kind: 'sign-out' },
-  { method: 'GET', path: /^\/get-session$/, kind: 'session' },
   { method: 'POST', path: /^\/change-password$/, kind: 'change-password' },
 ];
 
-type EndpointKind = 'sign-in' | 'sso-start' | 'sso-callback' | 'sign-out' | 'session' | 'change-password';
+type EndpointKind = 'sign-in' | 'sso-start' | 'sso-callback' | 'sign-out' | 'change-password';
 
 let limiter: SignInLimiter | null | undefined;
 
