@@ -2,8 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { adminCredentials } from './support/auth-states';
 import { serviceCli, startNode, stopProcess, waitForHttp } from './support/processes';
 import { e2eDataDir } from './support/servers';
+import { signInThroughPage } from './support/sign-in';
 
 /**
  * A second console pointed (like a vendor deployment) at a service this test owns, so the test can
@@ -43,7 +45,7 @@ test('names the upstream when it stops answering mid-session, and keeps the inpu
     processes.push(consoleServer);
     await waitForHttp(consoleUrl);
 
-    await page.goto(consoleUrl);
+    await signInThroughPage(page, adminCredentials, { origin: consoleUrl });
     const form = page.getByRole('form', { name: 'Get or create' });
     await form.getByLabel('User group ID').fill('reachable-first');
     await form.getByRole('button', { name: 'Get or create' }).click();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
+import { adminState } from './support/auth-states';
 import { expect, test, trackRequests } from './support/fixtures';
 
 const newGroupId = () => `e2e-${randomUUID().slice(0, 8)}`;
@@ -106,27 +107,32 @@ test('rotates a token after confirmation; the old token is refused afterwards', 
   await expect(rotateForm.getByRole('alert')).toContainText('No user group has that token');
 });
 
-test('deletes a group after typing its id, and the id is then created anew', async ({ page }) => {
-  const id = newGroupId();
-  const result = await getOrCreate(page, { id });
-  const token = await revealToken(result, 'Token');
+test.describe('as an admin', () => {
+  // Deleting a group is an admin's action.
+  test.use({ storageState: adminState });
 
-  const deleteForm = page.getByRole('form', { name: 'Delete user group' });
-  await deleteForm.getByLabel('User group ID').fill(id);
-  await deleteForm.getByLabel('Current token').fill(token);
-  await deleteForm.getByRole('button', { name: 'Delete user group' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Delete user group?' });
-  const confirm = dialog.getByRole('button', { name: 'Delete' });
-  await expect(confirm).toBeDisabled();
-  await dialog.getByLabel('Type the user group ID to confirm').fill(`${id}-typo`);
-  await expect(confirm).toBeDisabled();
-  await dialog.getByLabel('Type the user group ID to confirm').fill(id);
-  await confirm.click();
-  await expect(page.getByRole('status').filter({ hasText: 'was deleted' })).toContainText(id);
+  test('deletes a group after typing its id, and the id is then created anew', async ({ page }) => {
+    const id = newGroupId();
+    const result = await getOrCreate(page, { id });
+    const token = await revealToken(result, 'Token');
 
-  const again = await getOrCreate(page, { id });
-  await expect(again.getByText('Created', { exact: true })).toBeVisible();
-  expect(await revealToken(again, 'Token')).not.toBe(token);
+    const deleteForm = page.getByRole('form', { name: 'Delete user group' });
+    await deleteForm.getByLabel('User group ID').fill(id);
+    await deleteForm.getByLabel('Current token').fill(token);
+    await deleteForm.getByRole('button', { name: 'Delete user group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete user group?' });
+    const confirm = dialog.getByRole('button', { name: 'Delete' });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel('Type the user group ID to confirm').fill(`${id}-typo`);
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel('Type the user group ID to confirm').fill(id);
+    await confirm.click();
+    await expect(page.getByRole('status').filter({ hasText: 'was deleted' })).toContainText(id);
+
+    const again = await getOrCreate(page, { id });
+    await expect(again.getByText('Created', { exact: true })).toBeVisible();
+    expect(await revealToken(again, 'Token')).not.toBe(token);
+  });
 });
 
 test('blocks invalid JSON before any request and says where the error is', async ({ page }) => {
