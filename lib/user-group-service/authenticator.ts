@@ -1,8 +1,8 @@
 /**
- * `Authorization: Token <API_KEY>` to an active API key record. Known keys are cached by digest for
- * a short TTL (5 s by default), so a hot path costs one SHA-256 and a Map lookup; the price is that a
+ * `Authorization: Token <API_KEY>` to an active API key record. Known keys are cached in process
+ * memory for a short TTL (5 s by default), so the hot path is one Map lookup; the price is that a
  * revocation takes effect within that TTL. Unknown keys are not cached (an attacker could fill the
- * cache); each costs one indexed lookup.
+ * cache); each costs a SHA-256 and one indexed lookup of the digest.
  */
 import { type ApiKeyRecord, findActiveApiKey } from './api-key-store';
 import type { ServiceDatabase } from './database';
@@ -18,6 +18,7 @@ export interface Authenticator {
 }
 
 export function createAuthenticator(database: ServiceDatabase, cacheTtlMs: number): Authenticator {
+  // Keyed by the presented key: it is in memory for the request anyway, and this skips hashing.
   const cache = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
 
   return {
@@ -32,19 +33,18 @@ export function createAuthenticator(database: ServiceDatabase, cacheTtlMs: numbe
       if (key === undefined) {
         throw new ServiceError('unauthorized', 'malformed Authorization header; expected "Token <API_KEY>"');
       }
-      const digest = apiKeyDigest(key);
       const now = Date.now();
-      const cached = cache.get(digest);
+      const cached = cache.get(key);
       if (cached && cached.expiresAt > now) return cached.record;
 
-      const record = await findActiveApiKey(database, digest);
+      const record = await findActiveApiKey(database, apiKeyDigest(key));
       if (!record) {
-        cache.delete(digest);
+        cache.delete(key);
         throw new ServiceError('unauthorized', 'unknown or revoked API key');
       }
       if (cacheTtlMs > 0) {
         if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
-        cache.set(digest, { record, expiresAt: now + cacheTtlMs });
+        cache.set(key, { record, expiresAt: now + cacheTtlMs });
       }
       return record;
     },

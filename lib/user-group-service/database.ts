@@ -4,7 +4,8 @@
  *
  * SQLite runs in WAL mode with synchronous=NORMAL: a commit is in the WAL file (the OS page cache)
  * before the query returns, so a process crash or `kill -9` loses nothing that was answered; only a
- * power loss or OS crash can drop the last commits. busy_timeout lets several processes (a server
+ * power loss or OS crash can drop the last commits (never corrupt the file). FULL would fsync every
+ * commit, a cost the interface's numbers cannot carry. busy_timeout lets several processes (a server
  * and the `keys` CLI) share the file.
  */
 import { mkdirSync } from 'node:fs';
@@ -80,6 +81,8 @@ function openSqlite(file: string): ServiceDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Keep the WAL small after a burst (it is reused, not shrunk, otherwise).
+  sqlite.pragma('journal_size_limit = 16777216');
 
   // Kysely's SQLite driver prepares every statement anew; the service runs a handful of distinct
   // statements, so keep them prepared (SQLite re-prepares them itself after a schema change).

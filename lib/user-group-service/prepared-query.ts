@@ -8,7 +8,12 @@ import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 
 const PLACEHOLDER = '\u0000ugs-parameter:';
 
-export type PreparedQuery<Params, Row> = (params: Params) => Promise<QueryResult<Row>>;
+/** Runs on the database it was prepared for, or on a transaction of it (`executor`). */
+export type PreparedQuery<Params, Row> = (
+  params: Params,
+  // biome-ignore lint/suspicious/noExplicitAny: any Kysely instance can execute compiled SQL.
+  executor?: Kysely<any>,
+) => Promise<QueryResult<Row>>;
 
 /**
  * `build` receives `param(name)`, which stands for the named parameter wherever a value goes; every
@@ -25,9 +30,9 @@ export function prepareQuery<Params extends Record<string, unknown>, Row>(
       ? { name: value.slice(PLACEHOLDER.length) }
       : { name: undefined, value },
   );
-  return (params) => {
+  return (params, executor = db) => {
     const parameters = slots.map((slot) => (slot.name === undefined ? slot.value : params[slot.name]));
     const query: CompiledQuery<Row> = { ...compiled, parameters };
-    return db.executeQuery(query);
+    return executor.executeQuery(query);
   };
 }

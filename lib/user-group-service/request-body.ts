@@ -11,6 +11,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /** application/json, optionally with `charset=utf-8`; anything else is 415. */
 export function assertJsonContentType(contentType: string | undefined): void {
+  if (contentType === 'application/json') return;
   if (contentType === undefined) {
     throw new ServiceError('unsupported_media_type', 'send Content-Type: application/json');
   }
@@ -32,43 +33,57 @@ const tooLarge = () =>
     closeConnection: true,
   });
 
-export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
+/** A body being read; `complete` tells whether the whole body arrived (else the connection must close). */
+export interface BodyReader {
+  body: Promise<Buffer>;
+  complete(): boolean;
+}
 
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+/**
+ * Starts reading at once (listeners attached in the request's own tick, the cheapest way through
+ * Node's stream machinery); the router awaits `body` only after its earlier checks passed.
+ */
+export function startReadingBody(request: IncomingMessage, limit = MAX_BODY_BYTES): BodyReader {
+  let complete = false;
+  const declared = Number(request.headers['content-length']);
+  if (declared > limit) {
+    const body = Promise.reject(tooLarge());
+    body.catch(() => {});
+    return { body, complete: () => false };
+  }
+
+  const body = new Promise<Buffer>((resolve, reject) => {
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let received = 0;
-    const cleanup = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onError);
-      request.off('aborted', onError);
-    };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > limit) {
-        cleanup();
+        request.off('data', onData);
         // Stop buffering; the router answers 413 and closes the connection.
         request.pause();
         reject(tooLarge());
-        return;
+      } else if (first === undefined) {
+        first = chunk;
+      } else {
+        chunks ??= [first];
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
-    };
-    const onError = () => {
-      cleanup();
-      reject(new ServiceError('invalid_request', 'the request body was not received completely'));
     };
     request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onError);
-    request.on('aborted', onError);
+    request.once('end', () => {
+      complete = true;
+      resolve(chunks ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0)));
+    });
+    // A client that goes away mid-body: 'close' without 'end'.
+    request.once('close', () => {
+      if (!complete)
+        reject(new ServiceError('invalid_request', 'the request body was not received completely'));
+    });
   });
+  // Earlier checks may answer without awaiting the body.
+  body.catch(() => {});
+  return { body, complete: () => complete };
 }
 
 /** Parses the body as JSON and insists on an object (not an array, null or a scalar). */
@@ -83,7 +98,8 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ServiceError('invalid_request', 'the request body must be a JSON object');
   }
-  if (nestingDepthExceeds(text, MAX_JSON_DEPTH)) {
+  // Nesting deeper than the limit needs more than 2 × limit characters.
+  if (text.length > 2 * MAX_JSON_DEPTH && nestingDepthExceeds(text, MAX_JSON_DEPTH)) {
     throw new ServiceError('invalid_request', `the request body must nest at most ${MAX_JSON_DEPTH} levels`);
   }
   return value as Record<string, unknown>;

@@ -11,7 +11,7 @@ import type { Authenticator } from './authenticator';
 import { internalError, ServiceError } from './errors';
 import { operations, type UserGroupMethod } from './handlers';
 import type { RateLimiter } from './rate-limiter';
-import { assertJsonContentType, parseJsonObject, readBody } from './request-body';
+import { assertJsonContentType, type BodyReader, parseJsonObject, startReadingBody } from './request-body';
 import type { UserGroupStore } from './user-group-store';
 
 export interface RouterDependencies {
@@ -25,12 +25,20 @@ export interface RouterDependencies {
   isClosing: () => boolean;
 }
 
-/** What one request reports to the access log; filled in as the pipeline gets further. */
-interface RequestLog {
+/** One request as it goes through the pipeline: what the answer and the access log need. */
+interface RequestState {
+  requestId: string;
   keyId: string | undefined;
+  /** Set once the body is being read; an answer before it fully arrived closes the connection. */
+  bodyReader: BodyReader | undefined;
+  closeConnection: boolean;
 }
 
-type RouteHandler = (request: IncomingMessage, response: ServerResponse, log: RequestLog) => Promise<void>;
+type RouteHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  state: RequestState,
+) => Promise<void>;
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const USER_GROUP_METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
@@ -42,9 +50,12 @@ export function createRequestListener(deps: RouterDependencies) {
     ['/openapi.json', { methods: new Set(['GET']), allow: 'GET', handle: handleOpenApi }],
   ]);
 
-  async function handleUserGroup(request: IncomingMessage, response: ServerResponse, log: RequestLog) {
+  async function handleUserGroup(request: IncomingMessage, response: ServerResponse, state: RequestState) {
+    // Read from the start (cheapest for Node's streams); errors still answer in the documented order.
+    const reader = startReadingBody(request);
+    state.bodyReader = reader;
     const apiKey = await deps.authenticator.authenticate(request.headers.authorization);
-    log.keyId = apiKey.id;
+    state.keyId = apiKey.id;
     const retryAfter = deps.rateLimiter?.take(apiKey.id) ?? 0;
     if (retryAfter > 0) {
       throw new ServiceError('rate_limited', 'too many requests for this API key; retry later', {
@@ -52,37 +63,43 @@ export function createRequestListener(deps: RouterDependencies) {
       });
     }
     assertJsonContentType(request.headers['content-type']);
-    const body = parseJsonObject(await readBody(request));
+    const body = parseJsonObject(await reader.body);
     const operation = operations[request.method as UserGroupMethod];
-    sendJson(response, 200, await operation(body, apiKey, deps.store));
+    sendJson(response, state, 200, await operation(body, apiKey, deps.store));
   }
 
-  async function handleHealth(_request: IncomingMessage, response: ServerResponse) {
+  async function handleHealth(_request: IncomingMessage, response: ServerResponse, state: RequestState) {
     try {
       await deps.checkHealth();
     } catch (error) {
       deps.logger.error({ err: error }, 'health check failed');
-      sendJson(response, 503, { success: 0, error: { code: 'internal', message: 'database unavailable' } });
+      sendJson(response, state, 503, {
+        success: 0,
+        error: { code: 'internal', message: 'database unavailable' },
+      });
       return;
     }
-    sendJson(response, 200, { success: 1, status: 'ok' });
+    sendJson(response, state, 200, { success: 1, status: 'ok' });
   }
 
-  async function handleOpenApi(_request: IncomingMessage, response: ServerResponse) {
+  async function handleOpenApi(_request: IncomingMessage, response: ServerResponse, state: RequestState) {
     response.writeHead(200, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(deps.openApiDocument),
+      'X-Request-Id': state.requestId,
     });
     response.end(deps.openApiDocument);
   }
 
   return async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = performance.now();
-    const requestId = pickRequestId(request.headers['x-request-id']);
     const path = pathOf(request.url);
-    const log: RequestLog = { keyId: undefined };
-    response.setHeader('X-Request-Id', requestId);
-    if (deps.isClosing()) response.setHeader('Connection', 'close');
+    const state: RequestState = {
+      requestId: pickRequestId(request.headers['x-request-id']),
+      keyId: undefined,
+      bodyReader: undefined,
+      closeConnection: deps.isClosing(),
+    };
 
     try {
       const route = routes.get(path);
@@ -92,22 +109,25 @@ export function createRequestListener(deps: RouterDependencies) {
           headers: { Allow: route.allow },
         });
       }
-      await route.handle(request, response, log);
+      await route.handle(request, response, state);
     } catch (error) {
       const failure = error instanceof ServiceError ? error : internalError();
       if (!(error instanceof ServiceError)) {
-        deps.logger.error({ err: error, request_id: requestId, key_id: log.keyId }, 'request failed');
+        deps.logger.error({ err: error, request_id: state.requestId, key_id: state.keyId }, 'request failed');
       }
-      sendError(response, failure);
+      if (failure.closeConnection || (state.bodyReader && !state.bodyReader.complete())) {
+        state.closeConnection = true;
+      }
+      sendJson(response, state, failure.status, failure.toBody(), failure.headers);
     } finally {
       deps.logger.info(
         {
-          request_id: requestId,
+          request_id: state.requestId,
           method: request.method,
           path: path.slice(0, 200),
           status: response.statusCode,
           duration_ms: Math.round((performance.now() - startedAt) * 100) / 100,
-          key_id: log.keyId,
+          key_id: state.keyId,
         },
         'request',
       );
@@ -115,28 +135,27 @@ export function createRequestListener(deps: RouterDependencies) {
   };
 }
 
+/** Writes a JSON answer with every header in one writeHead (Node's fastest path). */
 function sendJson(
   response: ServerResponse,
+  state: RequestState,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ) {
   if (response.headersSent || response.destroyed) return;
   const text = JSON.stringify(body);
-  response.writeHead(status, {
+  const allHeaders: Record<string, string | number> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  });
+    'X-Request-Id': state.requestId,
+  };
+  if (headers) Object.assign(allHeaders, headers);
+  if (state.closeConnection) allHeaders.Connection = 'close';
+  response.writeHead(status, allHeaders);
   response.end(text);
-}
-
-function sendError(response: ServerResponse, error: ServiceError) {
-  const headers = { ...error.headers };
-  if (error.closeConnection) headers.Connection = 'close';
-  sendJson(response, error.status, error.toBody(), headers);
 }
 
 /** Honours a sane incoming X-Request-Id (letters, digits, `._:-`, ≤ 128), else makes one. */

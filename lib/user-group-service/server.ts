@@ -18,6 +18,7 @@ import { createLogger } from './logger';
 import { migrateToLatest } from './migrations';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { createRequestListener } from './router';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { createTokenCrypto } from './token-crypto';
 import { createUserGroupStore } from './user-group-store';
 
@@ -65,6 +66,11 @@ export async function startUserGroupService(
     throw error;
   }
 
+  let checkpointer: Checkpointer | null = null;
+  if (database.sqliteFile) {
+    await sql.raw(`pragma wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`).execute(database.db);
+    checkpointer = startCheckpointer(database.sqliteFile);
+  }
   let closing = false;
   let inFlight = 0;
   const listener = createRequestListener({
@@ -80,12 +86,12 @@ export async function startUserGroupService(
     isClosing: () => closing,
   });
 
+  const settled = () => {
+    inFlight--;
+  };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     inFlight++;
-    response.once('close', () => {
-      inFlight--;
-    });
-    void listener(request, response);
+    listener(request, response).then(settled, settled);
   });
 
   const host = options.host ?? '127.0.0.1';
@@ -98,6 +104,7 @@ export async function startUserGroupService(
       });
     });
   } catch (error) {
+    await checkpointer?.stop();
     await database.close();
     throw error;
   }
@@ -122,6 +129,7 @@ export async function startUserGroupService(
       clearInterval(sweep);
     }
     if (inFlight > 0) logger.warn({ in_flight: inFlight }, 'closed with requests still running');
+    await checkpointer?.stop();
     await database.close();
     logger.info({ url }, 'closed');
   }

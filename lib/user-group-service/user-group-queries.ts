@@ -59,20 +59,18 @@ export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
         .returning('team_id'),
     ),
 
-    selectByTokenDigest: prepareQuery<
-      { environment: Environment; tokenDigest: string },
-      { team_id: number; token_digest: string }
-    >(db, (param) =>
-      db
-        .selectFrom('user_groups')
-        .select(['team_id', 'token_digest'])
-        .where('environment', '=', param('environment'))
-        .where('token_digest', '=', param('tokenDigest')),
-    ),
-
-    /** Compare-and-set: only changes the row while it still holds the old digest. */
+    /**
+     * Compare-and-set in one statement: the row of this environment that still holds the old
+     * digest gets the new token; of concurrent rotations of one token exactly one matches.
+     */
     replaceToken: prepareQuery<
-      { teamId: number; oldDigest: string; tokenDigest: string; tokenCiphertext: string; now: string },
+      {
+        environment: Environment;
+        oldDigest: string;
+        tokenDigest: string;
+        tokenCiphertext: string;
+        now: string;
+      },
       { team_id: number; name: string; provided_id: string }
     >(db, (param) =>
       db
@@ -82,7 +80,7 @@ export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
           token_ciphertext: param('tokenCiphertext'),
           updated_at: param('now'),
         })
-        .where('team_id', '=', param('teamId'))
+        .where('environment', '=', param('environment'))
         .where('token_digest', '=', param('oldDigest'))
         .returning(['team_id', 'name', 'provided_id']),
     ),

@@ -3,14 +3,17 @@
  * locks, so several processes on one PostgreSQL stay correct:
  * - get-or-create: SELECT first (the common case), else INSERT ... ON CONFLICT DO NOTHING and
  *   SELECT again if another request won;
- * - rotate and delete: compare-and-set on the old token digest, so of concurrent calls with one
- *   token exactly one succeeds.
+ * - rotate: one compare-and-set UPDATE ... WHERE token_digest = old RETURNING, so of concurrent
+ *   rotations of one token exactly one succeeds;
+ * - delete: fetch by id, compare the token digest in constant time, then delete only while the row
+ *   still holds that digest (a concurrent rotation makes the delete miss: 404, nothing deleted).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Environment, GetOrCreateRequest } from '../user-group-api/contract';
 import type { ServiceDatabase } from './database';
 import type { TokenCrypto } from './token-crypto';
 import { prepareUserGroupQueries } from './user-group-queries';
+import { createWriteBatcher } from './write-batcher';
 
 export interface UserGroup {
   teamId: number;
@@ -42,8 +45,9 @@ const GET_OR_CREATE_ATTEMPTS = 5;
  */
 const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
-export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypto): UserGroupStore {
+export function createUserGroupStore({ db, kind }: ServiceDatabase, crypto: TokenCrypto): UserGroupStore {
   const queries = prepareUserGroupQueries(db);
+  const writes = createWriteBatcher(db, kind === 'sqlite');
   const tokenCache = new Map<string, string>();
 
   function decryptToken(ciphertext: string, digest: string): string {
@@ -75,7 +79,7 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
     const tokenDigest = crypto.digest(token);
     const name = request.name ?? request.user_group_id;
     const properties = request.properties ?? null;
-    const { rows } = await queries.insertIfAbsent({
+    const params = {
       environment,
       providedId: request.user_group_id,
       name,
@@ -84,7 +88,8 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
       tokenDigest,
       tokenCiphertext: crypto.encrypt(token, tokenDigest),
       now: new Date().toISOString(),
-    });
+    };
+    const { rows } = await writes.run((executor) => queries.insertIfAbsent(params, executor));
     const inserted = rows[0];
     if (!inserted) return null;
     return {
@@ -109,19 +114,17 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
     },
 
     async rotate(environment, currentToken) {
-      const oldDigest = crypto.digest(currentToken);
-      const current = (await queries.selectByTokenDigest({ environment, tokenDigest: oldDigest })).rows[0];
-      if (!current || !digestsEqual(current.token_digest, oldDigest)) return null;
-
+      // The lookup is by the digest itself, so there is nothing left to compare afterwards.
       const token = crypto.newToken();
       const tokenDigest = crypto.digest(token);
-      const { rows } = await queries.replaceToken({
-        teamId: current.team_id,
-        oldDigest,
+      const params = {
+        environment,
+        oldDigest: crypto.digest(currentToken),
         tokenDigest,
         tokenCiphertext: crypto.encrypt(token, tokenDigest),
         now: new Date().toISOString(),
-      });
+      };
+      const { rows } = await writes.run((executor) => queries.replaceToken(params, executor));
       const rotated = rows[0];
       if (!rotated) return null;
       return {
@@ -137,7 +140,8 @@ export function createUserGroupStore({ db }: ServiceDatabase, crypto: TokenCrypt
       const tokenDigest = crypto.digest(currentToken);
       const current = (await queries.selectByProvidedId({ environment, providedId })).rows[0];
       if (!current || !digestsEqual(current.token_digest, tokenDigest)) return false;
-      const result = await queries.deleteByTeamIdAndDigest({ teamId: current.team_id, tokenDigest });
+      const params = { teamId: current.team_id, tokenDigest };
+      const result = await writes.run((executor) => queries.deleteByTeamIdAndDigest(params, executor));
       return result.numAffectedRows === 1n;
     },
   };
