@@ -17,6 +17,7 @@ export const routeAccess: Record<string, MinimumRole> = {
   'GET /api/audit': 'viewer',
   'GET /api/audit/export': 'viewer',
   'GET /api/auth/[...all]': 'public',
+  'GET /api/health': 'public',
   'POST /api/auth/[...all]': 'public',
   'GET /api/operators': 'admin',
   'POST /api/operators': 'admin',
