@@ -6,6 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchBulk } from './bulk';
+import { benchConsole } from './console';
+import type { LoadResult } from './load';
+import { benchPageWeight } from './page-weight';
 import { benchService } from './service';
 
 const sections = process.argv.slice(2);
@@ -31,12 +34,57 @@ if (wanted('service')) {
   );
 }
 
+if (wanted('console')) {
+  const consoleRoute = await benchConsole();
+  results.console = consoleRoute;
+  const { route, baseline } = consoleRoute;
+  console.table([
+    { route: 'GET /api/health (bare)', ...loadRow(baseline) },
+    { route: 'POST /api/user-groups/get-or-create', ...loadRow(route), ratio: consoleRoute.ratio },
+  ]);
+  warnNon2xx('console', [route, baseline]);
+}
+
+if (wanted('pages')) {
+  const pages = await benchPageWeight();
+  results.pages = pages;
+  console.info(`first-load JavaScript, gzip level ${pages.gzipLevel}, empty page = ${pages.emptyPage.route}`);
+  console.table(
+    pages.pages.map((row) => ({
+      page: row.page,
+      'first-load kB gz': row.kB,
+      'empty page kB gz': pages.emptyPage.kB,
+      'delta kB': row.deltaKB,
+      [`within +${pages.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
+    })),
+  );
+}
+
 if (wanted('bulk')) {
   const bulk = await benchBulk();
   results.bulk = bulk;
   console.table([
     { job: `${bulk.rows} get-or-create rows`, seconds: bulk.seconds, 'rows/s': bulk.rowsPerSecond },
   ]);
+}
+
+function loadRow(load: LoadResult) {
+  return {
+    'req/s': load.requestsPerSecond,
+    'p50 ms': load.p50Ms,
+    'p99 ms': load.p99Ms,
+    'non-2xx': load.non2xx,
+    errors: load.errors,
+  };
+}
+
+/** A ratio over failed requests measures the failure path, not the route: say so loudly. */
+function warnNon2xx(section: string, loads: LoadResult[]): void {
+  const bad = loads.reduce((sum, load) => sum + load.non2xx + load.errors, 0);
+  if (bad > 0)
+    console.error(
+      `\n!!! ${section}: ${bad} non-2xx answers or errors: the figures above are not valid !!!\n`,
+    );
 }
 
 await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);

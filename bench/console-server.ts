@@ -1,0 +1,117 @@
+/**
+ * A console as deployed, for the bench: the launcher (`next start` of the existing build) pointed
+ * at the built-in service in its own process (rate limiting off), with a signed-in admin's cookie.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApiKey } from '../lib/user-group-service';
+import { type Started, startServer } from './processes';
+
+export interface BenchConsole {
+  /** Where the bench sends requests. */
+  base: string;
+  /** The Origin a browser on the console sends; one of the trusted origins (lib/auth/config.ts). */
+  origin: string;
+  /** The signed-in admin's session cookie(s), as a Cookie header. */
+  cookie: string;
+  admin: { email: string; password: string };
+  stop(): Promise<void>;
+}
+
+const admin = { email: 'bench@console.localhost', password: 'bench-admin-password-5Tq8' };
+
+export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_PORT ?? 3411)) {
+  await ensureBuild();
+  const dir = await mkdtemp(path.join(tmpdir(), 'ugc-bench-'));
+  let service: Started | undefined;
+  let launcher: ChildProcess | undefined;
+  const stop = async () => {
+    if (launcher) await stopLauncher(launcher);
+    await service?.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const database = path.join(dir, 'service.sqlite');
+    const { key } = await createApiKey({ database, environment: 'Customer', name: 'console-bench' });
+    service = await startServer('bench/servers/user-group-service.ts', [database]);
+    launcher = spawn(process.execPath, ['--import', 'tsx', 'lib/launcher/start.ts'], {
+      // Own process group, so a hung `next start` child can still be killed with the launcher.
+      detached: true,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        USER_GROUP_API_URL: service.url,
+        USER_GROUP_API_KEY: key,
+        PORT: String(port),
+        HOSTNAME: '127.0.0.1',
+        DATA_DIR: path.join(dir, 'console'),
+        CONSOLE_URL: `http://localhost:${port}`,
+        CONSOLE_ADMIN_EMAIL: admin.email,
+        CONSOLE_ADMIN_PASSWORD: admin.password,
+        CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const origin = `http://localhost:${port}`;
+    await waitUntilAnswering(`${base}/api/health`, launcher);
+
+    const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    });
+    if (!signIn.ok) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`);
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    return { base, origin, cookie, admin, stop } satisfies BenchConsole;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The launcher builds when no build exists; doing it here keeps the build out of its start-up wait. */
+async function ensureBuild(): Promise<void> {
+  if (existsSync(path.join('.next', 'BUILD_ID'))) return;
+  console.info('no build found: running next build once');
+  const build = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
+  if (code !== 0) throw new Error(`next build exited with ${code}`);
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the console launcher exited with ${child.exitCode}`);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the console did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** SIGTERM lets the launcher stop its `next start` child; the whole group is killed if that hangs. */
+async function stopLauncher(launcher: ChildProcess): Promise<void> {
+  if (launcher.exitCode !== null || launcher.signalCode !== null || !launcher.pid) return;
+  const pid = launcher.pid;
+  const exited = new Promise<void>((resolve) => launcher.once('exit', () => resolve()));
+  launcher.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}

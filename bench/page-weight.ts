@@ -1,0 +1,97 @@
+/**
+ * First-load JavaScript (gzip) of each console page against an empty page of the same build, read
+ * from the build's manifests, so it is exact and needs no server:
+ * - `build-manifest.json` rootMainFiles: the runtime every App Router page loads;
+ * - each route's `page_client-reference-manifest.js`: the client chunks of every segment file on
+ *   that route (root layout and its boundaries, group layouts, the page).
+ * The empty page is Next's built-in `/_not-found` of the same build: the root layout and nothing of
+ * its own. Polyfills are left out (nomodule: modern browsers skip them), and so is CSS.
+ * Checked against Chromium loading each page signed in: the same chunks, except that Chromium did
+ * not fetch the root `forbidden.tsx` chunk (3.2 kB) on the (console) pages; it is counted on every
+ * page and on the empty page alike, so the deltas match the browser's exactly.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { round } from './service';
+
+export interface PageWeight {
+  page: string;
+  kB: number;
+  deltaKB: number;
+  withinBudget: boolean;
+  chunks: number;
+}
+
+export interface PageWeightResult {
+  gzipLevel: number;
+  budgetKB: number;
+  emptyPage: { route: string; kB: number; chunks: number };
+  pages: PageWeight[];
+}
+
+const nextDir = path.resolve('.next');
+const GZIP_LEVEL = 9;
+const BUDGET_KB = 60;
+
+/** URL path → the App Router route of its page (route groups kept, as the manifests name them). */
+const pages: Record<string, string> = {
+  '/': '/(console)/page',
+  '/audit': '/(console)/audit/page',
+  '/recent': '/(console)/recent/page',
+  '/operators': '/(console)/operators/page',
+  '/account': '/(console)/account/page',
+  '/sign-in': '/sign-in/page',
+};
+const emptyRoute = '/_not-found/page';
+
+export async function benchPageWeight(): Promise<PageWeightResult> {
+  const buildManifest = JSON.parse(await readFile(path.join(nextDir, 'build-manifest.json'), 'utf8')) as {
+    rootMainFiles: string[];
+  };
+  const sizes = new Map<string, number>();
+  const weigh = async (route: string) => {
+    const files = new Set([...buildManifest.rootMainFiles, ...entryFiles(route)]);
+    let bytes = 0;
+    for (const file of files) {
+      if (!sizes.has(file)) {
+        const source = await readFile(path.join(nextDir, file));
+        sizes.set(file, gzipSync(source, { level: GZIP_LEVEL }).length);
+      }
+      bytes += sizes.get(file) ?? 0;
+    }
+    return { kB: round(bytes / 1024), chunks: files.size };
+  };
+
+  const empty = await weigh(emptyRoute);
+  const rows: PageWeight[] = [];
+  for (const [page, route] of Object.entries(pages)) {
+    const { kB, chunks } = await weigh(route);
+    const deltaKB = round(kB - empty.kB);
+    rows.push({ page, kB, deltaKB, withinBudget: deltaKB <= BUDGET_KB, chunks });
+  }
+  return {
+    gzipLevel: GZIP_LEVEL,
+    budgetKB: BUDGET_KB,
+    emptyPage: { route: '/_not-found', ...empty },
+    pages: rows,
+  };
+}
+
+/**
+ * The client chunks of one route's segment files. The manifest is a script that assigns
+ * `self.__RSC_MANIFEST[route]`; it lists only the segments on that route's own tree.
+ */
+function entryFiles(route: string): string[] {
+  const scope = globalThis as {
+    self?: unknown;
+    __RSC_MANIFEST?: Record<string, { entryJSFiles: Record<string, string[]> }>;
+  };
+  scope.self = globalThis;
+  const require = createRequire(import.meta.url);
+  require(path.join(nextDir, 'server', 'app', `${route}_client-reference-manifest.js`));
+  const manifest = scope.__RSC_MANIFEST?.[route];
+  if (!manifest) throw new Error(`no client reference manifest for ${route}: run next build`);
+  return Object.values(manifest.entryJSFiles).flat();
+}
