@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
 import type { AuditDatabase } from '@/lib/audit/schema';
 
 /** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
@@ -38,12 +38,37 @@ export function openConsoleDatabase(file: string): ConsoleDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<AuditDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<AuditDatabase>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+  });
   return {
     db,
     close: async () => {
       await db.destroy();
       if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/**
+ * Kysely prepares every query afresh; better-sqlite3 statements can be run again and again. Every
+ * console request runs the same few queries (session, user, audit insert), and preparing them was
+ * about 3% of the get-or-create route's CPU in `npm run bench -- console`. A statement still being
+ * iterated (a streamed query) is busy: such a query gets a fresh one. At most `size` are kept.
+ */
+function reusingStatements(sqlite: Database.Database, size = 256): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql) => {
+      const cached = statements.get(sql);
+      if (cached?.busy) return sqlite.prepare(sql);
+      const statement = cached ?? sqlite.prepare(sql);
+      // Re-inserted, so the Map's order is least recently used first.
+      statements.delete(sql);
+      statements.set(sql, statement);
+      if (statements.size > size) statements.delete(statements.keys().next().value as string);
+      return statement;
     },
   };
 }
