@@ -157,6 +157,27 @@ describe('createUserGroupApi', () => {
     check?.(upstreamError);
   });
 
+  it('keeps one connection alive across calls, GET and DELETE bodies included', async () => {
+    let connections = 0;
+    const countConnections = () => {
+      connections++;
+    };
+    server.on('connection', countConnections);
+    reply = (request, _body, response) => {
+      if (request.method === 'GET')
+        json(response, 200, { success: 1, new_user_group: false, user_group: group });
+      else json(response, 200, { success: 1 });
+    };
+    const api = createUserGroupApi({ baseUrl, apiKey });
+    for (let i = 0; i < 10; i++) {
+      await api.getOrCreate({ user_group_id: 'acme' });
+      await api.deleteUserGroup({ user_group_id: 'acme', current_token: 'x' });
+    }
+    server.off('connection', countConnections);
+    // 20 calls: a connection per call (20) is the regression this guards against.
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+
   it('reports a server that does not answer in time as a timeout naming the URL', async () => {
     reply = () => {}; // never answers
     const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 200 })

@@ -88,6 +88,9 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
         headers,
         body: JSON.stringify(body),
         dispatcher,
+        // undici closes the connection after a GET or DELETE that carries a body unless told
+        // otherwise; the interface defines those bodies, so keep the connection alive.
+        reset: false,
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
