@@ -42,7 +42,12 @@ afterAll(async () => {
 });
 
 /** Starts `serve` and resolves with its URL once it logged `listening`. */
-async function serve(): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+async function serve(): Promise<{
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+  output: () => string;
+}> {
   const child = spawn(
     process.execPath,
     [...cliArgs, 'serve', '--port', '0', '--database', database, '--no-rate-limit', '--log-level', 'info'],
@@ -50,8 +55,8 @@ async function serve(): Promise<{ child: ChildProcess; url: string; exited: Prom
   );
   children.push(child);
   const exited = once(child, 'exit').then(([code]) => code as number | null);
+  let buffered = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       for (const line of buffered.split('\n')) {
@@ -60,7 +65,7 @@ async function serve(): Promise<{ child: ChildProcess; url: string; exited: Prom
     });
     child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
   });
-  return { child, url, exited };
+  return { child, url, exited, output: () => buffered };
 }
 
 describe('keys', () => {
@@ -179,5 +184,6 @@ describe('serve', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.json.user_group.name).toBe('finished after SIGTERM');
     expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"closed"');
   });
 });

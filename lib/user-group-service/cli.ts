@@ -72,11 +72,13 @@ program
       });
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');
+        // Log lines are written asynchronously: flush them before exiting.
+        const exit = (code: number) => logger.flush(() => process.exit(code));
         service.close().then(
-          () => process.exit(0),
+          () => exit(0),
           (error: unknown) => {
             logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
+            exit(1);
           },
         );
       };

@@ -60,6 +60,9 @@ export function startCheckpointer(file: string): Checkpointer {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     stop: async () => {
+      // Unreferenced while running (it must not keep a process alive), referenced while stopping
+      // (so the process does not exit before the worker closed its connection).
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
