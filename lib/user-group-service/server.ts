@@ -125,10 +125,13 @@ export async function startUserGroupService(
     server.closeIdleConnections();
     try {
       await serverClosed;
+      // A handler can outlive its connection (a client that hung up): let it finish its writes.
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     } finally {
       clearInterval(sweep);
     }
-    if (inFlight > 0) logger.warn({ in_flight: inFlight }, 'closed with requests still running');
+    if (inFlight > 0)
+      logger.warn({ in_flight: inFlight }, 'closing the database with requests still running');
     await checkpointer?.stop();
     await database.close();
     logger.info({ url }, 'closed');

@@ -3,6 +3,7 @@
  * the three operations, environments, races settled by the database, two instances sharing one
  * database, and data surviving a restart.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deleteResponseSchema,
@@ -10,6 +11,7 @@ import {
   getOrCreateResponseSchema,
   rotateResponseSchema,
 } from '../user-group-api/contract';
+import { openDatabase } from './database';
 import type { RunningUserGroupService } from './server';
 import {
   call,
@@ -198,6 +200,30 @@ describe.each(backends)('user group service on $name', (backend) => {
     const after = await getOrCreate({ user_group_id: 'durable' });
     expect(after.new_user_group).toBe(false);
     expect(after.user_group).toEqual(before);
+  });
+
+  it('stores no usable token or API key: a stolen database yields neither', async () => {
+    const tokens = [
+      (await getOrCreate({ user_group_id: 'at-rest' })).user_group.token,
+      (await getOrCreate({ user_group_id: 'at-rest-2' }, keys.testing)).user_group.token,
+    ];
+    const secrets = [...tokens, keys.customer, keys.testing];
+    const opened = openDatabase(backend.database);
+    try {
+      const dump = JSON.stringify([
+        await opened.db.selectFrom('user_groups').selectAll().execute(),
+        await opened.db.selectFrom('api_keys').selectAll().execute(),
+      ]);
+      for (const secret of secrets) expect(dump).not.toContain(secret);
+      expect(dump).toContain('at-rest');
+    } finally {
+      await opened.close();
+    }
+    if (backend.name === 'sqlite') {
+      const files = [backend.database, `${backend.database}-wal`].filter((file) => existsSync(file));
+      const bytes = Buffer.concat(files.map((file) => readFileSync(file))).toString('latin1');
+      for (const secret of secrets) expect(bytes).not.toContain(secret);
+    }
   });
 
   it('refuses to start with another encryption key than the one the database was created with', async () => {
