@@ -115,7 +115,7 @@ export function createRequestListener(deps: RouterDependencies) {
       if (!(error instanceof ServiceError)) {
         deps.logger.error({ err: error, request_id: state.requestId, key_id: state.keyId }, 'request failed');
       }
-      if (failure.closeConnection || (state.bodyReader && !state.bodyReader.complete())) {
+      if (failure.closeConnection || (state.bodyReader && !state.bodyReader.progress.complete)) {
         state.closeConnection = true;
       }
       sendJson(response, state, failure.status, failure.toBody(), failure.headers);
