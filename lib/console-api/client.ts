@@ -28,11 +28,15 @@ export class ConsoleApiError extends Error {
   }
 }
 
-async function postJson<T>(path: string, body: unknown, resultSchema: z.ZodType<T>): Promise<T> {
+/**
+ * Sends JSON to a console route handler and returns the answer's payload; a failure becomes a
+ * ConsoleApiError carrying the console's message, field errors and retry delay.
+ */
+export async function sendJson(method: 'POST' | 'PATCH', path: string, body: unknown): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, {
-      method: 'POST',
+      method,
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
       cache: 'no-store',
@@ -52,7 +56,11 @@ async function postJson<T>(path: string, body: unknown, resultSchema: z.ZodType<
     }
     throw new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
   }
-  const parsed = resultSchema.safeParse(payload);
+  return payload;
+}
+
+async function postJson<T>(path: string, body: unknown, resultSchema: z.ZodType<T>): Promise<T> {
+  const parsed = resultSchema.safeParse(await sendJson('POST', path, body));
   if (!parsed.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
   return parsed.data;
 }

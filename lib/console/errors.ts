@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/contract';
 import { UpstreamError } from '@/lib/user-group-api/client';
+import { describeFieldErrors } from '@/lib/validation/field-errors';
 import { ConsoleConfigError } from './config';
 
 export type Operation = 'get-or-create' | 'rotate' | 'delete';
@@ -33,6 +34,13 @@ export const accessFailures = {
       'The console refuses changes sent from another site. Use the console itself.',
     ),
 };
+
+/** 400 with a message per field; `subject` names what to check ("input", "filters"). */
+export function invalidRequest(fields: Record<string, string>, subject = 'input'): ConsoleFailure {
+  return consoleFailure(400, 'invalid_request', `Check the ${subject}: ${describeFieldErrors(fields)}.`, {
+    fields,
+  });
+}
 
 const notFoundMessages: Record<Operation, string> = {
   'get-or-create': 'The User Group Service found no such user group.',

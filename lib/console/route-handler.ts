@@ -5,8 +5,14 @@ import { audit } from '@/lib/audit/server';
 import { guardRequest } from '@/lib/auth/guard';
 import type { Permission } from '@/lib/auth/roles';
 import type { Operator } from '@/lib/auth/server';
-import { describeFieldErrors, fieldErrors } from '@/lib/validation/field-errors';
-import { type ConsoleFailure, consoleFailure, type Operation, toConsoleFailure } from './errors';
+import { fieldErrors } from '@/lib/validation/field-errors';
+import {
+  type ConsoleFailure,
+  consoleFailure,
+  invalidRequest,
+  type Operation,
+  toConsoleFailure,
+} from './errors';
 import { logger } from './logger';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -91,17 +97,8 @@ export function userGroupRoute<Body, Result>(
       );
     }
 
-    const body = await readJsonBody(request);
-    if ('failure' in body) return fail(body.failure);
-    const parsed = schema.safeParse(body.value);
-    if (!parsed.success) {
-      const fields = fieldErrors(parsed.error);
-      return fail(
-        consoleFailure(400, 'invalid_request', `Check the input: ${describeFieldErrors(fields)}.`, {
-          fields,
-        }),
-      );
-    }
+    const parsed = await parseJsonRequest(request, schema);
+    if ('failure' in parsed) return fail(parsed.failure);
 
     const requestFacts = auditFacts.request(parsed.data);
     let result: Result;
@@ -206,15 +203,24 @@ export async function readJsonBody(
   }
 }
 
+/** Reads the JSON body and validates it with the form's schema: the data, or the failure to answer. */
+export async function parseJsonRequest<Body>(
+  request: Request,
+  schema: z.ZodType<Body>,
+): Promise<{ data: Body } | { failure: ConsoleFailure }> {
+  const body = await readJsonBody(request);
+  if ('failure' in body) return body;
+  const parsed = schema.safeParse(body.value);
+  return parsed.success ? { data: parsed.data } : { failure: invalidRequest(fieldErrors(parsed.error)) };
+}
+
 async function namedFacts<Body>(
   request: Request,
   schema: z.ZodType<Body>,
   factsOf: (body: Body) => AuditFacts,
 ): Promise<AuditFacts> {
-  const body = await readJsonBody(request);
-  if ('failure' in body) return {};
-  const parsed = schema.safeParse(body.value);
-  return parsed.success ? factsOf(parsed.data) : {};
+  const parsed = await parseJsonRequest(request, schema);
+  return 'failure' in parsed ? {} : factsOf(parsed.data);
 }
 
 /** Name and kind only: messages of unknown errors could carry request data. */

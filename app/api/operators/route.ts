@@ -1,9 +1,7 @@
 import { audit } from '@/lib/audit/server';
 import { createOperator, listOperators, OperatorChangeError } from '@/lib/auth/operators';
 import { createOperatorSchema } from '@/lib/auth/operators.schema';
-import { consoleFailure } from '@/lib/console/errors';
-import { operatorRoute, readJsonBody } from '@/lib/console/route-handler';
-import { describeFieldErrors, fieldErrors } from '@/lib/validation/field-errors';
+import { operatorRoute, parseJsonRequest } from '@/lib/console/route-handler';
 
 export const GET = operatorRoute('operators.list', 'operators:manage', async () => ({
   body: { operators: await listOperators() },
@@ -13,21 +11,8 @@ export const POST = operatorRoute(
   'operators.create',
   'operators:manage',
   async ({ request, operator, requestId }) => {
-    const body = await readJsonBody(request);
-    if ('failure' in body) return { status: body.failure.status, body: body.failure.body };
-    const parsed = createOperatorSchema.safeParse(body.value);
-    if (!parsed.success) {
-      const fields = fieldErrors(parsed.error);
-      const failure = consoleFailure(
-        400,
-        'invalid_request',
-        `Check the input: ${describeFieldErrors(fields)}.`,
-        {
-          fields,
-        },
-      );
-      return { status: failure.status, body: failure.body };
-    }
+    const parsed = await parseJsonRequest(request, createOperatorSchema);
+    if ('failure' in parsed) return { status: parsed.failure.status, body: parsed.failure.body };
     const record = (outcome: string) =>
       audit({
         action: 'operator.create',

@@ -2,22 +2,14 @@ import { auditEventsToCsv } from '@/lib/audit/csv';
 import { parseAuditFilters } from '@/lib/audit/filters';
 import { exportAuditEvents } from '@/lib/audit/store';
 import { consoleServer } from '@/lib/auth/server';
-import { consoleFailure } from '@/lib/console/errors';
+import { invalidRequest } from '@/lib/console/errors';
 import { operatorRoute } from '@/lib/console/route-handler';
-import { describeFieldErrors } from '@/lib/validation/field-errors';
 
 /** Every row the filters select (not just one page), as CSV. */
 export const GET = operatorRoute('audit.export', 'audit:read', async ({ request }) => {
   const parsed = parseAuditFilters(new URL(request.url).searchParams);
   if (!parsed.success) {
-    const failure = consoleFailure(
-      400,
-      'invalid_request',
-      `Check the filters: ${describeFieldErrors(parsed.fields)}.`,
-      {
-        fields: parsed.fields,
-      },
-    );
+    const failure = invalidRequest(parsed.fields, 'filters');
     return { status: failure.status, body: failure.body };
   }
   const { database } = await consoleServer();

@@ -7,29 +7,15 @@ import {
 } from '@/lib/auth/operators';
 import { updateOperatorSchema } from '@/lib/auth/operators.schema';
 import { consoleFailure } from '@/lib/console/errors';
-import { operatorRoute, readJsonBody } from '@/lib/console/route-handler';
-import { describeFieldErrors, fieldErrors } from '@/lib/validation/field-errors';
+import { operatorRoute, parseJsonRequest } from '@/lib/console/route-handler';
 
 /** Changes one operator: `{ role }` or `{ disabled }`. */
 export const PATCH = operatorRoute<{ id: string }>(
   'operators.update',
   'operators:manage',
   async ({ request, operator, requestId, params }) => {
-    const body = await readJsonBody(request);
-    if ('failure' in body) return { status: body.failure.status, body: body.failure.body };
-    const parsed = updateOperatorSchema.safeParse(body.value);
-    if (!parsed.success) {
-      const fields = fieldErrors(parsed.error);
-      const failure = consoleFailure(
-        400,
-        'invalid_request',
-        `Check the input: ${describeFieldErrors(fields)}.`,
-        {
-          fields,
-        },
-      );
-      return { status: failure.status, body: failure.body };
-    }
+    const parsed = await parseJsonRequest(request, updateOperatorSchema);
+    if ('failure' in parsed) return { status: parsed.failure.status, body: parsed.failure.body };
     const target = await findOperator(params.id);
     if (!target) {
       const failure = consoleFailure(404, 'not_found', 'No operator has that id.');
