@@ -1,13 +1,32 @@
 /**
  * Where to go after signing in: a path on this console only. Anything else (another origin,
  * a protocol-relative `//host`, a backslash trick, the sign-in page itself) becomes `/`.
+ *
+ * The check runs on the path as the URL parser normalises it *and* as a browser would decode it:
+ * `/.//evil.example` and `/%2e//evil.example` are single-slash inputs that normalise to
+ * `//evil.example`, which a browser follows to another origin.
  */
+const BASE = 'http://console.invalid';
+const UNSAFE_CHARACTER = /[\\\u0000-\u001f\u007f]/;
+
 export function safeReturnPath(value: unknown): string {
   const candidate = Array.isArray(value) ? value[0] : value;
   if (typeof candidate !== 'string' || candidate.length > 2048) return '/';
-  if (!candidate.startsWith('/') || candidate.startsWith('//') || candidate.includes('\\')) return '/';
-  if ([...candidate].some((character) => character.charCodeAt(0) < 0x20)) return '/';
-  const url = new URL(candidate, 'http://console.invalid');
-  if (url.origin !== 'http://console.invalid' || url.pathname.startsWith('/sign-in')) return '/';
+  if (!candidate.startsWith('/') || candidate.startsWith('//') || UNSAFE_CHARACTER.test(candidate)) return '/';
+  const url = new URL(candidate, BASE);
+  if (url.origin !== BASE || !isPlainPath(url.pathname) || url.pathname.startsWith('/sign-in')) return '/';
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** One leading slash and no backslash or control character, before and after percent-decoding. */
+function isPlainPath(pathname: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  return [pathname, decoded].every(
+    (form) => form.startsWith('/') && !form.startsWith('//') && !UNSAFE_CHARACTER.test(form),
+  );
 }
