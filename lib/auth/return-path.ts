@@ -7,12 +7,15 @@
  * `//evil.example`, which a browser follows to another origin.
  */
 const BASE = 'http://console.invalid';
-const UNSAFE_CHARACTER = /[\\\u0000-\u001f\u007f]/;
+const hasUnsafeCharacter = (text: string) =>
+  [...text].some(
+    (character) => character === '\\' || character.charCodeAt(0) < 0x20 || character === '\u007f',
+  );
 
 export function safeReturnPath(value: unknown): string {
   const candidate = Array.isArray(value) ? value[0] : value;
   if (typeof candidate !== 'string' || candidate.length > 2048) return '/';
-  if (!candidate.startsWith('/') || candidate.startsWith('//') || UNSAFE_CHARACTER.test(candidate)) return '/';
+  if (!candidate.startsWith('/') || candidate.startsWith('//') || hasUnsafeCharacter(candidate)) return '/';
   const url = new URL(candidate, BASE);
   if (url.origin !== BASE || !isPlainPath(url.pathname) || url.pathname.startsWith('/sign-in')) return '/';
   return `${url.pathname}${url.search}${url.hash}`;
@@ -27,6 +30,6 @@ function isPlainPath(pathname: string): boolean {
     return false;
   }
   return [pathname, decoded].every(
-    (form) => form.startsWith('/') && !form.startsWith('//') && !UNSAFE_CHARACTER.test(form),
+    (form) => form.startsWith('/') && !form.startsWith('//') && !hasUnsafeCharacter(form),
   );
 }
