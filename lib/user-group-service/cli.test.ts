@@ -1,7 +1,8 @@
 /**
  * The CLI as a child process: `keys` commands, `serve` printing its URL as a JSON log line,
  * `kill -9` in the middle of a write load (every create answered 200 must survive, and the database
- * must pass integrity_check), and a graceful SIGTERM that lets an in-flight request finish.
+ * must pass integrity_check), a graceful SIGTERM that lets an in-flight request finish, the HTTP
+ * limit flags, and no credentials of a postgres:// URL in anything it prints.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,7 +14,14 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOrCreateResponseSchema } from '../user-group-api/contract';
 import { createApiKey, listApiKeys } from './api-keys';
-import { call, makeTempDir, startTestService } from './test-support';
+import {
+  call,
+  createPostgresBackend,
+  makeTempDir,
+  openRawConnection,
+  startTestService,
+  TEST_ENCRYPTION_KEY,
+} from './test-support';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cliArgs = ['--import', 'tsx', 'lib/user-group-service/cli.ts'];
@@ -29,6 +37,7 @@ let removeDir: () => Promise<void>;
 let database: string;
 let key: string;
 const children: ChildProcess[] = [];
+const postgres = await createPostgresBackend();
 
 beforeAll(async () => {
   ({ dir, remove: removeDir } = await makeTempDir());
@@ -39,10 +48,14 @@ afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await removeDir();
+  await postgres?.dispose();
 });
 
-/** Starts `serve` and resolves with its URL once it logged `listening`. */
-async function serve(): Promise<{
+/** Starts `serve` (extra arguments win over the defaults) and resolves once it logged `listening`. */
+async function serve(
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = childEnv,
+): Promise<{
   child: ChildProcess;
   url: string;
   exited: Promise<number | null>;
@@ -50,8 +63,19 @@ async function serve(): Promise<{
 }> {
   const child = spawn(
     process.execPath,
-    [...cliArgs, 'serve', '--port', '0', '--database', database, '--no-rate-limit', '--log-level', 'info'],
-    { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] },
+    [
+      ...cliArgs,
+      'serve',
+      '--port',
+      '0',
+      '--database',
+      database,
+      '--no-rate-limit',
+      '--log-level',
+      'info',
+      ...extraArgs,
+    ],
+    { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
   const exited = once(child, 'exit').then(([code]) => code as number | null);
@@ -101,6 +125,13 @@ describe('keys', () => {
     const help = await cli('serve', '--help');
     expect(help.stdout).toContain('--database');
     expect(help.stdout).toContain('--no-rate-limit');
+    for (const flag of [
+      '--headers-timeout-ms',
+      '--request-timeout-ms',
+      '--keep-alive-timeout-ms',
+      '--max-connections',
+    ])
+      expect(help.stdout).toContain(flag);
   });
 });
 
@@ -185,5 +216,46 @@ describe('serve', () => {
     expect(answer.json.user_group.name).toBe('finished after SIGTERM');
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"closed"');
+  });
+
+  it('--headers-timeout-ms: a connection whose request head is late is answered 408 and closed', async () => {
+    const server = await serve(['--headers-timeout-ms', '300']);
+    const slow = await openRawConnection(server.url);
+    slow.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    expect(await slow.closedWithin(3_000)).toMatch(/^HTTP\/1\.1 408 /);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
+
+describe('credentials in a postgres:// URL', () => {
+  it('are not in the error of a command that cannot reach the database', async () => {
+    const url = 'postgres://someuser:s3cret@127.0.0.1:1/test';
+    const failed = await cli('keys', 'list', '--database', url).then(
+      () => expect.unreachable('keys list succeeded without a database'),
+      (error: { stdout: string; stderr: string }) => error,
+    );
+    expect(failed.stderr).toContain('ECONNREFUSED');
+    for (const printed of [failed.stdout, failed.stderr]) {
+      expect(printed).not.toContain('s3cret');
+      expect(printed).not.toContain('someuser');
+    }
+  });
+
+  it.skipIf(!postgres)('are not in the log of serve, from listening to closed', async () => {
+    const url = new URL(postgres?.database ?? '');
+    url.password = 's3cret';
+    const server = await serve(['--database', url.toString()], {
+      ...childEnv,
+      SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const output = server.output();
+    const listening = JSON.parse(output.split('\n').find((line) => line.includes('"msg":"listening"')) ?? '');
+    expect(listening.database).toBe(`postgres://***@${url.host}${url.pathname}`);
+    expect(output).toContain('"msg":"closed"');
+    expect(output).not.toContain('s3cret');
+    expect(output).not.toContain(`//${url.username}`);
   });
 });

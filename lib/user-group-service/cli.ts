@@ -6,7 +6,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
 import { createLogger } from './logger';
-import { startUserGroupService } from './server';
+import { redactUrlsInText } from './redact-url';
+import { DEFAULT_HTTP_LIMITS, startUserGroupService } from './server';
 
 const DEFAULT_DATABASE = './data/user-group-service.sqlite';
 const DATABASE_ENV = 'USER_GROUP_SERVICE_DATABASE';
@@ -45,6 +46,30 @@ program
   .option('--rate-limit-per-second <n>', 'requests per second per API key (per process)', positiveNumber, 100)
   .option('--rate-limit-burst <n>', 'burst per API key', positiveNumber, 200)
   .option('--no-rate-limit', 'turn the per-key rate limit off (benchmarks)')
+  .option(
+    '--headers-timeout-ms <ms>',
+    'time a client has to send the request head',
+    integer(1, 3_600_000),
+    DEFAULT_HTTP_LIMITS.headersTimeoutMs,
+  )
+  .option(
+    '--request-timeout-ms <ms>',
+    'time a client has to send the whole request',
+    integer(1, 3_600_000),
+    DEFAULT_HTTP_LIMITS.requestTimeoutMs,
+  )
+  .option(
+    '--keep-alive-timeout-ms <ms>',
+    'idle time before a keep-alive connection is closed',
+    integer(1, 3_600_000),
+    DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
+  )
+  .option(
+    '--max-connections <n>',
+    'open connections at most; more are closed on accept',
+    integer(1, 1_000_000),
+    DEFAULT_HTTP_LIMITS.maxConnections,
+  )
   .option('--log-level <level>', 'pino log level (env LOG_LEVEL)', process.env.LOG_LEVEL ?? 'info')
   .addHelpText(
     'after',
@@ -58,6 +83,10 @@ program
       rateLimit: boolean;
       rateLimitPerSecond: number;
       rateLimitBurst: number;
+      headersTimeoutMs: number;
+      requestTimeoutMs: number;
+      keepAliveTimeoutMs: number;
+      maxConnections: number;
       logLevel: string;
     }) => {
       const logger = createLogger(options.logLevel);
@@ -68,6 +97,10 @@ program
         rateLimit: options.rateLimit
           ? { perSecond: options.rateLimitPerSecond, burst: options.rateLimitBurst }
           : false,
+        headersTimeoutMs: options.headersTimeoutMs,
+        requestTimeoutMs: options.requestTimeoutMs,
+        keepAliveTimeoutMs: options.keepAliveTimeoutMs,
+        maxConnections: options.maxConnections,
         logger,
       });
       const stop = (signal: string) => {
@@ -140,6 +173,7 @@ keys
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  // A driver's message may quote the --database URL, password included.
+  console.error(`error: ${redactUrlsInText(error instanceof Error ? error.message : String(error))}`);
   process.exit(1);
 });

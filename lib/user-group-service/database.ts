@@ -7,8 +7,12 @@
  * power loss or OS crash can drop the last commits (never corrupt the file). FULL would fsync every
  * commit, a cost the interface's numbers cannot carry. busy_timeout lets several processes (a server
  * and the `keys` CLI) share the file.
+ *
+ * The SQLite file holds every group and API key digest: it is created 0600 (SQLite gives its -wal and
+ * -shm files the database file's mode) in a directory created 0700, and a looser existing one is
+ * tightened at open.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type Generated, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -76,7 +80,10 @@ function openPostgres(url: string): ServiceDatabase {
 
 function openSqlite(file: string): ServiceDatabase {
   const inMemory = file === ':memory:' || file === '';
-  if (!inMemory) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (!inMemory) {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+    createPrivateFile(file);
+  }
   const sqlite = new SqliteDatabase(inMemory ? ':memory:' : file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
@@ -111,4 +118,27 @@ function openSqlite(file: string): ServiceDatabase {
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+const PRIVATE_FILE_MODE = 0o600;
+
+/** Creates the file 0600 if absent (the mode is set by the same open(2) that creates it). */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const existing of [file, `${file}-wal`, `${file}-shm`]) restrictToOwner(existing);
+}
+
+/** A file left group- or world-readable (by an older version or a copy) becomes 0600. */
+function restrictToOwner(file: string): void {
+  try {
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, PRIVATE_FILE_MODE);
+  } catch (error) {
+    // Absent (no -wal yet), or another user's file, which only its owner may change.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+  }
 }

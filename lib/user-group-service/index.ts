@@ -11,5 +11,5 @@ export { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
 export { ENCRYPTION_KEY_ENV } from './encryption-key';
 export type { RateLimit } from './rate-limiter';
 export { DEFAULT_RATE_LIMIT } from './rate-limiter';
-export type { RunningUserGroupService, UserGroupServiceOptions } from './server';
-export { startUserGroupService } from './server';
+export type { HttpLimits, RunningUserGroupService, UserGroupServiceOptions } from './server';
+export { DEFAULT_HTTP_LIMITS, startUserGroupService } from './server';

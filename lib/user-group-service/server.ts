@@ -4,10 +4,11 @@
  *
  * Public API (used by the launcher and the e2e tests):
  *   startUserGroupService({ host?, port?, database, encryptionKey?, rateLimit?, logger?, logLevel?,
- *     apiKeyCacheTtlMs? }) → Promise<{ url, port, close() }>
+ *     apiKeyCacheTtlMs?, headersTimeoutMs?, requestTimeoutMs?, keepAliveTimeoutMs?, maxConnections? })
+ *     → Promise<{ url, port, server, close() }>
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -17,12 +18,25 @@ import { assertKeyMatchesDatabase, resolveEncryptionKey } from './encryption-key
 import { createLogger } from './logger';
 import { migrateToLatest } from './migrations';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
+import { redactUrlCredentials } from './redact-url';
 import { createRequestListener } from './router';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { createTokenCrypto } from './token-crypto';
 import { createUserGroupStore } from './user-group-store';
 
-export interface UserGroupServiceOptions {
+/** The node:http server's limits against slow, idle or too many clients. */
+export interface HttpLimits {
+  /** A client must send the whole request head within this; default 10000. */
+  headersTimeoutMs: number;
+  /** …and the whole request, body included; default 30000, at least headersTimeoutMs. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this; default 5000. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this are closed on accept; default 1024. */
+  maxConnections: number;
+}
+
+export interface UserGroupServiceOptions extends Partial<HttpLimits> {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 4010; 0 picks a free port. */
@@ -40,10 +54,22 @@ export interface UserGroupServiceOptions {
   apiKeyCacheTtlMs?: number;
 }
 
+// Node's defaults (60 s for the head, 300 s per request, no connection cap) let slow or idle clients
+// hold sockets for minutes. The head is a few hundred bytes and a body at most 1 MiB (30 s allows
+// 35 KB/s); 5 s keep-alive is Node's default; 1024 connections is 32 times the benchmark's load.
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
+};
+
 export interface RunningUserGroupService {
   /** Base URL, e.g. http://127.0.0.1:4010 */
   url: string;
   port: number;
+  /** The node:http server, to read its settings; stop it with close(). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -54,6 +80,7 @@ const openApiDocument = readFileSync(new URL('./openapi.json', import.meta.url),
 export async function startUserGroupService(
   options: UserGroupServiceOptions,
 ): Promise<RunningUserGroupService> {
+  const limits = resolveHttpLimits(options);
   const logger = options.logger ?? createLogger(options.logLevel ?? process.env.LOG_LEVEL ?? 'info');
   const database = openDatabase(options.database);
   let crypto: ReturnType<typeof createTokenCrypto>;
@@ -89,10 +116,21 @@ export async function startUserGroupService(
   const settled = () => {
     inFlight--;
   };
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    inFlight++;
-    listener(request, response).then(settled, settled);
-  });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Both timeouts are enforced by a sweep at this interval (Node's default is 30 s, which would
+      // triple a 10 s headers timeout).
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    },
+    (request: IncomingMessage, response: ServerResponse) => {
+      inFlight++;
+      listener(request, response).then(settled, settled);
+    },
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
 
   const host = options.host ?? '127.0.0.1';
   try {
@@ -110,7 +148,7 @@ export async function startUserGroupService(
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(host)}:${port}`;
-  logger.info({ url, port, database: describeDatabase(options.database) }, 'listening');
+  logger.info({ url, port, database: redactUrlCredentials(options.database) }, 'listening');
 
   let closed: Promise<void> | undefined;
   async function shutDown(): Promise<void> {
@@ -140,6 +178,7 @@ export async function startUserGroupService(
   return {
     url,
     port,
+    server,
     close: () => {
       closed ??= shutDown();
       return closed;
@@ -152,7 +191,20 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The database for the log, without a password. */
-function describeDatabase(database: string): string {
-  return database.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+/** The options' HTTP limits over the defaults, checked before anything is opened. */
+function resolveHttpLimits(options: UserGroupServiceOptions): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
+    maxConnections: options.maxConnections ?? DEFAULT_HTTP_LIMITS.maxConnections,
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  }
+  // Node refuses a headers timeout longer than the request timeout.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error('headersTimeoutMs must not exceed requestTimeoutMs');
+  }
+  return limits;
 }

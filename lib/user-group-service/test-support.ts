@@ -4,7 +4,9 @@
  * (undici; Node's fetch refuses them).
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -133,4 +135,37 @@ export async function createTestKeys(database: string): Promise<{ customer: stri
   const customer = await createApiKey({ database, environment: 'Customer', name: 'test customer' });
   const testing = await createApiKey({ database, environment: 'Testing', name: 'test testing' });
   return { customer: customer.key, testing: testing.key };
+}
+
+/** A raw TCP connection to the service, to send requests as slowly or partly as a test needs. */
+export interface RawConnection {
+  socket: Socket;
+  /** Everything the server sent so far. */
+  received(): string;
+  /** What the server sent before it closed the connection, or null when it is still open after `ms`. */
+  closedWithin(ms: number): Promise<string | null>;
+}
+
+export async function openRawConnection(baseUrl: string): Promise<RawConnection> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+  });
+  // A connection the server refuses may be reset: an outcome the tests read, not a failure.
+  socket.on('error', () => {});
+  const closed = once(socket, 'close').then(() => received);
+  await Promise.race([once(socket, 'connect'), closed]);
+  return {
+    socket,
+    received: () => received,
+    closedWithin: (ms) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), ms);
+      });
+      return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
+    },
+  };
 }
