@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { apiAs, auditEntries } from '../support/api';
-import { adminState, supportCredentials, viewerState } from '../support/auth-states';
+import { adminCredentials, adminState, supportCredentials, viewerState } from '../support/auth-states';
 import { mockOidc } from '../support/oidc-settings';
 
 /** SSO through the run's mock OpenID Connect provider (e2e/support/mock-oidc.ts). */
-async function signInWithSso(browser: Browser, email: string): Promise<Page> {
+async function signInWithSso(
+  browser: Browser,
+  email: string,
+  { emailVerified = true }: { emailVerified?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await page.goto('/sign-in');
   await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
   await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Email verified').setChecked(emailVerified);
   await page.getByRole('button', { name: 'Continue' }).click();
   return page;
 }
@@ -56,5 +61,15 @@ test('a disabled operator cannot sign in through SSO', async ({ browser }) => {
   const page = await signInWithSso(browser, email);
   await expect(page).toHaveURL(/\/sign-in\?error=/);
   await expect(page.getByRole('main').getByRole('alert')).toContainText('disabled');
+  await page.context().close();
+});
+
+test('an IdP identity with an unverified email cannot become the admin', async ({ browser }) => {
+  const page = await signInWithSso(browser, adminCredentials.email, { emailVerified: false });
+  await expect(page).toHaveURL(/\/sign-in\?error=/);
+  await expect(page.getByRole('main').getByRole('alert')).toBeVisible();
+  // No session: the console still asks to sign in.
+  await page.goto('/audit');
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
   await page.context().close();
 });

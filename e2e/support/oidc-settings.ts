@@ -15,4 +15,7 @@ export const oidcEnv = {
   OIDC_CLIENT_ID: mockOidc.clientId,
   OIDC_CLIENT_SECRET: mockOidc.clientSecret,
   OIDC_PROVIDER_NAME: mockOidc.displayName,
+  // Newcomers from the company's domain are welcome as viewers; the default admits none.
+  OIDC_NEW_OPERATOR_ROLE: 'viewer',
+  OIDC_ALLOWED_DOMAINS: 'e2e.example',
 };

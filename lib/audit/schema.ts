@@ -16,6 +16,8 @@ export const auditActions = [
   'operator.disable',
   'operator.enable',
   'password.change',
+  'audit.read',
+  'audit.export',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

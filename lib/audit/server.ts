@@ -1,20 +1,60 @@
 import 'server-only';
 import { consoleServer } from '@/lib/auth/server';
 import { logger } from '@/lib/console/logger';
-import { type AuditEntry, recordAuditEvent } from './store';
+import { type AuditFilters, auditFiltersQuery } from './filters';
+import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from './store';
+
+/** The audit log could not be written: the action it was to record must not go on. */
+export class AuditUnavailableError extends Error {
+  override name = 'AuditUnavailableError';
+}
 
 /**
- * Writes one audit entry on the console database. The action it describes has already happened
- * (a token was issued): a failed write is logged, without the entry's content, and not thrown.
+ * Writes one audit entry on the console database, failing closed: when the entry cannot be
+ * written, this throws AuditUnavailableError, and the caller answers without doing (or without
+ * revealing) what the entry was to record. Answers the entry's id.
  */
-export async function audit(entry: AuditEntry): Promise<void> {
+export async function audit(entry: AuditEntry): Promise<number> {
   try {
     const { database } = await consoleServer();
-    await recordAuditEvent(database.db, entry);
+    return await recordAuditEvent(database.db, entry);
   } catch (error) {
     logger.error(
       { action: entry.action, requestId: entry.requestId, err: { name: (error as Error)?.name } },
       'could not write the audit log',
     );
+    throw new AuditUnavailableError('The audit log could not be written.');
   }
+}
+
+/**
+ * Completes an entry written before its action ran. The action has happened by now (a token may
+ * have been issued, which must reach the person), and the entry already records the attempt: a
+ * failure here is logged, not thrown.
+ */
+export async function settleAudit(id: number, settlement: AuditSettlement, requestId: string): Promise<void> {
+  try {
+    const { database } = await consoleServer();
+    await settleAuditEvent(database.db, id, settlement);
+  } catch (error) {
+    logger.error({ requestId, err: { name: (error as Error)?.name } }, 'could not complete an audit entry');
+  }
+}
+
+/** Reading or exporting the log is itself on record: who, which filters, how many rows. */
+export async function auditRead(
+  action: 'audit.read' | 'audit.export',
+  operator: { id: string; email: string },
+  requestId: string,
+  filters: AuditFilters,
+  rows: number,
+): Promise<void> {
+  const query = auditFiltersQuery(filters, action === 'audit.read' ? filters.page : undefined);
+  await audit({
+    action,
+    operator: { id: operator.id, email: operator.email },
+    outcome: 'success',
+    requestId,
+    detail: `${rows} ${rows === 1 ? 'row' : 'rows'}${query ? `; ${query}` : ''}`,
+  });
 }

@@ -30,8 +30,9 @@ function clip(value: string | null | undefined): string | null {
   return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
 }
 
-export async function recordAuditEvent(db: Kysely<AuditDatabase>, entry: AuditEntry): Promise<void> {
-  await db
+/** Writes one entry; answers its id. */
+export async function recordAuditEvent(db: Kysely<AuditDatabase>, entry: AuditEntry): Promise<number> {
+  const { id } = await db
     .insertInto('audit_event')
     .values({
       at: (entry.at ?? new Date()).toISOString(),
@@ -46,6 +47,34 @@ export async function recordAuditEvent(db: Kysely<AuditDatabase>, entry: AuditEn
       previous_token_fingerprint: tokenFingerprint(entry.previousToken),
       detail: clip(entry.detail),
     })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export type AuditSettlement = Pick<
+  AuditEntry,
+  'outcome' | 'userGroupId' | 'userGroupName' | 'token' | 'previousToken'
+>;
+
+/** Completes an entry written before its action ran: the outcome and what the answer added. */
+export async function settleAuditEvent(
+  db: Kysely<AuditDatabase>,
+  id: number,
+  settlement: AuditSettlement,
+): Promise<void> {
+  await db
+    .updateTable('audit_event')
+    .set({
+      outcome: settlement.outcome,
+      ...(settlement.userGroupId !== undefined ? { user_group_id: clip(settlement.userGroupId) } : {}),
+      ...(settlement.userGroupName !== undefined ? { user_group_name: clip(settlement.userGroupName) } : {}),
+      ...(settlement.token !== undefined ? { token_fingerprint: tokenFingerprint(settlement.token) } : {}),
+      ...(settlement.previousToken !== undefined
+        ? { previous_token_fingerprint: tokenFingerprint(settlement.previousToken) }
+        : {}),
+    })
+    .where('id', '=', id)
     .execute();
 }
 

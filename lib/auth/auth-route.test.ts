@@ -19,6 +19,7 @@ const { handleAuthRequest } = await import('./auth-route');
 const { consoleServer } = await import('./server');
 const { ensureFirstAdmin } = await import('./bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');
+const { PEER_ADDRESS_HEADER } = await import('./client-address');
 
 const origin = 'http://127.0.0.1:3999';
 
@@ -69,20 +70,18 @@ describe('the /api/auth handler', () => {
     });
   });
 
-  it('limits sign-in attempts per email even when the client claims a new address each time', async () => {
+  it('limits sign-in attempts per email whatever X-Forwarded-For claims, with one audit entry per window', async () => {
     const attempt = (n: number) =>
       handleAuthRequest(
         authRequest(
           '/sign-in/email',
           { email: 'Target@Unit.example', password: 'guess' },
-          {
-            'x-forwarded-for': `203.0.113.${n}`,
-          },
+          { 'x-forwarded-for': `203.0.113.${n}`, [PEER_ADDRESS_HEADER]: `198.51.100.${n}` },
         ),
       );
     const statuses = [];
-    for (let n = 0; n < 5; n++) statuses.push((await attempt(n)).status);
-    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    for (let n = 0; n < 8; n++) statuses.push((await attempt(n)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
     const limited = await attempt(9);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await limited.json()).error.code).toBe('rate_limited');
@@ -90,12 +89,64 @@ describe('the /api/auth handler', () => {
     const { events } = await listAuditEvents(database.db, { operator: 'target@unit.example', page: 1 });
     expect(events.map((event) => event.outcome)).toEqual([
       'rate_limited',
-      'rate_limited',
-      'rate_limited',
       'invalid_email_or_password',
       'invalid_email_or_password',
       'invalid_email_or_password',
     ]);
+  });
+
+  it('counts a client by its socket address, not the X-Forwarded-For it sends, across emails', async () => {
+    const statuses = [];
+    for (let n = 0; n < 5; n++) {
+      const response = await handleAuthRequest(
+        authRequest(
+          '/sign-in/email',
+          { email: `spray${n}@unit.example`, password: 'guess' },
+          { 'x-forwarded-for': `192.0.2.${n}`, [PEER_ADDRESS_HEADER]: '198.51.100.200' },
+        ),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('refuses a form-encoded sign-in (415), which would carry no email the limiter reads', async () => {
+    const form = (n: number) =>
+      new Request(`${origin}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin,
+          'x-forwarded-for': `203.0.113.${n}`,
+        },
+        body: new URLSearchParams({ email: 'admin@unit.example', password: `guess-${n}` }),
+      });
+    const statuses = [];
+    for (let n = 0; n < 8; n++) statuses.push((await handleAuthRequest(form(n))).status);
+    expect(statuses).toEqual(Array(8).fill(415));
+  });
+
+  it('refuses a 20 MB body with 413 after reading at most a little over 1 MiB', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 20 * 1024 * 1024) return controller.close();
+        pulled += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const rssBefore = process.memoryUsage().rss;
+    const response = await handleAuthRequest(
+      new Request(`${origin}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(1.25 * 1024 * 1024);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(10 * 1024 * 1024);
   });
 
   it.each([

@@ -1,8 +1,10 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { audit } from '@/lib/audit/server';
-import { accessFailures, consoleFailure } from '@/lib/console/errors';
+import { accessFailures, type ConsoleFailure, consoleFailure } from '@/lib/console/errors';
 import { logger } from '@/lib/console/logger';
+import { readBodyText } from '@/lib/console/request-body';
+import { clientAddress } from './client-address';
 import type { AuthConfig } from './config';
 import { withOperators } from './database';
 import { AUTH_BASE_PATH } from './options';
@@ -28,6 +30,10 @@ const allowedEndpoints: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp; ki
 
 type EndpointKind = 'sign-in' | 'sso-start' | 'sso-callback' | 'sign-out' | 'change-password';
 
+/** Endpoints whose body better-auth reads as JSON or as a form: the console takes JSON only. */
+const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password']);
+const limited = jsonOnly;
+
 let limiter: SignInLimiter | null | undefined;
 
 function signInLimiter(config: AuthConfig): SignInLimiter | null {
@@ -39,18 +45,10 @@ function signInLimiter(config: AuthConfig): SignInLimiter | null {
 /** The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log. */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const requestId = randomUUID();
-  const { auth, config, database } = await consoleServer();
   const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
   const endpoint = allowedEndpoints.find(
     (candidate) => candidate.method === request.method && candidate.path.test(path),
   );
-  const json = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-    finish(
-      new Response(JSON.stringify(payload), {
-        status,
-        headers: { 'content-type': 'application/json', ...headers },
-      }),
-    );
   const finish = (response: Response) => {
     const headers = new Headers(response.headers);
     headers.set('cache-control', 'no-store');
@@ -61,28 +59,59 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     );
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
+  const refuse = (failure: ConsoleFailure) =>
+    finish(
+      new Response(JSON.stringify(failure.body), {
+        status: failure.status,
+        headers: { 'content-type': 'application/json', ...failure.headers },
+      }),
+    );
 
-  if (!endpoint) return json(404, consoleFailure(404, 'not_found', 'No such sign-in endpoint.').body);
+  if (!endpoint) return refuse(consoleFailure(404, 'not_found', 'No such sign-in endpoint.'));
+  try {
+    return finish(await handleEndpoint(request, endpoint.kind, requestId, refuse));
+  } catch (error) {
+    logger.error(
+      { operation: `auth ${endpoint.kind}`, requestId, err: { name: (error as Error)?.name } },
+      'auth request failed',
+    );
+    return refuse(
+      consoleFailure(500, 'internal', `Signing in failed in the console (request ${requestId}).`, {
+        requestId,
+      }),
+    );
+  }
+}
+
+async function handleEndpoint(
+  request: Request,
+  kind: EndpointKind,
+  requestId: string,
+  refuse: (failure: ConsoleFailure) => Response,
+): Promise<Response> {
+  const { auth, config, database } = await consoleServer();
   // The IdP posts its answer back from its own origin (form_post); state and PKCE protect it.
-  if (
-    endpoint.kind !== 'sso-callback' &&
-    checkRequestOrigin(request, config.trustedOrigins) === 'cross-site'
-  ) {
-    return json(403, accessFailures.crossSite().body);
+  if (kind !== 'sso-callback' && checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
+    return refuse(accessFailures.crossSite());
   }
 
-  const attemptedEmail = endpoint.kind === 'sign-in' ? await readEmail(request) : null;
-  if (endpoint.kind === 'sign-in' || endpoint.kind === 'sso-start' || endpoint.kind === 'change-password') {
+  const body = await readAuthBody(request, kind);
+  if ('failure' in body) return refuse(body.failure);
+  const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : null;
+
+  if (limited.has(kind)) {
     const verdict = signInLimiter(config)?.attempt(
-      signInKeys(attemptedEmail, request.headers.get('x-forwarded-for')),
+      signInKeys(attemptedEmail, clientAddress(request.headers, config.trustedProxies)),
     ) ?? { allowed: true };
     if (!verdict.allowed) {
-      if (endpoint.kind === 'sign-in') {
+      // One entry per window and key, not one per refused guess: a flood cannot flood the log.
+      if (kind === 'sign-in' && verdict.firstRefusal) {
         await audit({
           action: 'sign-in',
           operator: await knownOperator(database, attemptedEmail),
           outcome: 'rate_limited',
           requestId,
+          detail: 'further attempts are refused without an entry until the limit resets',
         });
       }
       const failure = consoleFailure(
@@ -91,19 +120,17 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
         `Too many sign-in attempts: retry in ${verdict.retryAfterSeconds} s.`,
         { retryAfterSeconds: verdict.retryAfterSeconds },
       );
-      return json(429, failure.body, { 'retry-after': String(verdict.retryAfterSeconds) });
+      return refuse({ ...failure, headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
     }
   }
 
   const before: Operator | null =
-    endpoint.kind === 'sign-out' || endpoint.kind === 'change-password'
-      ? await operatorFromHeaders(request.headers)
-      : null;
+    kind === 'sign-out' || kind === 'change-password' ? await operatorFromHeaders(request.headers) : null;
 
-  const response = await withRequestId(requestId, () => auth.handler(request));
+  const response = await withRequestId(requestId, () => auth.handler(forwardedRequest(request, body)));
 
   // Successful sign-ins are recorded where better-auth creates the session (lib/auth/server.ts).
-  if (endpoint.kind === 'sign-in' && response.status >= 400) {
+  if (kind === 'sign-in' && response.status >= 400) {
     await audit({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
@@ -112,16 +139,16 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
       detail: 'email and password',
     });
   }
-  if (endpoint.kind === 'sso-callback') {
+  if (kind === 'sso-callback') {
     const error = ssoError(response);
     if (error) {
       await audit({ action: 'sign-in', operator: null, outcome: error, requestId, detail: 'single sign-on' });
     }
   }
-  if (endpoint.kind === 'sign-out' && before && response.ok) {
+  if (kind === 'sign-out' && before && response.ok) {
     await audit({ action: 'sign-out', operator: before, outcome: 'success', requestId });
   }
-  if (endpoint.kind === 'change-password' && before) {
+  if (kind === 'change-password' && before) {
     await audit({
       action: 'password.change',
       operator: before,
@@ -129,17 +156,59 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
       requestId,
     });
   }
-  return finish(response);
+  return response;
 }
 
-async function readEmail(request: Request): Promise<string | null> {
-  try {
-    const body: unknown = await request.clone().json();
-    const email = (body as { email?: unknown } | null)?.email;
-    return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 320) : null;
-  } catch {
-    return null;
+type AuthBody = { text: string; json: Record<string, unknown> | null };
+
+/**
+ * The body, read once under the size limit. Sign-in, SSO start and password change take a JSON
+ * object only: better-auth would also read a form, which carries no email the limiter sees.
+ * `requestSignUp` is dropped: whether SSO may create an operator is the console's decision
+ * (OIDC_NEW_OPERATOR_ROLE), not the browser's.
+ */
+async function readAuthBody(
+  request: Request,
+  kind: EndpointKind,
+): Promise<AuthBody | { failure: ConsoleFailure }> {
+  if (request.method !== 'POST') return { text: '', json: null };
+  const read = await readBodyText(request);
+  if ('tooLarge' in read) {
+    return { failure: consoleFailure(413, 'invalid_request', 'The request is larger than 1 MiB.') };
   }
+  if (!jsonOnly.has(kind)) return { text: read.text, json: null };
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+    return {
+      failure: consoleFailure(
+        415,
+        'invalid_request',
+        'Send the request as JSON (Content-Type: application/json).',
+      ),
+    };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(read.text);
+  } catch {
+    json = undefined;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { failure: consoleFailure(400, 'invalid_request', 'The request body is not a JSON object.') };
+  }
+  const { requestSignUp: _ignored, ...fields } = json as Record<string, unknown>;
+  return { text: JSON.stringify(fields), json: fields };
+}
+
+function forwardedRequest(request: Request, body: AuthBody): Request {
+  if (request.method !== 'POST') return request;
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  return new Request(request.url, { method: 'POST', headers, body: body.text });
+}
+
+function emailOf(body: Record<string, unknown> | null): string | null {
+  const email = body?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 320) : null;
 }
 
 /** Who a failed attempt was for: the operator's id when the email is one of theirs. */

@@ -15,14 +15,26 @@ describe('parseAuthConfig', () => {
     expect(config.oidc).toBeNull();
   });
 
-  it('makes cookies Secure and trusts the public origin when CONSOLE_URL is https', () => {
+  it('makes cookies Secure and trusts only the public origin when CONSOLE_URL is https', () => {
     const config = parseAuthConfig({ PORT: '3000', CONSOLE_URL: 'https://console.example.com/' });
     expect(config.secureCookies).toBe(true);
+    // A page served on someone's localhost is not the console reached over https.
+    expect(config.trustedOrigins).toEqual(['https://console.example.com']);
+  });
+
+  it('trusts loopback origins beside an http console URL', () => {
+    const config = parseAuthConfig({ PORT: '3000', CONSOLE_URL: 'http://console.internal:3000' });
     expect(config.trustedOrigins).toEqual([
-      'https://console.example.com',
+      'http://console.internal:3000',
       'http://localhost:3000',
       'http://127.0.0.1:3000',
     ]);
+  });
+
+  it('trusts no proxy unless told, and refuses a proxy list it cannot read', () => {
+    expect(parseAuthConfig({}).trustedProxies).toBeNull();
+    expect(parseAuthConfig({ CONSOLE_TRUSTED_PROXIES: '10.0.0.0/8' }).trustedProxies).not.toBeNull();
+    expect(() => parseAuthConfig({ CONSOLE_TRUSTED_PROXIES: 'my-proxy' })).toThrow(/CONSOLE_TRUSTED_PROXIES/);
   });
 
   it('turns the sign-in limit off or reads attempts/seconds', () => {
@@ -46,8 +58,27 @@ describe('parseAuthConfig', () => {
       displayName: 'Okta',
       discoveryUrl: 'https://acme.okta.com/.well-known/openid-configuration',
       scopes: ['openid', 'email', 'profile'],
-      newOperatorRole: 'viewer',
+      // A public IdP admits the world: by default SSO admits only operators an admin added.
+      newOperatorRole: null,
+      allowedDomains: null,
     });
+  });
+
+  it('reads the role of SSO newcomers and the allowed email domains', () => {
+    const { oidc } = parseAuthConfig({
+      OIDC_ISSUER: 'https://idp.example',
+      OIDC_CLIENT_ID: 'client',
+      OIDC_NEW_OPERATOR_ROLE: 'viewer',
+      OIDC_ALLOWED_DOMAINS: 'Example.com, example.org',
+    });
+    expect(oidc).toMatchObject({ newOperatorRole: 'viewer', allowedDomains: ['example.com', 'example.org'] });
+    expect(() =>
+      parseAuthConfig({
+        OIDC_ISSUER: 'https://idp.example',
+        OIDC_CLIENT_ID: 'c',
+        OIDC_ALLOWED_DOMAINS: '@x',
+      }),
+    ).toThrow(/OIDC_ALLOWED_DOMAINS/);
   });
 
   it('refuses half an SSO configuration instead of hiding it', () => {

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies, type TrustedProxies } from './client-address';
 import { type Role, roleSchema } from './roles';
 
 const DEFAULT_ADMIN_EMAIL = 'admin@console.localhost';
@@ -75,7 +76,17 @@ const envSchema = z.object({
     .union([roleSchema, z.literal('none')], {
       error: 'OIDC_NEW_OPERATOR_ROLE must be viewer, support, admin or none',
     })
-    .default('viewer'),
+    .default('none'),
+  OIDC_ALLOWED_DOMAINS: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*$/i, {
+        error:
+          'OIDC_ALLOWED_DOMAINS must be a comma-separated list of email domains (example.com, example.org)',
+      })
+      .optional(),
+  ),
+  CONSOLE_TRUSTED_PROXIES: optionalText,
 });
 
 export interface OidcConfig {
@@ -88,6 +99,8 @@ export interface OidcConfig {
   scopes: string[];
   /** Role of a person signing in through SSO for the first time; null refuses unknown people. */
   newOperatorRole: Role | null;
+  /** When set, only emails at these domains (lower case) may sign in through SSO at all. */
+  allowedDomains: string[] | null;
 }
 
 export interface AuthConfig {
@@ -101,6 +114,8 @@ export interface AuthConfig {
   secret: string | undefined;
   sessionTtlSeconds: number;
   signInRateLimit: { max: number; windowSeconds: number } | null;
+  /** Proxies whose X-Forwarded-For is believed; empty: the socket address is the client. */
+  trustedProxies: TrustedProxies;
   firstAdmin: { email: string; password: string | undefined };
   oidc: OidcConfig | null;
 }
@@ -125,9 +140,15 @@ export function parseAuthConfig(env: Readonly<Record<string, string | undefined>
   const settings = parsed.data;
   const consoleUrl = new URL(settings.CONSOLE_URL ?? `http://localhost:${settings.PORT}`);
   const dataDir = path.resolve(settings.DATA_DIR);
-  const trustedOrigins = [
-    ...new Set([consoleUrl.origin, `http://localhost:${settings.PORT}`, `http://127.0.0.1:${settings.PORT}`]),
-  ];
+  // Loopback origins serve a console reached over plain http only: an https console is reached
+  // through its public name, and a page on someone's localhost must not act on it.
+  const loopbackOrigins =
+    consoleUrl.protocol === 'http:'
+      ? [`http://localhost:${settings.PORT}`, `http://127.0.0.1:${settings.PORT}`]
+      : [];
+  const trustedOrigins = [...new Set([consoleUrl.origin, ...loopbackOrigins])];
+  const trustedProxies = parseTrustedProxies(settings.CONSOLE_TRUSTED_PROXIES);
+  if (trustedProxies instanceof Error) throw new AuthConfigError(trustedProxies.message);
   return {
     dataDir,
     databaseFile: path.join(dataDir, 'console.sqlite'),
@@ -137,6 +158,7 @@ export function parseAuthConfig(env: Readonly<Record<string, string | undefined>
     secret: settings.BETTER_AUTH_SECRET,
     sessionTtlSeconds: Math.round(settings.CONSOLE_SESSION_TTL_HOURS * 3600),
     signInRateLimit: settings.CONSOLE_SIGN_IN_RATE_LIMIT,
+    trustedProxies,
     firstAdmin: {
       email: (settings.CONSOLE_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL).toLowerCase(),
       password: settings.CONSOLE_ADMIN_PASSWORD,
@@ -165,6 +187,9 @@ function oidcConfig(settings: z.infer<typeof envSchema>): OidcConfig | null {
     clientSecret: settings.OIDC_CLIENT_SECRET,
     scopes: (settings.OIDC_SCOPES ?? 'openid email profile').split(/[\s,]+/).filter(Boolean),
     newOperatorRole: settings.OIDC_NEW_OPERATOR_ROLE === 'none' ? null : settings.OIDC_NEW_OPERATOR_ROLE,
+    allowedDomains: settings.OIDC_ALLOWED_DOMAINS
+      ? settings.OIDC_ALLOWED_DOMAINS.split(',').map((domain) => domain.trim().toLowerCase())
+      : null,
   };
 }
 

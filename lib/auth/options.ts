@@ -4,7 +4,8 @@
  * Next server builds one per process (lib/auth/server.ts).
  *
  * - Email and password; nobody signs themselves up (operators are added by an admin).
- * - OpenID Connect SSO through the generic OAuth plugin when configured (provider id `oidc`).
+ * - OpenID Connect SSO through the generic OAuth plugin when configured (provider id `oidc`), under
+ *   the rules of lib/auth/sso-policy.ts (verified emails, one identity per operator, domains).
  * - Roles and disabling through the admin plugin; its HTTP endpoints stay unreachable (the
  *   console's /api/auth route lets through an allow-list), operator changes go through
  *   /api/operators, which checks the role, refuses cross-site requests and writes the audit log.
@@ -17,10 +18,11 @@ import { admin } from 'better-auth/plugins/admin';
 import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { AuthConfig } from './config';
-import type { ConsoleDatabase } from './database';
+import { type ConsoleDatabase, withOperators } from './database';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
 import type { Role } from './roles';
 import { resolveAuthSecret } from './secret';
+import { ssoLinkRefusal, ssoSignUpRefusal } from './sso-policy';
 
 export const AUTH_BASE_PATH = '/api/auth';
 export const COOKIE_PREFIX = 'console';
@@ -70,11 +72,9 @@ export function createConsoleAuth(
       disableSessionRefresh: true,
     },
     account: {
-      accountLinking: {
-        enabled: true,
-        // An operator an admin added by email may later sign in through the company's IdP.
-        trustedProviders: oidc ? [oidc.providerId] : [],
-      },
+      // An operator an admin added by email may later sign in through the company's IdP. The
+      // provider is not "trusted": linking then needs the IdP to say the email is verified.
+      accountLinking: { enabled: true, trustedProviders: [] },
     },
     // The /api/auth route applies its own sign-in limiter (lib/auth/sign-in-limiter.ts).
     rateLimit: { enabled: false },
@@ -111,6 +111,31 @@ export function createConsoleAuth(
       }),
     ],
     databaseHooks: {
+      user: {
+        create: {
+          before: async (user, context) => {
+            if (!oidc || !isSsoCallback(context?.path)) return;
+            const refusal = ssoSignUpRefusal(user, oidc);
+            if (refusal) {
+              deps.log('warn', `single sign-on refused a new operator: ${refusal}`);
+              return false;
+            }
+          },
+        },
+      },
+      account: {
+        create: {
+          before: async (account) => {
+            if (!oidc || account.providerId !== oidc.providerId) return;
+            const operator = await ssoBinding(database, account.userId, oidc.providerId);
+            const refusal = operator ? ssoLinkRefusal(operator, oidc) : 'no such operator';
+            if (refusal) {
+              deps.log('warn', `single sign-on refused to link an identity: ${refusal}`);
+              return false;
+            }
+          },
+        },
+      },
       session: {
         create: {
           after: async (session, context) => {
@@ -129,3 +154,28 @@ export function createConsoleAuth(
 }
 
 export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
+
+/** better-auth's OAuth callback (GET, or POST for form_post). */
+function isSsoCallback(path: string | undefined): boolean {
+  return path?.startsWith('/callback/') ?? false;
+}
+
+interface AccountTable {
+  id: string;
+  userId: string;
+  providerId: string;
+}
+
+/** The operator's email and how many SSO identities are bound to them already. */
+async function ssoBinding(database: ConsoleDatabase, userId: string, providerId: string) {
+  const db = withOperators(database.db).withTables<{ account: AccountTable }>();
+  const operator = await db.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();
+  if (!operator) return null;
+  const { count } = await db
+    .selectFrom('account')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('userId', '=', userId)
+    .where('providerId', '=', providerId)
+    .executeTakeFirstOrThrow();
+  return { email: operator.email, ssoAccounts: Number(count) };
+}

@@ -48,6 +48,7 @@ export const consoleErrorCodeSchema = z.enum([
   'unauthenticated', // no console session
   'forbidden', // the operator's role may not do this
   'cross_site_request',
+  'audit_unavailable', // the audit log could not be written, so the action did not happen
   'internal',
 ]);
 export type ConsoleErrorCode = z.infer<typeof consoleErrorCodeSchema>;

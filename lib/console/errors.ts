@@ -35,6 +35,16 @@ export const accessFailures = {
     ),
 };
 
+/** 503: the audit log could not be written, so the action was not carried out. */
+export function auditUnavailable(requestId: string): ConsoleFailure {
+  return consoleFailure(
+    503,
+    'audit_unavailable',
+    `Nothing was done: the console could not write its audit log (request ${requestId}). Try again in a moment.`,
+    { requestId },
+  );
+}
+
 /** 400 with a message per field; `subject` names what to check ("input", "filters"). */
 export function invalidRequest(fields: Record<string, string>, subject = 'input'): ConsoleFailure {
   return consoleFailure(400, 'invalid_request', `Check the ${subject}: ${describeFieldErrors(fields)}.`, {

@@ -1,12 +1,13 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { audit } from '@/lib/audit/server';
+import { AuditUnavailableError, audit, settleAudit } from '@/lib/audit/server';
 import { guardRequest } from '@/lib/auth/guard';
 import type { Permission } from '@/lib/auth/roles';
 import type { Operator } from '@/lib/auth/server';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import {
+  auditUnavailable,
   type ConsoleFailure,
   consoleFailure,
   invalidRequest,
@@ -14,8 +15,7 @@ import {
   toConsoleFailure,
 } from './errors';
 import { logger } from './logger';
-
-const MAX_BODY_BYTES = 1024 * 1024;
+import { readBodyText } from './request-body';
 
 /** Every answer may carry a token: none may be cached anywhere. */
 const baseHeaders = { 'cache-control': 'no-store', 'content-type': 'application/json' };
@@ -72,18 +72,16 @@ export function userGroupRoute<Body, Result>(
         headers: { ...baseHeaders, 'x-request-id': requestId, ...headers },
       });
     };
-    const record = (outcome: string, facts: AuditFacts) =>
-      operator
-        ? audit({
-            action: operation,
-            operator: { id: operator.id, email: operator.email },
-            outcome,
-            requestId,
-            ...facts,
-          })
-        : Promise.resolve();
+    const entryOf = (outcome: string, facts: AuditFacts) => ({
+      action: operation,
+      operator: operator ? { id: operator.id, email: operator.email } : null,
+      outcome,
+      requestId,
+      ...facts,
+    });
+    // A refusal did nothing worth withholding: it is answered even when its entry cannot be written.
     const fail = async (failure: ConsoleFailure, facts: AuditFacts = {}) => {
-      await record(failure.body.error.code, facts);
+      if (operator) await audit(entryOf(failure.body.error.code, facts)).catch(() => undefined);
       return answer(failure.status, failure.body, failure.headers);
     };
 
@@ -100,7 +98,16 @@ export function userGroupRoute<Body, Result>(
     const parsed = await parseJsonRequest(request, schema);
     if ('failure' in parsed) return fail(parsed.failure);
 
+    // The entry is written before the upstream call, and nothing is sent without it: no token is
+    // returned, rotated or deleted off the record. Its outcome is filled in afterwards.
     const requestFacts = auditFacts.request(parsed.data);
+    let entryId: number;
+    try {
+      entryId = await audit(entryOf('started', requestFacts));
+    } catch {
+      const failure = auditUnavailable(requestId);
+      return answer(failure.status, failure.body);
+    }
     let result: Result;
     try {
       result = await action(parsed.data, requestId);
@@ -109,9 +116,10 @@ export function userGroupRoute<Body, Result>(
       if (failure.status >= 500) {
         logger.error({ operation, requestId, err: describeError(error) }, 'user group operation failed');
       }
-      return fail(failure, requestFacts);
+      await settleAudit(entryId, { outcome: failure.body.error.code }, requestId);
+      return answer(failure.status, failure.body, failure.headers);
     }
-    await record('success', { ...requestFacts, ...auditFacts.result(parsed.data, result) });
+    await settleAudit(entryId, { outcome: 'success', ...auditFacts.result(parsed.data, result) }, requestId);
     return answer(200, result);
   };
 }
@@ -165,6 +173,10 @@ export function operatorRoute<Params extends Record<string, string> = Record<str
       const outcome = await handler({ request, operator: access.operator, requestId, params });
       return outcome instanceof Response ? finish(outcome) : json(outcome.status ?? 200, outcome.body);
     } catch (error) {
+      if (error instanceof AuditUnavailableError) {
+        const failure = auditUnavailable(requestId);
+        return json(failure.status, failure.body);
+      }
       logger.error({ operation: name, requestId, err: describeError(error) }, 'console request failed');
       const failure = consoleFailure(
         500,
@@ -192,12 +204,12 @@ export async function readJsonBody(
       ),
     };
   }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
+  const body = await readBodyText(request);
+  if ('tooLarge' in body) {
     return { failure: consoleFailure(413, 'invalid_request', 'The request is larger than 1 MiB.') };
   }
   try {
-    return { value: JSON.parse(text) };
+    return { value: JSON.parse(body.text) };
   } catch {
     return { failure: consoleFailure(400, 'invalid_request', 'The request body is not valid JSON.') };
   }

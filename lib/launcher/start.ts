@@ -7,7 +7,8 @@
  *   the console. With it set, the console talks to that server with USER_GROUP_API_KEY.
  * - Migrates the console database (operators, sessions, audit log) and creates the first admin
  *   when there is none, printing a generated password once (lib/launcher/operator-sign-in.ts).
- * - Runs `next start` as a child whose PID is the server itself, so stopping it frees the port.
+ * - Runs the console's server (lib/launcher/console-server.ts: Next's handler behind node:http) as
+ *   a child whose PID is the server itself, so stopping it frees the port.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -49,14 +50,30 @@ async function main(): Promise<void> {
     await upstream.close();
     throw error;
   });
-  const consoleServer = runNext(['start', '--port', String(settings.port), '--hostname', settings.hostname], {
-    ...process.env,
-    USER_GROUP_API_URL: upstream.url,
-    USER_GROUP_API_KEY: upstream.apiKey,
-    DATA_DIR: settings.dataDir,
-    PORT: String(settings.port),
-    CONSOLE_URL: signIn.consoleUrl,
-  });
+  const consoleServer = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'console-server.ts'),
+      '--port',
+      String(settings.port),
+      '--hostname',
+      settings.hostname,
+    ],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        USER_GROUP_API_URL: upstream.url,
+        USER_GROUP_API_KEY: upstream.apiKey,
+        DATA_DIR: settings.dataDir,
+        PORT: String(settings.port),
+        CONSOLE_URL: signIn.consoleUrl,
+      },
+    },
+  );
   log(`console on ${signIn.consoleUrl} using the User Group Service at ${upstream.url}`);
 
   let stopping = false;

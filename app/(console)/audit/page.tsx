@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
+import { auditRead } from '@/lib/audit/server';
 import { listAuditEvents } from '@/lib/audit/store';
 import { requirePageOperator } from '@/lib/auth/page-guard';
-import { consoleServer } from '@/lib/auth/server';
+import { consoleServer, type Operator } from '@/lib/auth/server';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
 
@@ -17,7 +19,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   const typed = Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
   ) as Partial<Record<keyof AuditFilters, string>>;
-  await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('audit:read');
   const parsed = parseAuditFilters(params);
 
   return (
@@ -31,7 +33,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
       </div>
       <AuditFiltersForm values={typed} errors={parsed.success ? {} : parsed.fields} />
       {parsed.success ? (
-        <AuditResults filters={parsed.filters} />
+        <AuditResults filters={parsed.filters} operator={operator} />
       ) : (
         <Alert variant="error" role="alert">
           Check the filters marked above.
@@ -41,9 +43,10 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   );
 }
 
-async function AuditResults({ filters }: { filters: AuditFilters }) {
+async function AuditResults({ filters, operator }: { filters: AuditFilters; operator: Operator }) {
   const { database } = await consoleServer();
   const page = await listAuditEvents(database.db, filters);
+  await auditRead('audit.read', operator, randomUUID(), filters, page.events.length);
   const exportQuery = auditFiltersQuery(filters);
   const pageLink = (number: number) => {
     const pageQuery = auditFiltersQuery(filters, number);

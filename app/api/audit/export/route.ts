@@ -1,12 +1,13 @@
 import { auditEventsToCsv } from '@/lib/audit/csv';
 import { parseAuditFilters } from '@/lib/audit/filters';
+import { auditRead } from '@/lib/audit/server';
 import { exportAuditEvents } from '@/lib/audit/store';
 import { consoleServer } from '@/lib/auth/server';
 import { invalidRequest } from '@/lib/console/errors';
 import { operatorRoute } from '@/lib/console/route-handler';
 
 /** Every row the filters select (not just one page), as CSV. */
-export const GET = operatorRoute('audit.export', 'audit:read', async ({ request }) => {
+export const GET = operatorRoute('audit.export', 'audit:read', async ({ request, operator, requestId }) => {
   const parsed = parseAuditFilters(new URL(request.url).searchParams);
   if (!parsed.success) {
     const failure = invalidRequest(parsed.fields, 'filters');
@@ -14,6 +15,7 @@ export const GET = operatorRoute('audit.export', 'audit:read', async ({ request 
   }
   const { database } = await consoleServer();
   const events = await exportAuditEvents(database.db, parsed.filters);
+  await auditRead('audit.export', operator, requestId, parsed.filters, events.length);
   const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
   return new Response(auditEventsToCsv(events), {
     headers: {

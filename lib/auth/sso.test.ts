@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ssoAdminEmail, startSsoConsole } from '@/lib/testing/sso-console';
+
+let sso: Awaited<ReturnType<typeof startSsoConsole>>;
+
+beforeAll(async () => {
+  sso = await startSsoConsole({ OIDC_NEW_OPERATOR_ROLE: 'viewer', OIDC_ALLOWED_DOMAINS: 'unit.example' });
+});
+afterAll(() => sso.close());
+
+describe('single sign-on (new people welcome as viewers, one allowed domain)', () => {
+  it('refuses an identity whose IdP does not vouch for the email, even an admin’s: no session', async () => {
+    const outcome = await sso.signIn({ email: ssoAdminEmail, emailVerified: false, subject: 'attacker' });
+    expect(outcome.signedIn).toBe(false);
+    expect(outcome.location).toMatch(/^\/sign-in\?error=/);
+    expect(await sso.operator(ssoAdminEmail)).toEqual({ role: 'admin', ssoAccounts: 0 });
+  });
+
+  it('binds an operator to the first verified identity and refuses a second one with the same email', async () => {
+    const first = await sso.signIn({ email: ssoAdminEmail, subject: 'admin-at-idp' });
+    expect(first).toMatchObject({ signedIn: true, location: '/' });
+    expect(await sso.signIn({ email: ssoAdminEmail, subject: 'admin-at-idp' })).toMatchObject({
+      signedIn: true,
+    });
+
+    const impostor = await sso.signIn({ email: ssoAdminEmail, subject: 'someone-else' });
+    expect(impostor.signedIn).toBe(false);
+    expect(impostor.location).toMatch(/^\/sign-in\?error=/);
+    expect(await sso.operator(ssoAdminEmail)).toEqual({ role: 'admin', ssoAccounts: 1 });
+  });
+
+  it('admits a verified newcomer at an allowed domain as a viewer', async () => {
+    const outcome = await sso.signIn({ email: 'newcomer@unit.example' });
+    expect(outcome.signedIn).toBe(true);
+    expect(await sso.operator('newcomer@unit.example')).toEqual({ role: 'viewer', ssoAccounts: 1 });
+  });
+
+  it('refuses newcomers from other domains and unverified newcomers', async () => {
+    for (const identity of [
+      { email: 'outsider@elsewhere.example' },
+      { email: 'unverified@unit.example', emailVerified: false },
+    ]) {
+      const outcome = await sso.signIn(identity);
+      expect(outcome.signedIn).toBe(false);
+      expect(await sso.operator(identity.email)).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createSqliteBackend,
+  createTestKeys,
+  startTestService,
+  type TestBackend,
+} from '@/lib/user-group-service/test-support';
+
+// The console's routes against a real service and a real console database. The server reads its
+// configuration from the environment once: set it before the first use.
+const backend: TestBackend = await createSqliteBackend();
+const keys = await createTestKeys(backend.database);
+const service = await startTestService(backend.database);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'console-routes-'));
+const origin = 'http://127.0.0.1:3997';
+Object.assign(process.env, {
+  DATA_DIR: dataDir,
+  PORT: '3997',
+  CONSOLE_URL: origin,
+  CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+  CONSOLE_ADMIN_EMAIL: 'admin@routes.example',
+  CONSOLE_ADMIN_PASSWORD: 'routes-admin-password',
+  LOG_LEVEL: 'silent',
+  USER_GROUP_API_URL: service.url,
+  USER_GROUP_API_KEY: keys.customer,
+});
+
+const { handleAuthRequest } = await import('@/lib/auth/auth-route');
+const { consoleServer } = await import('@/lib/auth/server');
+const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
+const { listAuditEvents } = await import('@/lib/audit/store');
+const getOrCreate = (await import('@/app/api/user-groups/get-or-create/route')).POST;
+const rotate = (await import('@/app/api/user-groups/rotate/route')).POST;
+const remove = (await import('@/app/api/user-groups/delete/route')).POST;
+const readAudit = (await import('@/app/api/audit/route')).GET;
+const exportAudit = (await import('@/app/api/audit/export/route')).GET;
+
+let cookie = '';
+
+const post = (body: unknown) =>
+  new Request(`${origin}/api/x`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, cookie },
+    body: JSON.stringify(body),
+  });
+const get = (url: string) => new Request(`${origin}${url}`, { headers: { cookie } });
+const noParams = { params: Promise.resolve({}) };
+
+async function auditWritesFail<T>(run: () => Promise<T>): Promise<T> {
+  const { database } = await consoleServer();
+  await sql`create trigger audit_off before insert on audit_event begin select raise(abort, 'audit off'); end`.execute(
+    database.db,
+  );
+  try {
+    return await run();
+  } finally {
+    await sql`drop trigger audit_off`.execute(database.db);
+  }
+}
+
+beforeAll(async () => {
+  const { auth, database, config } = await consoleServer();
+  await ensureFirstAdmin(auth, database, config);
+  const signIn = await handleAuthRequest(
+    new Request(`${origin}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: 'admin@routes.example', password: 'routes-admin-password' }),
+    }),
+  );
+  cookie = signIn.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0])
+    .join('; ');
+});
+
+afterAll(async () => {
+  const { database } = await consoleServer();
+  await database.close();
+  await service.close();
+  await backend.dispose();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('user group routes fail closed without their audit entry', () => {
+  it('creates no group and returns no token when the audit log cannot be written', async () => {
+    const refused = await auditWritesFail(() => getOrCreate(post({ user_group_id: 'audit-off-1' })));
+    expect(refused.status).toBe(503);
+    const body = await refused.json();
+    expect(body.error.code).toBe('audit_unavailable');
+    expect(JSON.stringify(body)).not.toMatch(/[0-9a-f]{64}/);
+    // The service never saw the request: the group is new when asked again.
+    const created = await getOrCreate(post({ user_group_id: 'audit-off-1' }));
+    expect((await created.json()).new_user_group).toBe(true);
+  });
+
+  it('neither rotates nor deletes when the audit log cannot be written', async () => {
+    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }))).json();
+    const token = user_group.token as string;
+    expect((await auditWritesFail(() => rotate(post({ current_token: token })))).status).toBe(503);
+    expect(
+      (await auditWritesFail(() => remove(post({ user_group_id: 'audit-off-2', current_token: token }))))
+        .status,
+    ).toBe(503);
+    // The token still works: it was neither rotated nor deleted.
+    const again = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }))).json();
+    expect(again).toMatchObject({ new_user_group: false, user_group: { token } });
+  });
+
+  it('records each action once, settled with its outcome', async () => {
+    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audited-1' }))).json();
+    const rotated = await rotate(post({ current_token: user_group.token }));
+    expect(rotated.status).toBe(200);
+    const { database } = await consoleServer();
+    const { events } = await listAuditEvents(database.db, { group: 'audited-1', page: 1 });
+    expect(events.map((event) => [event.action, event.outcome])).toEqual([
+      ['rotate', 'success'],
+      ['get-or-create', 'success'],
+    ]);
+  });
+});
+
+describe('reading the audit log is on record', () => {
+  it('records a read and an export with their filters and row counts', async () => {
+    expect((await readAudit(get('/api/audit?action=rotate'), noParams)).status).toBe(200);
+    const exported = await exportAudit(get('/api/audit/export?group=audited-1'), noParams);
+    expect(exported.status).toBe(200);
+    const { database } = await consoleServer();
+    const { events } = await listAuditEvents(database.db, { operator: 'admin@routes.example', page: 1 });
+    const reads = events.filter((event) => event.action.startsWith('audit.'));
+    expect(reads.map((event) => [event.action, event.detail])).toEqual([
+      ['audit.export', '2 rows; group=audited-1'],
+      ['audit.read', '1 row; action=rotate'],
+    ]);
+  });
+
+  it('refuses an export it cannot record', async () => {
+    const refused = await auditWritesFail(() => exportAudit(get('/api/audit/export'), noParams));
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).not.toContain('audited-1');
+  });
+});
