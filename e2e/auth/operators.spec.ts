@@ -67,7 +67,7 @@ test.describe('as the admin', () => {
     await tempContext.close();
   });
 
-  test("changes an operator's role, which applies to their next request", async ({ page }) => {
+  test("changes an operator's role either way, which applies to their next request", async ({ page }) => {
     const temp = await addOperator('viewer');
     const tempApi = await (await import('@playwright/test')).request.newContext({
       baseURL: consoleUrl,
@@ -95,6 +95,14 @@ test.describe('as the admin', () => {
       baseExpect(
         (await postConsole(tempApi, '/api/user-groups/get-or-create', { user_group_id: id })).status,
       ).toBe(200);
+
+      // Demoted while signed in: the very next request gets no token.
+      await row.getByLabel(`Role of ${temp.email}`).selectOption('viewer');
+      await row.getByRole('button', { name: 'Change role' }).click();
+      await expect(row.getByTestId('operator-row-role')).toHaveText('viewer');
+      const demoted = await tempApi.post('/api/user-groups/get-or-create', { data: { user_group_id: id } });
+      baseExpect(demoted.status()).toBe(403);
+      baseExpect(await demoted.text()).not.toMatch(/[0-9a-f]{64}/);
     } finally {
       await tempApi.dispose();
     }

@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { redactUrlCredentials } from '../redact-url';
 import { ensureEmbeddedService } from './embedded-service';
 import { prepareOperatorSignIn } from './operator-sign-in';
 import { launcherSettings } from './settings';
@@ -74,7 +75,9 @@ async function main(): Promise<void> {
       },
     },
   );
-  log(`console on ${signIn.consoleUrl} using the User Group Service at ${upstream.url}`);
+  log(
+    `console on ${signIn.consoleUrl} using the User Group Service at ${redactUrlCredentials(upstream.url)}`,
+  );
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -200,4 +200,23 @@ describe('createUserGroupApi', () => {
     expect(error.kind).toBe('unreachable');
     expect(error.message).toContain(`${url}/api/user`);
   });
+
+  it('names the URL without the credentials it may carry', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const port = (closed.address() as AddressInfo).port;
+    closed.close();
+    await once(closed, 'close');
+    const error = (await createUserGroupApi({
+      baseUrl: `http://vendor:s3cret-pass@127.0.0.1:${port}`,
+      apiKey,
+    })
+      .rotate({ current_token: 'x' })
+      .catch((caught: unknown) => caught)) as UpstreamError;
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toContain(`http://***@127.0.0.1:${port}/api/user`);
+    expect(error.message).not.toContain('s3cret-pass');
+    expect(error.message).not.toContain('vendor');
+  });
 });

@@ -5,8 +5,10 @@
  * UpstreamError whose kind says what a person can do about it. The API key is handed in by the
  * caller and never appears in an error message.
  */
+
 import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
+import { redactUrlCredentials } from '../redact-url';
 import {
   type DeleteRequest,
   type DeleteResponse,
@@ -160,7 +162,9 @@ function failureError(
   return new UpstreamError('failed', upstreamMessage, details);
 }
 
-function connectionError(error: unknown, endpoint: string, timeoutMs: number): UpstreamError {
+function connectionError(error: unknown, url: string, timeoutMs: number): UpstreamError {
+  // The message reaches the browser and the logs: a `user:password@` in the URL must not.
+  const endpoint = redactUrlCredentials(url);
   if (isTimeout(error)) {
     return new UpstreamError(
       'timeout',

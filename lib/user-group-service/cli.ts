@@ -4,9 +4,9 @@
  * to stderr with exit code 1. `keys create` prints the new key alone on its last line of stdout.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { redactUrlsInText } from '../redact-url';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
 import { createLogger } from './logger';
-import { redactUrlsInText } from './redact-url';
 import { DEFAULT_HTTP_LIMITS, startUserGroupService } from './server';
 
 const DEFAULT_DATABASE = './data/user-group-service.sqlite';

@@ -12,13 +12,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { redactUrlCredentials } from '../redact-url';
 import { createAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from './authenticator';
 import { openDatabase } from './database';
 import { assertKeyMatchesDatabase, resolveEncryptionKey } from './encryption-key';
 import { createLogger } from './logger';
 import { migrateToLatest } from './migrations';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
-import { redactUrlCredentials } from './redact-url';
 import { createRequestListener } from './router';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { createTokenCrypto } from './token-crypto';

@@ -1,5 +1,5 @@
 /**
- * Credentials out of anything the service prints: `postgres://user:secret@host/db` becomes
+ * Credentials out of anything the console or the service shows or logs: `postgres://user:secret@host/db` becomes
  * `postgres://***@host/db`. Everything up to the last `@` goes, not only what a URL parser would call
  * the user info: a password may hold characters a URL does not allow (`/`, `?`, `#`), and a host lost
  * from a log line costs less than a leaked password. Strings that are not `scheme://` URLs (SQLite file
