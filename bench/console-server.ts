@@ -13,7 +13,7 @@ import { type Started, startServer } from './processes';
 export interface BenchConsole {
   /** Where the bench sends requests. */
   base: string;
-  /** The Origin a browser on the console sends; one of the trusted origins (lib/auth/config.ts). */
+  /** The Origin a browser on the console sends; one of the trusted origins (lib/config). */
   origin: string;
   /** The signed-in admin's session cookie(s), as a Cookie header. */
   cookie: string;

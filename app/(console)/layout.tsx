@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { requirePageOperator } from '@/lib/auth/page-guard';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { OperatorNav } from './_operator/operator-nav';
 
 /**

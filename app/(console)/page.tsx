@@ -1,5 +1,5 @@
-import { requirePageOperator } from '@/lib/auth/page-guard';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/roles';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { UserGroupConsole } from './_components/user-group-console';
 
 /** The console's one page: a server component that renders the three client forms. */

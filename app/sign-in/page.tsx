@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { authConfig } from '@/lib/auth/config';
-import { currentOperator } from '@/lib/auth/page-guard';
 import { safeReturnPath } from '@/lib/auth/return-path';
+import { consoleConfig } from '@/lib/config';
+import { currentOperator } from '@/lib/server/page-guard';
 import { ssoErrorMessage } from './_components/sign-in.schema';
 import { SignInForm } from './_components/sign-in-form';
 
@@ -15,7 +15,7 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
   const params = await searchParams;
   const next = safeReturnPath(params.next);
   if (await currentOperator()) redirect(next);
-  const { oidc } = authConfig();
+  const { oidc } = consoleConfig();
   const error = typeof params.error === 'string' ? params.error : undefined;
 
   return (

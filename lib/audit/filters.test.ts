@@ -1,9 +1,9 @@
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { ConsoleTables } from '@/lib/db/console-database';
 import { applyAuditFilters, auditFiltersQuery, escapeLike, parseAuditFilters, upperBound } from './filters';
-import type { AuditDatabase } from './schema';
 
-const db = new Kysely<AuditDatabase>({
+const db = new Kysely<ConsoleTables>({
   dialect: {
     createAdapter: () => new SqliteAdapter(),
     createDriver: () => new DummyDriver(),

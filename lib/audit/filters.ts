@@ -5,8 +5,9 @@
  */
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
+import type { ConsoleTables } from '@/lib/db/console-database';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { type AuditDatabase, auditActionSchema } from './schema';
+import { auditActionSchema } from './schema';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -81,9 +82,9 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
 }
 
 export function applyAuditFilters<O>(
-  query: SelectQueryBuilder<AuditDatabase, 'audit_event', O>,
+  query: SelectQueryBuilder<ConsoleTables, 'audit_event', O>,
   filters: Omit<AuditFilters, 'page'>,
-): SelectQueryBuilder<AuditDatabase, 'audit_event', O> {
+): SelectQueryBuilder<ConsoleTables, 'audit_event', O> {
   if (!filters.operator && !filters.action && !filters.group && !filters.from && !filters.to) return query;
   return query.where((eb) => {
     const parts: Expression<SqlBool>[] = [];

@@ -1,9 +1,11 @@
 /**
- * The audit log's table and its migrations, on the console database (Kysely over SQLite).
- * Times are ISO 8601 UTC strings with milliseconds, so text order is time order.
+ * The audit log's actions and its table's migrations, on the console database (the table's type
+ * is lib/db's AuditEventTable). Times are ISO 8601 UTC strings with milliseconds, so text order
+ * is time order.
  */
-import { type Generated, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { z } from 'zod';
+import type { ConsoleDb } from '@/lib/db/console-database';
 
 export const auditActions = [
   'get-or-create',
@@ -21,29 +23,6 @@ export const auditActions = [
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
-
-export interface AuditEventTable {
-  id: Generated<number>;
-  at: string;
-  operator_id: string | null;
-  operator_email: string | null;
-  action: AuditAction;
-  user_group_id: string | null;
-  user_group_name: string | null;
-  /** `success`, or the error code the person saw. */
-  outcome: string;
-  request_id: string;
-  /** First 12 hex of SHA-256 of the token the action returned or used; never the token. */
-  token_fingerprint: string | null;
-  /** For a rotation or deletion: the fingerprint of the token presented. */
-  previous_token_fingerprint: string | null;
-  /** A short description of what changed (operator changes); never a secret. */
-  detail: string | null;
-}
-
-export interface AuditDatabase {
-  audit_event: AuditEventTable;
-}
 
 const migrations: Record<string, Migration> = {
   '2026-11-21-001-audit-event': {
@@ -84,7 +63,7 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Idempotent: applies what is missing, in order. */
-export async function migrateAuditLog(db: Kysely<AuditDatabase>): Promise<void> {
+export async function migrateAuditLog(db: ConsoleDb): Promise<void> {
   const migrator = new Migrator({
     // Migrations see the schema as it was when written, not as the current types say.
     db: db as unknown as Kysely<unknown>,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/auth/database';
+import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { parseAuditFilters } from './filters';
 import { tokenFingerprint } from './fingerprint';
 import { migrateAuditLog } from './schema';

@@ -2,10 +2,11 @@
  * Writing and reading the audit log. Framework-free: takes the console database's Kysely instance,
  * so the launcher, the server and the tests use it alike.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { AuditEventTable, ConsoleDb } from '@/lib/db/console-database';
 import { AUDIT_PAGE_SIZE, type AuditFilters, applyAuditFilters } from './filters';
 import { tokenFingerprint } from './fingerprint';
-import type { AuditAction, AuditDatabase, AuditEventTable } from './schema';
+import type { AuditAction } from './schema';
 
 export type AuditEvent = Selectable<AuditEventTable>;
 
@@ -31,7 +32,7 @@ function clip(value: string | null | undefined): string | null {
 }
 
 /** Writes one entry; answers its id. */
-export async function recordAuditEvent(db: Kysely<AuditDatabase>, entry: AuditEntry): Promise<number> {
+export async function recordAuditEvent(db: ConsoleDb, entry: AuditEntry): Promise<number> {
   const { id } = await db
     .insertInto('audit_event')
     .values({
@@ -59,7 +60,7 @@ export type AuditSettlement = Pick<
 
 /** Completes an entry written before its action ran: the outcome and what the answer added. */
 export async function settleAuditEvent(
-  db: Kysely<AuditDatabase>,
+  db: ConsoleDb,
   id: number,
   settlement: AuditSettlement,
 ): Promise<void> {
@@ -87,7 +88,7 @@ export interface AuditPage {
 }
 
 export async function listAuditEvents(
-  db: Kysely<AuditDatabase>,
+  db: ConsoleDb,
   filters: AuditFilters,
   pageSize = AUDIT_PAGE_SIZE,
 ): Promise<AuditPage> {
@@ -106,7 +107,7 @@ export async function listAuditEvents(
 
 /** Every row the filters select, newest first, as the page lists them. */
 export async function exportAuditEvents(
-  db: Kysely<AuditDatabase>,
+  db: ConsoleDb,
   filters: Omit<AuditFilters, 'page'>,
   limit = 100_000,
 ): Promise<AuditEvent[]> {
@@ -129,7 +130,7 @@ export interface RecentGroup {
  * The latest successful get-or-create per user group id, newest first, leaving out groups deleted
  * (successfully, through the console) since.
  */
-export async function listRecentGroups(db: Kysely<AuditDatabase>, limit = 50): Promise<RecentGroup[]> {
+export async function listRecentGroups(db: ConsoleDb, limit = 50): Promise<RecentGroup[]> {
   const rows = await db
     .selectFrom('audit_event as opened')
     .innerJoin(

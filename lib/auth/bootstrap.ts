@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AuthConfig } from './config';
-import type { ConsoleDatabase } from './database';
+import type { ConsoleConfig } from '@/lib/config';
+import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { ConsoleAuth } from './options';
 
 export type FirstAdminResult =
@@ -16,26 +16,26 @@ export type FirstAdminResult =
 export async function ensureFirstAdmin(
   auth: ConsoleAuth,
   database: ConsoleDatabase,
-  config: AuthConfig,
+  config: ConsoleConfig,
 ): Promise<FirstAdminResult> {
   const { count } = await sql<{ count: number }>`select count(*) as count from "user"`
     .execute(database.db)
     .then((result) => result.rows[0] ?? { count: 0 });
   if (count > 0) return { created: false };
 
-  const generatedPassword = config.firstAdmin.password ? null : generatePassword();
-  const password = config.firstAdmin.password ?? generatedPassword ?? '';
+  const generatedPassword = config.auth.firstAdmin.password ? null : generatePassword();
+  const password = config.auth.firstAdmin.password ?? generatedPassword ?? '';
   // No headers: a trusted server-side call, which the admin plugin allows without a session.
   await auth.api.createUser({
     body: {
-      email: config.firstAdmin.email,
+      email: config.auth.firstAdmin.email,
       name: 'First admin',
       password,
       role: 'admin',
       data: { emailVerified: true },
     },
   });
-  return { created: true, email: config.firstAdmin.email, generatedPassword };
+  return { created: true, email: config.auth.firstAdmin.email, generatedPassword };
 }
 
 /** 20 characters from an alphabet without look-alikes: about 116 bits. */

@@ -1,7 +1,7 @@
 /**
  * The console's better-auth instance, built from the parsed configuration and an open console
- * database. Plain module: the launcher builds one to migrate and to create the first admin, the
- * Next server builds one per process (lib/auth/server.ts).
+ * database. Plain module: the composition root (lib/server/compose.ts) builds one, for the launcher
+ * (to migrate and create the first admin) and for the Next server.
  *
  * - Email and password; nobody signs themselves up (operators are added by an admin).
  * - OpenID Connect SSO through the generic OAuth plugin when configured (provider id `oidc`), under
@@ -17,10 +17,10 @@ import { createAccessControl } from 'better-auth/plugins/access';
 import { admin } from 'better-auth/plugins/admin';
 import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
-import type { AuthConfig } from './config';
-import { type ConsoleDatabase, withOperators } from './database';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
-import type { Role } from './roles';
+import type { ConsoleConfig } from '@/lib/config';
+import type { ConsoleDatabase } from '@/lib/db/console-database';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import type { Role } from '@/lib/roles';
 import { resolveAuthSecret } from './secret';
 import { ssoLinkRefusal, ssoSignUpRefusal } from './sso-policy';
 
@@ -49,7 +49,7 @@ const adminRoles = {
 } satisfies Record<Role, unknown>;
 
 export function createConsoleAuth(
-  config: AuthConfig,
+  config: ConsoleConfig,
   database: ConsoleDatabase,
   deps: ConsoleAuthDependencies,
 ) {
@@ -58,7 +58,7 @@ export function createConsoleAuth(
     appName: 'User Group Console',
     baseURL: config.consoleUrl.origin,
     basePath: AUTH_BASE_PATH,
-    secret: resolveAuthSecret(config.secret, config.dataDir),
+    secret: resolveAuthSecret(config.auth.secret, config.dataDir),
     database: { db: database.db, type: 'sqlite' },
     trustedOrigins: config.trustedOrigins,
     emailAndPassword: {
@@ -68,7 +68,7 @@ export function createConsoleAuth(
       maxPasswordLength: MAX_PASSWORD_LENGTH,
     },
     session: {
-      expiresIn: config.sessionTtlSeconds,
+      expiresIn: config.auth.sessionTtlSeconds,
       disableSessionRefresh: true,
     },
     account: {
@@ -160,15 +160,9 @@ function isSsoCallback(path: string | undefined): boolean {
   return path?.startsWith('/callback/') ?? false;
 }
 
-interface AccountTable {
-  id: string;
-  userId: string;
-  providerId: string;
-}
-
 /** The operator's email and how many SSO identities are bound to them already. */
 async function ssoBinding(database: ConsoleDatabase, userId: string, providerId: string) {
-  const db = withOperators(database.db).withTables<{ account: AccountTable }>();
+  const { db } = database;
   const operator = await db.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();
   if (!operator) return null;
   const { count } = await db

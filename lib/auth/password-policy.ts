@@ -1,3 +1,2 @@
-/** Operator passwords: long rather than clever (better-auth hashes them with scrypt). */
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 128;
+// Moved to lib/limits.ts; kept until the client-side branch that imports it from here is merged.
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';

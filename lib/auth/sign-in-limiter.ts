@@ -1,6 +1,6 @@
 /**
  * Sign-in attempts per window, counted per email address and per client address (the socket's,
- * or a trusted proxy's report of it: lib/auth/client-address.ts). IPv6 clients count per /64, the
+ * or a trusted proxy's report of it: lib/config/trusted-proxies.ts). IPv6 clients count per /64, the
  * block one subscriber usually holds. In memory: the console runs as one process.
  *
  * The map holds at most `maxKeys` windows: expired windows go first, then the oldest. A flood of

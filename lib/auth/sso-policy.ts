@@ -10,7 +10,7 @@
  * - With OIDC_ALLOWED_DOMAINS, only emails at those domains may use SSO at all.
  * - With OIDC_NEW_OPERATOR_ROLE=none, SSO never creates an operator, whatever the request asks.
  */
-import type { OidcConfig } from './config';
+import type { OidcConfig } from '@/lib/config';
 
 export function emailDomainAllowed(email: string, allowedDomains: readonly string[] | null): boolean {
   if (allowedDomains === null) return true;

@@ -31,12 +31,17 @@ export type RotateResult = z.infer<typeof rotateResultSchema>;
 export const deleteResultSchema = z.object({ deleted: z.literal(true), user_group_id: z.string() });
 export type DeleteResult = z.infer<typeof deleteResultSchema>;
 
+/** The three calls of the User Group Service interface, as the console's routes name them. */
+export type UserGroupOperation = 'get-or-create' | 'rotate' | 'delete';
+
 /**
  * Every failure a person can act on, by cause. The message is written for the person at the screen;
  * `fields` maps a request field to its problem; `retryAfterSeconds` comes with rate_limited.
  */
 export const consoleErrorCodeSchema = z.enum([
   'invalid_request', // the console refused the input (field messages)
+  'body_too_large', // over 1 MiB
+  'unsupported_media_type', // not JSON
   'upstream_invalid_request', // the service refused the input (its message, field messages)
   'api_key_refused', // the service refused USER_GROUP_API_KEY
   'not_found', // no user group for that token / id

@@ -1,6 +1,6 @@
 /**
  * The console's HTTP server: Next's production request handler behind node:http, so that every
- * request carries the address of the socket it came from (lib/auth/client-address.ts). `next start`
+ * request carries the address of the socket it came from (lib/config/trusted-proxies.ts). `next start`
  * passes a client's own X-Forwarded-For through unchanged, which let any client choose the address
  * the sign-in limiter counts against. Run by the launcher as its child:
  *
@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import next from 'next';
-import { PEER_ADDRESS_HEADER } from '../auth/client-address';
+import { PEER_ADDRESS_HEADER } from '../config/trusted-proxies';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '3000' }, hostname: { type: 'string', default: '127.0.0.1' } },

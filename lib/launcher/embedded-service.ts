@@ -6,26 +6,33 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ConsoleConfig } from '@/lib/config';
 import { createUserGroupApi, UpstreamError } from '@/lib/user-group-api/client';
 import { createApiKey, startUserGroupService } from '@/lib/user-group-service';
-import type { LauncherSettings, Upstream } from './settings';
+
+/** The User Group Service the console talks to, and how to stop it when the console stops. */
+export interface Upstream {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
 
 const apiKeyFileSchema = z.object({ id: z.union([z.string(), z.number()]), key: z.string().min(1) });
 
 export async function ensureEmbeddedService(
-  settings: LauncherSettings,
+  config: ConsoleConfig,
   log: (message: string) => void,
 ): Promise<Upstream> {
-  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
-  const database = path.join(settings.dataDir, 'user-group-service.sqlite');
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const database = path.join(config.dataDir, 'user-group-service.sqlite');
   const service = await startUserGroupService({
     host: '127.0.0.1',
     port: 0,
     database,
-    logLevel: settings.serviceLogLevel,
+    logLevel: config.serviceLogLevel,
   });
 
-  const keyFile = path.join(settings.dataDir, 'console-api-key.json');
+  const keyFile = path.join(config.dataDir, 'console-api-key.json');
   let apiKey = await readApiKey(keyFile);
   if (!apiKey || !(await isAccepted(service.url, apiKey))) {
     const created = await createApiKey({

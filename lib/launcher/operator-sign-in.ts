@@ -1,32 +1,26 @@
 /**
- * Before `next start`: brings the console database (operators, sessions, audit log) up to date and
+ * Before the console's server starts: brings the console database (operators, sessions, audit log) up to date and
  * creates the first admin when there is no operator yet. Runs in the launcher, not in the server,
  * because a running better-auth instance does not see tables created after it started, and
  * because only the launcher's output reaches the person starting the console.
  */
 import { ensureFirstAdmin } from '@/lib/auth/bootstrap';
-import { parseAuthConfig } from '@/lib/auth/config';
-import { openConsoleDatabase } from '@/lib/auth/database';
-import { migrateConsoleDatabase } from '@/lib/auth/migrate';
-import { createConsoleAuth } from '@/lib/auth/options';
-import type { LauncherSettings } from './settings';
+import type { ConsoleConfig } from '@/lib/config';
+import { composeConsole } from '@/lib/server/compose';
+import { migrateConsoleDatabase } from '@/lib/server/migrate';
 
 export interface OperatorSignIn {
   consoleUrl: string;
 }
 
 export async function prepareOperatorSignIn(
-  settings: LauncherSettings,
+  config: ConsoleConfig,
   log: (message: string) => void,
 ): Promise<OperatorSignIn> {
-  const config = parseAuthConfig({ ...process.env, PORT: String(settings.port), DATA_DIR: settings.dataDir });
-  const database = openConsoleDatabase(config.databaseFile);
+  const { auth, database } = composeConsole(config, (level, message) => {
+    if (level === 'warn' || level === 'error') log(`sign-in setup: ${message}`);
+  });
   try {
-    const auth = createConsoleAuth(config, database, {
-      log: (level, message) => {
-        if (level === 'warn' || level === 'error') log(`sign-in setup: ${message}`);
-      },
-    });
     const migration = await migrateConsoleDatabase(auth, database);
     if (migration.createdTables.length > 0 || migration.addedColumns.length > 0) {
       log(`console database ready (${config.databaseFile})`);
@@ -39,9 +33,9 @@ export async function prepareOperatorSignIn(
       log(`First admin: ${firstAdmin.email} (password from CONSOLE_ADMIN_PASSWORD).`);
     }
     if (config.oidc) log(`single sign-on through ${config.oidc.displayName} is on`);
-    if (!config.secureCookies && !isLoopback(settings.hostname)) {
+    if (!config.secureCookies && !isLoopback(config.hostname)) {
       log(
-        `warning: listening on ${settings.hostname} over plain http: set CONSOLE_URL to the https address people use (behind a TLS proxy) so session cookies are Secure.`,
+        `warning: listening on ${config.hostname} over plain http: set CONSOLE_URL to the https address people use (behind a TLS proxy) so session cookies are Secure.`,
       );
     }
     return { consoleUrl: config.consoleUrl.origin };

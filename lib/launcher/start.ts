@@ -14,10 +14,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { redactUrlCredentials } from '../redact-url';
-import { ensureEmbeddedService } from './embedded-service';
+import { type ConsoleConfig, parseConfig } from '@/lib/config';
+import { redactUrlCredentials } from '@/lib/redact-url';
+import { ensureEmbeddedService, type Upstream } from './embedded-service';
 import { prepareOperatorSignIn } from './operator-sign-in';
-import { launcherSettings } from './settings';
 
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve('next/dist/bin/next');
@@ -38,7 +38,7 @@ function exitCode(child: ChildProcess): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const settings = launcherSettings();
+  const config = parseConfig(process.env);
 
   if (!existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'))) {
     log('no build found: building the console once (npm run build rebuilds it later)');
@@ -46,8 +46,8 @@ async function main(): Promise<void> {
     if (code !== 0) process.exit(code);
   }
 
-  const upstream = settings.upstream ?? (await ensureEmbeddedService(settings, log));
-  const signIn = await prepareOperatorSignIn(settings, log).catch(async (error: unknown) => {
+  const upstream = await upstreamFor(config);
+  const signIn = await prepareOperatorSignIn(config, log).catch(async (error: unknown) => {
     await upstream.close();
     throw error;
   });
@@ -58,9 +58,9 @@ async function main(): Promise<void> {
       'tsx',
       path.join(import.meta.dirname, 'console-server.ts'),
       '--port',
-      String(settings.port),
+      String(config.port),
       '--hostname',
-      settings.hostname,
+      config.hostname,
     ],
     {
       stdio: 'inherit',
@@ -69,8 +69,8 @@ async function main(): Promise<void> {
         NODE_ENV: 'production',
         USER_GROUP_API_URL: upstream.url,
         USER_GROUP_API_KEY: upstream.apiKey,
-        DATA_DIR: settings.dataDir,
-        PORT: String(settings.port),
+        DATA_DIR: config.dataDir,
+        PORT: String(config.port),
         CONSOLE_URL: signIn.consoleUrl,
       },
     },
@@ -97,6 +97,14 @@ async function main(): Promise<void> {
     await upstream.close();
     process.exit(code);
   }
+}
+
+/** The vendor's server when USER_GROUP_API_URL is set, else the embedded one. */
+async function upstreamFor(config: ConsoleConfig): Promise<Upstream> {
+  if (config.upstream) {
+    return { url: config.upstream.baseUrl, apiKey: config.upstream.apiKey, close: async () => {} };
+  }
+  return ensureEmbeddedService(config, log);
 }
 
 main().catch((error: unknown) => {

@@ -28,10 +28,9 @@ export async function startSsoConsole(env: Record<string, string>) {
     OIDC_CLIENT_SECRET: 'unit-secret',
     ...env,
   });
-  const { handleAuthRequest } = await import('@/lib/auth/auth-route');
-  const { consoleServer } = await import('@/lib/auth/server');
+  const { handleAuthRequest } = await import('@/lib/server/auth-route');
+  const { consoleServer } = await import('@/lib/server');
   const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
-  const { withOperators } = await import('@/lib/auth/database');
   const server = await consoleServer();
   await ensureFirstAdmin(server.auth, server.database, server.config);
 
@@ -40,9 +39,7 @@ export async function startSsoConsole(env: Record<string, string>) {
       signInThroughSso(handleAuthRequest, ssoConsoleOrigin, identity, startBody),
     /** The operator with this email: role, and how many SSO identities are bound to them. */
     operator: async (email: string) => {
-      const db = withOperators(server.database.db).withTables<{
-        account: { userId: string; providerId: string };
-      }>();
+      const { db } = server.database;
       const user = await db.selectFrom('user').selectAll().where('email', '=', email).executeTakeFirst();
       if (!user) return null;
       const accounts = await db

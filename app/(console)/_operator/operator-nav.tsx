@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { can } from '@/lib/auth/roles';
-import type { Operator } from '@/lib/auth/server';
+import type { Operator } from '@/lib/server';
 import { SignOutButton } from './sign-out-button';
 
 const links = [

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { requirePageOperator } from '@/lib/auth/page-guard';
-import { roleDescriptions } from '@/lib/auth/roles';
+import { roleDescriptions } from '@/lib/roles';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { ChangePasswordForm } from './_components/change-password-form';
 
 export const metadata: Metadata = { title: 'Account · User Group Console' };

@@ -3,10 +3,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
-import { auditRead } from '@/lib/audit/server';
 import { listAuditEvents } from '@/lib/audit/store';
-import { requirePageOperator } from '@/lib/auth/page-guard';
-import { consoleServer, type Operator } from '@/lib/auth/server';
+import { consoleServer, type Operator } from '@/lib/server';
+import { auditRead } from '@/lib/server/audit-log';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
 

@@ -2,8 +2,9 @@ import type { Metadata } from 'next';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { listOperators } from '@/lib/auth/operators';
-import { requirePageOperator } from '@/lib/auth/page-guard';
-import { roleDescriptions, roles } from '@/lib/auth/roles';
+import { roleDescriptions, roles } from '@/lib/roles';
+import { consoleServer } from '@/lib/server';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { AddOperatorForm } from './_components/add-operator-form';
 import { OperatorActions } from './_components/operator-actions';
 
@@ -12,7 +13,7 @@ export const metadata: Metadata = { title: 'Operators · User Group Console' };
 /** Admins only: who may use the console, with which role; add, change a role, disable. */
 export default async function OperatorsPage() {
   const admin = await requirePageOperator('operators:manage');
-  const operators = await listOperators();
+  const operators = await listOperators(await consoleServer());
 
   return (
     <div className="flex flex-col gap-8">

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { Card, CardContent } from '@/components/ui/card';
 import { listRecentGroups } from '@/lib/audit/store';
-import { requirePageOperator } from '@/lib/auth/page-guard';
-import { can } from '@/lib/auth/roles';
-import { consoleServer } from '@/lib/auth/server';
+import { can } from '@/lib/roles';
+import { consoleServer } from '@/lib/server';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { ReopenGroup } from './_components/reopen-group';
 
 export const metadata: Metadata = { title: 'Recent groups · User Group Console' };

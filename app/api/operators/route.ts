@@ -1,34 +1,34 @@
-import { audit } from '@/lib/audit/server';
-import { createOperator, listOperators, OperatorChangeError } from '@/lib/auth/operators';
+import { createOperator, listOperators } from '@/lib/auth/operators';
 import { createOperatorSchema } from '@/lib/auth/operators.schema';
-import { operatorRoute, parseJsonRequest } from '@/lib/console/route-handler';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import { audit } from '@/lib/server/audit-log';
+import { consoleRoute } from '@/lib/server/route';
 
-export const GET = operatorRoute('operators.list', 'operators:manage', async () => ({
-  body: { operators: await listOperators() },
-}));
+export const GET = consoleRoute(
+  { name: 'operators.list', permission: 'operators:manage' },
+  async ({ server }) => ({
+    operators: await listOperators(server),
+  }),
+);
 
-export const POST = operatorRoute(
-  'operators.create',
-  'operators:manage',
-  async ({ request, operator, requestId }) => {
-    const parsed = await parseJsonRequest(request, createOperatorSchema);
-    if ('failure' in parsed) return { status: parsed.failure.status, body: parsed.failure.body };
+export const POST = consoleRoute(
+  { name: 'operators.create', permission: 'operators:manage', body: createOperatorSchema },
+  async ({ request, operator, requestId, body, server }) => {
     const record = (outcome: string) =>
       audit({
         action: 'operator.create',
         operator,
         outcome,
         requestId,
-        detail: `${parsed.data.email} as ${parsed.data.role}`,
+        detail: `${body.email} as ${body.role}`,
       });
     try {
-      const created = await createOperator(parsed.data, request.headers);
+      const created = await createOperator(server, body, request.headers);
       await record('success');
-      return { status: 201, body: { operator: created } };
+      return Response.json({ operator: created }, { status: 201 });
     } catch (error) {
-      if (!(error instanceof OperatorChangeError)) throw error;
-      await record(error.failure.body.error.code);
-      return { status: error.failure.status, body: error.failure.body };
+      if (error instanceof ConsoleError) await record(error.code);
+      throw error;
     }
   },
 );

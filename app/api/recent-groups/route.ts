@@ -1,9 +1,10 @@
 import { listRecentGroups } from '@/lib/audit/store';
-import { consoleServer } from '@/lib/auth/server';
-import { operatorRoute } from '@/lib/console/route-handler';
+import { consoleRoute } from '@/lib/server/route';
 
 /** The user groups opened lately, newest first: ids and names, never tokens. */
-export const GET = operatorRoute('recent-groups.list', 'audit:read', async () => {
-  const { database } = await consoleServer();
-  return { body: { groups: await listRecentGroups(database.db) } };
-});
+export const GET = consoleRoute(
+  { name: 'recent-groups.list', permission: 'audit:read' },
+  async ({ server }) => ({
+    groups: await listRecentGroups(server.database.db),
+  }),
+);

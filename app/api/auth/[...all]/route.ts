@@ -1,5 +1,5 @@
-import { handleAuthRequest } from '@/lib/auth/auth-route';
+import { handleAuthRequest } from '@/lib/server/auth-route';
 
-// better-auth's sign-in, SSO callback, session and sign-out endpoints, behind an allow-list.
+// better-auth's sign-in, SSO callback and sign-out endpoints, behind an allow-list.
 export const GET = handleAuthRequest;
 export const POST = handleAuthRequest;

@@ -1,12 +1,11 @@
-import { userGroupRoute } from '@/lib/console/route-handler';
-import { userGroupApi } from '@/lib/console/upstream';
 import { deleteBodySchema } from '@/lib/console-api/contract';
+import { userGroupRoute } from '@/lib/server/user-group-route';
 
 export const POST = userGroupRoute(
   'delete',
   deleteBodySchema,
-  async (body, requestId) => {
-    await userGroupApi().deleteUserGroup(body, requestId);
+  async (api, body, requestId) => {
+    await api.deleteUserGroup(body, requestId);
     return { deleted: true as const, user_group_id: body.user_group_id };
   },
   {

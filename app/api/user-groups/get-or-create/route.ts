@@ -1,12 +1,11 @@
-import { userGroupRoute } from '@/lib/console/route-handler';
-import { userGroupApi } from '@/lib/console/upstream';
 import { getOrCreateBodySchema } from '@/lib/console-api/contract';
+import { userGroupRoute } from '@/lib/server/user-group-route';
 
 export const POST = userGroupRoute(
   'get-or-create',
   getOrCreateBodySchema,
-  async (body, requestId) => {
-    const { new_user_group, user_group } = await userGroupApi().getOrCreate(body, requestId);
+  async (api, body, requestId) => {
+    const { new_user_group, user_group } = await api.getOrCreate(body, requestId);
     return { new_user_group, user_group };
   },
   {

@@ -1,12 +1,11 @@
-import { userGroupRoute } from '@/lib/console/route-handler';
-import { userGroupApi } from '@/lib/console/upstream';
 import { rotateBodySchema } from '@/lib/console-api/contract';
+import { userGroupRoute } from '@/lib/server/user-group-route';
 
 export const POST = userGroupRoute(
   'rotate',
   rotateBodySchema,
-  async (body, requestId) => {
-    const { user_group } = await userGroupApi().rotate(body, requestId);
+  async (api, body, requestId) => {
+    const { user_group } = await api.rotate(body, requestId);
     return { user_group };
   },
   {

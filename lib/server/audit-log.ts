@@ -1,17 +1,13 @@
 import 'server-only';
-import { consoleServer } from '@/lib/auth/server';
-import { logger } from '@/lib/console/logger';
-import { type AuditFilters, auditFiltersQuery } from './filters';
-import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from './store';
-
-/** The audit log could not be written: the action it was to record must not go on. */
-export class AuditUnavailableError extends Error {
-  override name = 'AuditUnavailableError';
-}
+import { type AuditFilters, auditFiltersQuery } from '@/lib/audit/filters';
+import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import { auditUnavailable } from './errors';
+import { consoleServer } from './index';
+import { logger } from './logger';
 
 /**
  * Writes one audit entry on the console database, failing closed: when the entry cannot be
- * written, this throws AuditUnavailableError, and the caller answers without doing (or without
+ * written, this throws (503 audit_unavailable), and the caller answers without doing (or without
  * revealing) what the entry was to record. Answers the entry's id.
  */
 export async function audit(entry: AuditEntry): Promise<number> {
@@ -23,7 +19,7 @@ export async function audit(entry: AuditEntry): Promise<number> {
       { action: entry.action, requestId: entry.requestId, err: { name: (error as Error)?.name } },
       'could not write the audit log',
     );
-    throw new AuditUnavailableError('The audit log could not be written.');
+    throw auditUnavailable(entry.requestId);
   }
 }
 

@@ -1,9 +1,9 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
-import { safeReturnPath } from './return-path';
-import { can, type Permission } from './roles';
-import { type Operator, operatorFromHeaders } from './server';
+import { safeReturnPath } from '@/lib/auth/return-path';
+import { can, type Permission } from '@/lib/roles';
+import { type Operator, operatorFromHeaders } from './index';
 
 /**
  * A page's (or layout's) first line: the signed-in operator, or a redirect to /sign-in that comes

@@ -1,17 +1,17 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
-import { audit } from '@/lib/audit/server';
-import { accessFailures, type ConsoleFailure, consoleFailure } from '@/lib/console/errors';
-import { logger } from '@/lib/console/logger';
-import { readBodyText } from '@/lib/console/request-body';
-import { clientAddress } from './client-address';
-import type { AuthConfig } from './config';
-import { withOperators } from './database';
-import { AUTH_BASE_PATH } from './options';
-import { checkRequestOrigin } from './origin';
+import { AUTH_BASE_PATH } from '@/lib/auth/options';
+import { checkRequestOrigin } from '@/lib/auth/origin';
+import { SignInLimiter, signInKeys } from '@/lib/auth/sign-in-limiter';
+import type { ConsoleConfig } from '@/lib/config';
+import { clientAddress } from '@/lib/config/trusted-proxies';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import type { ConsoleDb } from '@/lib/db/console-database';
+import { audit } from './audit-log';
+import { accessErrors } from './errors';
+import { consoleServer, type Operator, operatorFromHeaders } from './index';
+import { readBodyText, readJson } from './request-body';
 import { withRequestId } from './request-context';
-import { consoleServer, type Operator, operatorFromHeaders } from './server';
-import { SignInLimiter, signInKeys } from './sign-in-limiter';
+import { handleRequest } from './route';
 
 /**
  * better-auth's endpoints the console uses; every other one (sign-up, the admin plugin's HTTP
@@ -36,67 +36,31 @@ const limited = jsonOnly;
 
 let limiter: SignInLimiter | null | undefined;
 
-function signInLimiter(config: AuthConfig): SignInLimiter | null {
-  if (limiter === undefined)
-    limiter = config.signInRateLimit ? new SignInLimiter(config.signInRateLimit) : null;
+function signInLimiter(config: ConsoleConfig): SignInLimiter | null {
+  limiter ??= config.auth.signInRateLimit ? new SignInLimiter(config.auth.signInRateLimit) : null;
   return limiter;
 }
 
 /** The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log. */
-export async function handleAuthRequest(request: Request): Promise<Response> {
-  const requestId = randomUUID();
+export function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
   const endpoint = allowedEndpoints.find(
     (candidate) => candidate.method === request.method && candidate.path.test(path),
   );
-  const finish = (response: Response) => {
-    const headers = new Headers(response.headers);
-    headers.set('cache-control', 'no-store');
-    headers.set('x-request-id', requestId);
-    logger.info(
-      { operation: `auth ${endpoint?.kind ?? 'refused'}`, requestId, status: response.status },
-      'auth request',
-    );
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  };
-  const refuse = (failure: ConsoleFailure) =>
-    finish(
-      new Response(JSON.stringify(failure.body), {
-        status: failure.status,
-        headers: { 'content-type': 'application/json', ...failure.headers },
-      }),
-    );
-
-  if (!endpoint) return refuse(consoleFailure(404, 'not_found', 'No such sign-in endpoint.'));
-  try {
-    return finish(await handleEndpoint(request, endpoint.kind, requestId, refuse));
-  } catch (error) {
-    logger.error(
-      { operation: `auth ${endpoint.kind}`, requestId, err: { name: (error as Error)?.name } },
-      'auth request failed',
-    );
-    return refuse(
-      consoleFailure(500, 'internal', `Signing in failed in the console (request ${requestId}).`, {
-        requestId,
-      }),
-    );
-  }
+  return handleRequest(`auth ${endpoint?.kind ?? 'refused'}`, async ({ requestId }) => {
+    if (!endpoint) throw new ConsoleError('not_found', 'No such sign-in endpoint.');
+    return handleEndpoint(request, endpoint.kind, requestId);
+  });
 }
 
-async function handleEndpoint(
-  request: Request,
-  kind: EndpointKind,
-  requestId: string,
-  refuse: (failure: ConsoleFailure) => Response,
-): Promise<Response> {
+async function handleEndpoint(request: Request, kind: EndpointKind, requestId: string): Promise<Response> {
   const { auth, config, database } = await consoleServer();
   // The IdP posts its answer back from its own origin (form_post); state and PKCE protect it.
   if (kind !== 'sso-callback' && checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
-    return refuse(accessFailures.crossSite());
+    throw accessErrors.crossSite();
   }
 
   const body = await readAuthBody(request, kind);
-  if ('failure' in body) return refuse(body.failure);
   const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : null;
 
   if (limited.has(kind)) {
@@ -114,13 +78,13 @@ async function handleEndpoint(
           detail: 'further attempts are refused without an entry until the limit resets',
         });
       }
-      const failure = consoleFailure(
-        429,
+      throw new ConsoleError(
         'rate_limited',
         `Too many sign-in attempts: retry in ${verdict.retryAfterSeconds} s.`,
-        { retryAfterSeconds: verdict.retryAfterSeconds },
+        {
+          retryAfterSeconds: verdict.retryAfterSeconds,
+        },
       );
-      return refuse({ ...failure, headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
     }
   }
 
@@ -129,7 +93,7 @@ async function handleEndpoint(
 
   const response = await withRequestId(requestId, () => auth.handler(forwardedRequest(request, body)));
 
-  // Successful sign-ins are recorded where better-auth creates the session (lib/auth/server.ts).
+  // Successful sign-ins are recorded where better-auth creates the session (lib/server/compose.ts).
   if (kind === 'sign-in' && response.status >= 400) {
     await audit({
       action: 'sign-in',
@@ -167,33 +131,16 @@ type AuthBody = { text: string; json: Record<string, unknown> | null };
  * `requestSignUp` is dropped: whether SSO may create an operator is the console's decision
  * (OIDC_NEW_OPERATOR_ROLE), not the browser's.
  */
-async function readAuthBody(
-  request: Request,
-  kind: EndpointKind,
-): Promise<AuthBody | { failure: ConsoleFailure }> {
+async function readAuthBody(request: Request, kind: EndpointKind): Promise<AuthBody> {
   if (request.method !== 'POST') return { text: '', json: null };
-  const read = await readBodyText(request);
-  if ('tooLarge' in read) {
-    return { failure: consoleFailure(413, 'invalid_request', 'The request is larger than 1 MiB.') };
+  if (!jsonOnly.has(kind)) {
+    const read = await readBodyText(request);
+    if ('tooLarge' in read) throw new ConsoleError('body_too_large', 'The request is larger than 1 MiB.');
+    return { text: read.text, json: null };
   }
-  if (!jsonOnly.has(kind)) return { text: read.text, json: null };
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-    return {
-      failure: consoleFailure(
-        415,
-        'invalid_request',
-        'Send the request as JSON (Content-Type: application/json).',
-      ),
-    };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch {
-    json = undefined;
-  }
+  const json = await readJson(request);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { failure: consoleFailure(400, 'invalid_request', 'The request body is not a JSON object.') };
+    throw new ConsoleError('invalid_request', 'The request body is not a JSON object.');
   }
   const { requestSignUp: _ignored, ...fields } = json as Record<string, unknown>;
   return { text: JSON.stringify(fields), json: fields };
@@ -213,15 +160,11 @@ function emailOf(body: Record<string, unknown> | null): string | null {
 
 /** Who a failed attempt was for: the operator's id when the email is one of theirs. */
 async function knownOperator(
-  database: { db: Parameters<typeof withOperators>[0] },
+  database: { db: ConsoleDb },
   email: string | null,
 ): Promise<{ id: string | null; email: string | null } | null> {
   if (!email) return null;
-  const row = await withOperators(database.db)
-    .selectFrom('user')
-    .select('id')
-    .where('email', '=', email)
-    .executeTakeFirst();
+  const row = await database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst();
   return { id: row?.id ?? null, email };
 }
 

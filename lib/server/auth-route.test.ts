@@ -16,10 +16,10 @@ Object.assign(process.env, {
 });
 
 const { handleAuthRequest } = await import('./auth-route');
-const { consoleServer } = await import('./server');
-const { ensureFirstAdmin } = await import('./bootstrap');
+const { consoleServer } = await import('@/lib/server');
+const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');
-const { PEER_ADDRESS_HEADER } = await import('./client-address');
+const { PEER_ADDRESS_HEADER } = await import('@/lib/config/trusted-proxies');
 
 const origin = 'http://127.0.0.1:3999';
 

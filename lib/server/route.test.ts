@@ -29,8 +29,8 @@ Object.assign(process.env, {
   USER_GROUP_API_KEY: keys.customer,
 });
 
-const { handleAuthRequest } = await import('@/lib/auth/auth-route');
-const { consoleServer } = await import('@/lib/auth/server');
+const { handleAuthRequest } = await import('@/lib/server/auth-route');
+const { consoleServer } = await import('@/lib/server');
 const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');
 const getOrCreate = (await import('@/app/api/user-groups/get-or-create/route')).POST;
@@ -88,32 +88,37 @@ afterAll(async () => {
 
 describe('user group routes fail closed without their audit entry', () => {
   it('creates no group and returns no token when the audit log cannot be written', async () => {
-    const refused = await auditWritesFail(() => getOrCreate(post({ user_group_id: 'audit-off-1' })));
+    const refused = await auditWritesFail(() =>
+      getOrCreate(post({ user_group_id: 'audit-off-1' }), noParams),
+    );
     expect(refused.status).toBe(503);
     const body = await refused.json();
     expect(body.error.code).toBe('audit_unavailable');
     expect(JSON.stringify(body)).not.toMatch(/[0-9a-f]{64}/);
     // The service never saw the request: the group is new when asked again.
-    const created = await getOrCreate(post({ user_group_id: 'audit-off-1' }));
+    const created = await getOrCreate(post({ user_group_id: 'audit-off-1' }), noParams);
     expect((await created.json()).new_user_group).toBe(true);
   });
 
   it('neither rotates nor deletes when the audit log cannot be written', async () => {
-    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }))).json();
+    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }), noParams)).json();
     const token = user_group.token as string;
-    expect((await auditWritesFail(() => rotate(post({ current_token: token })))).status).toBe(503);
+    expect((await auditWritesFail(() => rotate(post({ current_token: token }), noParams))).status).toBe(503);
     expect(
-      (await auditWritesFail(() => remove(post({ user_group_id: 'audit-off-2', current_token: token }))))
-        .status,
+      (
+        await auditWritesFail(() =>
+          remove(post({ user_group_id: 'audit-off-2', current_token: token }), noParams),
+        )
+      ).status,
     ).toBe(503);
     // The token still works: it was neither rotated nor deleted.
-    const again = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }))).json();
+    const again = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }), noParams)).json();
     expect(again).toMatchObject({ new_user_group: false, user_group: { token } });
   });
 
   it('records each action once, settled with its outcome', async () => {
-    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audited-1' }))).json();
-    const rotated = await rotate(post({ current_token: user_group.token }));
+    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audited-1' }), noParams)).json();
+    const rotated = await rotate(post({ current_token: user_group.token }), noParams);
     expect(rotated.status).toBe(200);
     const { database } = await consoleServer();
     const { events } = await listAuditEvents(database.db, { group: 'audited-1', page: 1 });

@@ -1,29 +1,29 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuthConfigError, parseAuthConfig } from './config';
+import { ConfigError, parseConfig } from './index';
 
-describe('parseAuthConfig', () => {
+describe('parseConfig', () => {
   it('defaults: ./data, localhost URL on PORT, 12 h sessions, 5/60 sign-ins, no SSO', () => {
-    const config = parseAuthConfig({ PORT: '3311' });
+    const config = parseConfig({ PORT: '3311' });
     expect(config.databaseFile).toBe(path.resolve('data/console.sqlite'));
     expect(config.consoleUrl.href).toBe('http://localhost:3311/');
     expect(config.trustedOrigins).toEqual(['http://localhost:3311', 'http://127.0.0.1:3311']);
     expect(config.secureCookies).toBe(false);
-    expect(config.sessionTtlSeconds).toBe(12 * 3600);
-    expect(config.signInRateLimit).toEqual({ max: 5, windowSeconds: 60 });
-    expect(config.firstAdmin).toEqual({ email: 'admin@console.localhost', password: undefined });
+    expect(config.auth.sessionTtlSeconds).toBe(12 * 3600);
+    expect(config.auth.signInRateLimit).toEqual({ max: 5, windowSeconds: 60 });
+    expect(config.auth.firstAdmin).toEqual({ email: 'admin@console.localhost', password: undefined });
     expect(config.oidc).toBeNull();
   });
 
   it('makes cookies Secure and trusts only the public origin when CONSOLE_URL is https', () => {
-    const config = parseAuthConfig({ PORT: '3000', CONSOLE_URL: 'https://console.example.com/' });
+    const config = parseConfig({ PORT: '3000', CONSOLE_URL: 'https://console.example.com/' });
     expect(config.secureCookies).toBe(true);
     // A page served on someone's localhost is not the console reached over https.
     expect(config.trustedOrigins).toEqual(['https://console.example.com']);
   });
 
   it('trusts loopback origins beside an http console URL', () => {
-    const config = parseAuthConfig({ PORT: '3000', CONSOLE_URL: 'http://console.internal:3000' });
+    const config = parseConfig({ PORT: '3000', CONSOLE_URL: 'http://console.internal:3000' });
     expect(config.trustedOrigins).toEqual([
       'http://console.internal:3000',
       'http://localhost:3000',
@@ -32,22 +32,22 @@ describe('parseAuthConfig', () => {
   });
 
   it('trusts no proxy unless told, and refuses a proxy list it cannot read', () => {
-    expect(parseAuthConfig({}).trustedProxies).toBeNull();
-    expect(parseAuthConfig({ CONSOLE_TRUSTED_PROXIES: '10.0.0.0/8' }).trustedProxies).not.toBeNull();
-    expect(() => parseAuthConfig({ CONSOLE_TRUSTED_PROXIES: 'my-proxy' })).toThrow(/CONSOLE_TRUSTED_PROXIES/);
+    expect(parseConfig({}).trustedProxies).toBeNull();
+    expect(parseConfig({ CONSOLE_TRUSTED_PROXIES: '10.0.0.0/8' }).trustedProxies).not.toBeNull();
+    expect(() => parseConfig({ CONSOLE_TRUSTED_PROXIES: 'my-proxy' })).toThrow(/CONSOLE_TRUSTED_PROXIES/);
   });
 
   it('turns the sign-in limit off or reads attempts/seconds', () => {
-    expect(parseAuthConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'off' }).signInRateLimit).toBeNull();
-    expect(parseAuthConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: '10 / 300' }).signInRateLimit).toEqual({
+    expect(parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'off' }).auth.signInRateLimit).toBeNull();
+    expect(parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: '10 / 300' }).auth.signInRateLimit).toEqual({
       max: 10,
       windowSeconds: 300,
     });
-    expect(() => parseAuthConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'lots' })).toThrow(AuthConfigError);
+    expect(() => parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'lots' })).toThrow(ConfigError);
   });
 
   it('builds SSO from an issuer, with the discovery document under it', () => {
-    const { oidc } = parseAuthConfig({
+    const { oidc } = parseConfig({
       OIDC_ISSUER: 'https://acme.okta.com/',
       OIDC_CLIENT_ID: 'client',
       OIDC_CLIENT_SECRET: 'secret',
@@ -65,7 +65,7 @@ describe('parseAuthConfig', () => {
   });
 
   it('reads the role of SSO newcomers and the allowed email domains', () => {
-    const { oidc } = parseAuthConfig({
+    const { oidc } = parseConfig({
       OIDC_ISSUER: 'https://idp.example',
       OIDC_CLIENT_ID: 'client',
       OIDC_NEW_OPERATOR_ROLE: 'viewer',
@@ -73,7 +73,7 @@ describe('parseAuthConfig', () => {
     });
     expect(oidc).toMatchObject({ newOperatorRole: 'viewer', allowedDomains: ['example.com', 'example.org'] });
     expect(() =>
-      parseAuthConfig({
+      parseConfig({
         OIDC_ISSUER: 'https://idp.example',
         OIDC_CLIENT_ID: 'c',
         OIDC_ALLOWED_DOMAINS: '@x',
@@ -82,15 +82,15 @@ describe('parseAuthConfig', () => {
   });
 
   it('refuses half an SSO configuration instead of hiding it', () => {
-    expect(() => parseAuthConfig({ OIDC_CLIENT_ID: 'client' })).toThrow(/half configured/);
-    expect(() => parseAuthConfig({ OIDC_ISSUER: 'https://idp.example' })).toThrow(/half configured/);
+    expect(() => parseConfig({ OIDC_CLIENT_ID: 'client' })).toThrow(/half configured/);
+    expect(() => parseConfig({ OIDC_ISSUER: 'https://idp.example' })).toThrow(/half configured/);
   });
 
   it('names the variable, never its value, when one is wrong', () => {
     const secret = 'short-secret';
     let message = '';
     try {
-      parseAuthConfig({ BETTER_AUTH_SECRET: secret, CONSOLE_ADMIN_PASSWORD: 'tiny' });
+      parseConfig({ BETTER_AUTH_SECRET: secret, CONSOLE_ADMIN_PASSWORD: 'tiny' });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -101,13 +101,13 @@ describe('parseAuthConfig', () => {
   });
 
   it('treats empty variables (as .env files leave them) as unset', () => {
-    const config = parseAuthConfig({
+    const config = parseConfig({
       CONSOLE_URL: '',
       BETTER_AUTH_SECRET: '',
       OIDC_CLIENT_ID: '',
       OIDC_ISSUER: '',
     });
-    expect(config.secret).toBeUndefined();
+    expect(config.auth.secret).toBeUndefined();
     expect(config.oidc).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import 'server-only';
-import { accessFailures, type ConsoleFailure } from '@/lib/console/errors';
-import { checkRequestOrigin } from './origin';
-import { can, type Permission } from './roles';
-import { consoleServer, type Operator, operatorFromHeaders } from './server';
+import { checkRequestOrigin } from '@/lib/auth/origin';
+import type { ConsoleError } from '@/lib/console-api/console-error';
+import { can, type Permission } from '@/lib/roles';
+import { accessErrors } from './errors';
+import { consoleServer, type Operator, operatorFromHeaders } from './index';
 
 const permissionWording: Record<Permission, string> = {
   'audit:read': 'read the audit log',
@@ -16,7 +17,7 @@ const permissionWording: Record<Permission, string> = {
 export type GuardResult =
   | { operator: Operator }
   | {
-      failure: ConsoleFailure;
+      error: ConsoleError;
       operator: Operator | null;
       reason: 'cross-site' | 'unauthenticated' | 'forbidden';
     };
@@ -29,14 +30,13 @@ export type GuardResult =
 export async function guardRequest(request: Request, permission: Permission): Promise<GuardResult> {
   const { config } = await consoleServer();
   if (checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
-    return { failure: accessFailures.crossSite(), operator: null, reason: 'cross-site' };
+    return { error: accessErrors.crossSite(), operator: null, reason: 'cross-site' };
   }
   const operator = await operatorFromHeaders(request.headers);
-  if (!operator)
-    return { failure: accessFailures.unauthenticated(), operator: null, reason: 'unauthenticated' };
+  if (!operator) return { error: accessErrors.unauthenticated(), operator: null, reason: 'unauthenticated' };
   if (!can(operator.role, permission)) {
     return {
-      failure: accessFailures.forbidden(permissionWording[permission]),
+      error: accessErrors.forbidden(permissionWording[permission]),
       operator,
       reason: 'forbidden',
     };

@@ -4,7 +4,7 @@ import {
   PEER_ADDRESS_HEADER,
   parseTrustedProxies,
   type TrustedProxies,
-} from './client-address';
+} from './trusted-proxies';
 
 function proxies(value: string): TrustedProxies {
   const parsed = parseTrustedProxies(value);

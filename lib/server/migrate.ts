@@ -1,12 +1,12 @@
 /**
  * Brings the console database up to date: better-auth's tables (from its options, as its CLI would,
  * which needs Node 22) and the audit log's. Idempotent, so the launcher runs it on every start
- * before `next start`, and the server runs it again harmlessly before building its instance.
+ * before the console's server starts, and the server runs it again harmlessly before building its instance.
  */
 import { getMigrations } from 'better-auth/db/migration';
 import { migrateAuditLog } from '@/lib/audit/schema';
-import type { ConsoleDatabase } from './database';
-import type { ConsoleAuth } from './options';
+import type { ConsoleAuth } from '@/lib/auth/options';
+import type { ConsoleDatabase } from '@/lib/db/console-database';
 
 export interface MigrationReport {
   createdTables: string[];

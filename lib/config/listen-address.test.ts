@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { launcherSettings, listenAddress } from './settings';
+import { listenAddress, parseConfig } from './index';
 
 describe('listenAddress', () => {
   it('stays on loopback unless asked', () => {
@@ -17,9 +17,9 @@ describe('listenAddress', () => {
   });
 });
 
-describe('launcherSettings', () => {
+describe('parseConfig', () => {
   it('reads the listen address from the environment', () => {
-    expect(launcherSettings({ CONSOLE_HOSTNAME: '0.0.0.0' }).hostname).toBe('0.0.0.0');
-    expect(launcherSettings({}).hostname).toBe('127.0.0.1');
+    expect(parseConfig({ CONSOLE_HOSTNAME: '0.0.0.0' }).hostname).toBe('0.0.0.0');
+    expect(parseConfig({}).hostname).toBe('127.0.0.1');
   });
 });

@@ -1,13 +1,34 @@
 /**
  * The console's own database (operators, sessions, audit log): SQLite at DATA_DIR/console.sqlite,
  * one better-sqlite3 connection per process shared by better-auth and the audit log through one
- * Kysely instance. Opened on request, never at import.
+ * Kysely instance. Opened on request, never at import. Depends on nothing else of the console:
+ * auth and audit build on it.
  */
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
-import type { AuditDatabase } from '@/lib/audit/schema';
+import { type Generated, Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+
+/** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
+export interface AuditEventTable {
+  id: Generated<number>;
+  at: string;
+  operator_id: string | null;
+  operator_email: string | null;
+  /** One of lib/audit/schema.ts's actions. */
+  action: string;
+  user_group_id: string | null;
+  user_group_name: string | null;
+  /** `success`, `started` (the action was under way), or the error code the person saw. */
+  outcome: string;
+  request_id: string;
+  /** First 12 hex of SHA-256 of the token the action returned or used; never the token. */
+  token_fingerprint: string | null;
+  /** For a rotation or deletion: the fingerprint of the token presented. */
+  previous_token_fingerprint: string | null;
+  /** A short description of what changed (operator changes, filters read); never a secret. */
+  detail: string | null;
+}
 
 /** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
 export interface OperatorTable {
@@ -20,13 +41,24 @@ export interface OperatorTable {
   createdAt: string | number;
 }
 
-/** The console database as seen when reading operators next to the audit log. */
-export function withOperators(db: Kysely<AuditDatabase>): Kysely<AuditDatabase & { user: OperatorTable }> {
-  return db.withTables<{ user: OperatorTable }>();
+/** The columns of better-auth's `account` table the console reads (SSO identities). */
+export interface AccountTable {
+  id: string;
+  userId: string;
+  providerId: string;
 }
 
+/** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
+export interface ConsoleTables {
+  audit_event: AuditEventTable;
+  user: OperatorTable;
+  account: AccountTable;
+}
+
+export type ConsoleDb = Kysely<ConsoleTables>;
+
 export interface ConsoleDatabase {
-  db: Kysely<AuditDatabase>;
+  db: ConsoleDb;
   close(): Promise<void>;
 }
 
@@ -38,7 +70,7 @@ export function openConsoleDatabase(file: string): ConsoleDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<AuditDatabase>({
+  const db = new Kysely<ConsoleTables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
   return {
@@ -51,10 +83,10 @@ export function openConsoleDatabase(file: string): ConsoleDatabase {
 }
 
 /**
- * Kysely prepares every query afresh; better-sqlite3 statements can be run again and again. Every
- * console request runs the same few queries (session, user, audit insert), and preparing them was
- * about 3% of the get-or-create route's CPU in `npm run bench -- console`. A statement still being
- * iterated (a streamed query) is busy: such a query gets a fresh one. At most `size` are kept.
+ * Kysely prepares every query afresh; better-sqlite3 statements can be run again and again, and
+ * every console request runs the same few queries (session, user, audit insert). A statement still
+ * being iterated (a streamed query) is busy: such a query gets a fresh one. At most `size` are kept,
+ * least recently used out first.
  */
 function reusingStatements(sqlite: Database.Database, size = 256): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();

@@ -1,0 +1,257 @@
+/**
+ * The console's configuration, parsed once from the environment with one schema, for the launcher
+ * and the Next server alike. Plain module (no `server-only`): the launcher runs it under tsx.
+ * Optional groups come back `null` when not configured: `oidc` unless SSO is set up, `upstream`
+ * while the launcher has not yet started the embedded service.
+ *
+ * Error messages name variables and rules, never values: values may be secret.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import { type Role, roleSchema } from '@/lib/roles';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
+
+const DEFAULT_ADMIN_EMAIL = 'admin@console.localhost';
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** `''` (as .env files leave a variable) means unset. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    schema.optional(),
+  );
+
+const rateLimitSchema = z
+  .string()
+  .trim()
+  .default('5/60')
+  .transform((value, context) => {
+    if (value.toLowerCase() === 'off') return null;
+    const match = /^(\d+)\s*\/\s*(\d+)$/.exec(value);
+    const max = Number(match?.[1]);
+    const windowSeconds = Number(match?.[2]);
+    if (!match || max < 1 || windowSeconds < 1) {
+      context.addIssue({
+        code: 'custom',
+        message: 'CONSOLE_SIGN_IN_RATE_LIMIT must be "attempts/seconds" (for example 5/60) or "off"',
+      });
+      return z.NEVER;
+    }
+    return { max, windowSeconds };
+  });
+
+const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  CONSOLE_HOSTNAME: optional(z.string()),
+  HOSTNAME: optional(z.string()),
+  DATA_DIR: optional(z.string()).transform((value) => value ?? './data'),
+  CONSOLE_URL: optional(httpUrl('CONSOLE_URL')),
+  LOG_LEVEL: z.enum(logLevels).default('info'),
+  SERVICE_LOG_LEVEL: z.enum(logLevels).default('warn'),
+  USER_GROUP_API_URL: optional(httpUrl('USER_GROUP_API_URL')),
+  USER_GROUP_API_KEY: optional(z.string()),
+  USER_GROUP_API_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  BETTER_AUTH_SECRET: optional(
+    z.string().min(32, { error: 'BETTER_AUTH_SECRET must be at least 32 characters' }),
+  ),
+  CONSOLE_SESSION_TTL_HOURS: z.coerce
+    .number({ error: 'CONSOLE_SESSION_TTL_HOURS must be a number of hours' })
+    .positive()
+    .max(24 * 30)
+    .default(12),
+  CONSOLE_SIGN_IN_RATE_LIMIT: rateLimitSchema,
+  CONSOLE_TRUSTED_PROXIES: optional(z.string()),
+  CONSOLE_ADMIN_EMAIL: optional(z.email({ error: 'CONSOLE_ADMIN_EMAIL must be an email address' })),
+  CONSOLE_ADMIN_PASSWORD: optional(
+    z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, {
+        error: `CONSOLE_ADMIN_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters`,
+      })
+      .max(MAX_PASSWORD_LENGTH, {
+        error: `CONSOLE_ADMIN_PASSWORD must be at most ${MAX_PASSWORD_LENGTH} characters`,
+      }),
+  ),
+  OIDC_ISSUER: optional(httpUrl('OIDC_ISSUER')),
+  OIDC_DISCOVERY_URL: optional(httpUrl('OIDC_DISCOVERY_URL')),
+  OIDC_CLIENT_ID: optional(z.string().trim()),
+  OIDC_CLIENT_SECRET: optional(z.string().trim()),
+  OIDC_PROVIDER_NAME: optional(z.string().trim()),
+  OIDC_SCOPES: optional(z.string().trim()),
+  OIDC_NEW_OPERATOR_ROLE: z
+    .union([roleSchema, z.literal('none')], {
+      error: 'OIDC_NEW_OPERATOR_ROLE must be viewer, support, admin or none',
+    })
+    .default('none'),
+  OIDC_ALLOWED_DOMAINS: optional(
+    z.string().regex(/^\s*[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*\s*$/i, {
+      error:
+        'OIDC_ALLOWED_DOMAINS must be a comma-separated list of email domains (example.com, example.org)',
+    }),
+  ),
+});
+
+export interface OidcConfig {
+  /** better-auth's provider id: the callback is /api/auth/callback/oidc. */
+  providerId: 'oidc';
+  displayName: string;
+  discoveryUrl: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  scopes: string[];
+  /** Role of a person signing in through SSO for the first time; null refuses unknown people. */
+  newOperatorRole: Role | null;
+  /** When set, only emails at these domains (lower case) may sign in through SSO at all. */
+  allowedDomains: string[] | null;
+}
+
+export interface UpstreamConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+}
+
+export interface ConsoleConfig {
+  port: number;
+  /** The interface the console listens on. */
+  hostname: string;
+  dataDir: string;
+  /** The console's own database (operators, sessions, audit log). */
+  databaseFile: string;
+  logLevel: LogLevel;
+  serviceLogLevel: LogLevel;
+  /** Where people reach the console; decides `Secure` cookies and better-auth's base URL. */
+  consoleUrl: URL;
+  /** Origins allowed to send state-changing requests. */
+  trustedOrigins: string[];
+  secureCookies: boolean;
+  /** Proxies whose X-Forwarded-For is believed; null: the socket address is the client. */
+  trustedProxies: TrustedProxies;
+  /** null until the launcher has started the embedded service (or when unset in `next dev`). */
+  upstream: UpstreamConfig | null;
+  auth: {
+    secret: string | undefined;
+    sessionTtlSeconds: number;
+    signInRateLimit: { max: number; windowSeconds: number } | null;
+    firstAdmin: { email: string; password: string | undefined };
+  };
+  oidc: OidcConfig | null;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function parseConfig(env: Env): ConsoleConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => {
+        const name = String(issue.path[0]);
+        return issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
+      })
+      .join('; ');
+    throw new ConfigError(`The console is not configured: ${problems}.`);
+  }
+  const settings = parsed.data;
+  const consoleUrl = new URL(settings.CONSOLE_URL ?? `http://localhost:${settings.PORT}`);
+  const dataDir = path.resolve(settings.DATA_DIR);
+  // Loopback origins serve a console reached over plain http only: an https console is reached
+  // through its public name, and a page on someone's localhost must not act on it.
+  const loopbackOrigins =
+    consoleUrl.protocol === 'http:'
+      ? [`http://localhost:${settings.PORT}`, `http://127.0.0.1:${settings.PORT}`]
+      : [];
+  const trustedProxies = parseTrustedProxies(settings.CONSOLE_TRUSTED_PROXIES);
+  if (trustedProxies instanceof Error) throw new ConfigError(trustedProxies.message);
+  if (settings.USER_GROUP_API_URL && !settings.USER_GROUP_API_KEY) {
+    throw new ConfigError('USER_GROUP_API_URL is set but USER_GROUP_API_KEY is not: the console needs both.');
+  }
+  return {
+    port: settings.PORT,
+    hostname: listenAddress(settings.CONSOLE_HOSTNAME, settings.HOSTNAME),
+    dataDir,
+    databaseFile: path.join(dataDir, 'console.sqlite'),
+    logLevel: settings.LOG_LEVEL,
+    serviceLogLevel: settings.SERVICE_LOG_LEVEL,
+    consoleUrl,
+    trustedOrigins: [...new Set([consoleUrl.origin, ...loopbackOrigins])],
+    secureCookies: consoleUrl.protocol === 'https:',
+    trustedProxies,
+    upstream:
+      settings.USER_GROUP_API_URL && settings.USER_GROUP_API_KEY
+        ? {
+            baseUrl: settings.USER_GROUP_API_URL,
+            apiKey: settings.USER_GROUP_API_KEY,
+            timeoutMs: settings.USER_GROUP_API_TIMEOUT_MS,
+          }
+        : null,
+    auth: {
+      secret: settings.BETTER_AUTH_SECRET,
+      sessionTtlSeconds: Math.round(settings.CONSOLE_SESSION_TTL_HOURS * 3600),
+      signInRateLimit: settings.CONSOLE_SIGN_IN_RATE_LIMIT,
+      firstAdmin: {
+        email: (settings.CONSOLE_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL).toLowerCase(),
+        password: settings.CONSOLE_ADMIN_PASSWORD,
+      },
+    },
+    oidc: oidcConfig(settings),
+  };
+}
+
+function oidcConfig(settings: z.infer<typeof envSchema>): OidcConfig | null {
+  const discoveryUrl =
+    settings.OIDC_DISCOVERY_URL ??
+    (settings.OIDC_ISSUER
+      ? `${settings.OIDC_ISSUER.replace(/\/+$/, '')}/.well-known/openid-configuration`
+      : undefined);
+  if (!settings.OIDC_CLIENT_ID && !discoveryUrl) return null;
+  if (!settings.OIDC_CLIENT_ID || !discoveryUrl) {
+    throw new ConfigError(
+      'SSO is half configured: set OIDC_CLIENT_ID and one of OIDC_ISSUER or OIDC_DISCOVERY_URL (and usually OIDC_CLIENT_SECRET), or none of them.',
+    );
+  }
+  return {
+    providerId: 'oidc',
+    displayName: settings.OIDC_PROVIDER_NAME ?? 'single sign-on',
+    discoveryUrl,
+    clientId: settings.OIDC_CLIENT_ID,
+    clientSecret: settings.OIDC_CLIENT_SECRET,
+    scopes: (settings.OIDC_SCOPES ?? 'openid email profile').split(/[\s,]+/).filter(Boolean),
+    newOperatorRole: settings.OIDC_NEW_OPERATOR_ROLE === 'none' ? null : settings.OIDC_NEW_OPERATOR_ROLE,
+    allowedDomains: settings.OIDC_ALLOWED_DOMAINS
+      ? settings.OIDC_ALLOWED_DOMAINS.split(',').map((domain) => domain.trim().toLowerCase())
+      : null,
+  };
+}
+
+/**
+ * Where the console listens. Operators sign in, so the console may listen beyond loopback, but
+ * only when asked to: CONSOLE_HOSTNAME, else HOSTNAME, else 127.0.0.1. HOSTNAME is ignored when it
+ * is just this machine's name, which Docker (the container id) and some shells export on their
+ * own: that is not a choice to listen on the network. Use 0.0.0.0 for every interface.
+ */
+export function listenAddress(
+  consoleHostname: string | undefined,
+  hostname: string | undefined,
+  machineName: string = os.hostname(),
+): string {
+  if (consoleHostname) return consoleHostname;
+  if (hostname && hostname !== machineName) return hostname;
+  return '127.0.0.1';
+}
+
+let cached: ConsoleConfig | undefined;
+
+/** The process's configuration, read on first use (never at import: `next build` runs modules). */
+export function consoleConfig(): ConsoleConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,53 @@
+/**
+ * The one error a console route answers with. Handlers (and the modules they call) throw it from
+ * anywhere; the route wrapper (lib/server/route.ts) turns it into the documented error body with
+ * the status of its code. Framework-free, so auth and the browser share it.
+ */
+import type { ConsoleErrorBody, ConsoleErrorCode } from './contract';
+
+/** The one table from error code to HTTP status. */
+export const statusOfCode: Record<ConsoleErrorCode, number> = {
+  invalid_request: 400,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  upstream_invalid_request: 400,
+  api_key_refused: 502,
+  not_found: 404,
+  rate_limited: 429,
+  upstream_unreachable: 502,
+  upstream_timeout: 504,
+  upstream_malformed: 502,
+  upstream_error: 502,
+  unauthenticated: 401,
+  forbidden: 403,
+  cross_site_request: 403,
+  audit_unavailable: 503,
+  internal: 500,
+};
+
+type Extra = Omit<ConsoleErrorBody['error'], 'code' | 'message'>;
+
+export class ConsoleError extends Error {
+  override name = 'ConsoleError';
+
+  constructor(
+    readonly code: ConsoleErrorCode,
+    message: string,
+    readonly extra: Extra = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return statusOfCode[this.code];
+  }
+
+  get body(): ConsoleErrorBody {
+    return { error: { code: this.code, message: this.message, ...this.extra } };
+  }
+
+  /** `retry-after` with rate_limited. */
+  get headers(): Record<string, string> {
+    return this.extra.retryAfterSeconds ? { 'retry-after': String(this.extra.retryAfterSeconds) } : {};
+  }
+}

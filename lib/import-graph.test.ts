@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Imports between the folders of lib/ go one way. A module is named by its folder under lib/
+ * (`lib/auth/options.ts` → `auth`), or by its file for modules at lib/'s top (`limits`). Tests
+ * and test support (lib/testing) may import anything and are left out; type-only imports count,
+ * since they tie the folders' meanings together just the same.
+ */
+const libDir = path.resolve('lib');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'testing' ? [] : sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+function unitOf(file: string): string {
+  const [first = ''] = path.relative(libDir, file).split(path.sep);
+  return first.replace(/\.tsx?$/, '');
+}
+
+function importedFiles(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/g)].map(
+    (match) => match[1] ?? '',
+  );
+  return specifiers.flatMap((specifier) => {
+    if (specifier.startsWith('@/lib/')) return [path.join(libDir, specifier.slice('@/lib/'.length))];
+    if (specifier.startsWith('.')) return [path.resolve(path.dirname(file), specifier)];
+    return [];
+  });
+}
+
+/** unit → the units it imports. */
+function unitGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(libDir)) {
+    const from = unitOf(file);
+    const edges = graph.get(from) ?? new Set<string>();
+    graph.set(from, edges);
+    for (const target of importedFiles(file)) {
+      if (!target.startsWith(libDir)) continue;
+      const to = unitOf(target);
+      if (to !== from) edges.add(to);
+    }
+  }
+  return graph;
+}
+
+function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (unit: string): string[] | null => {
+    if (state.get(unit) === 'done') return null;
+    if (state.get(unit) === 'visiting') return [...stack.slice(stack.indexOf(unit)), unit];
+    state.set(unit, 'visiting');
+    stack.push(unit);
+    for (const next of graph.get(unit) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(unit, 'done');
+    return null;
+  };
+  for (const unit of graph.keys()) {
+    const cycle = visit(unit);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+describe("lib/'s import graph", () => {
+  it('has no cycle between folders', () => {
+    const graph = unitGraph();
+    expect(graph.size).toBeGreaterThan(8);
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('keeps auth and audit apart, and below the server', () => {
+    const graph = unitGraph();
+    expect([...(graph.get('auth') ?? [])]).not.toContain('audit');
+    expect([...(graph.get('audit') ?? [])]).not.toContain('auth');
+    for (const unit of ['auth', 'audit', 'db', 'config', 'console-api', 'user-group-api']) {
+      expect([...(graph.get(unit) ?? [])], unit).not.toContain('server');
+    }
+  });
+
+  it('finds a cycle when there is one', () => {
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
+    expect(findCycle(graph)).toEqual(['a', 'b', 'c', 'a']);
+  });
+});

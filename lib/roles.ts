@@ -1,0 +1,45 @@
+/**
+ * Who may do what: the one table the server checks on every page and route handler. Plain module
+ * (no server-only): client components read it to hide what a role cannot use, but the server
+ * check is what guards.
+ *
+ * Roles are ordered; a permission names the least role that holds it.
+ */
+import { z } from 'zod';
+
+export const roles = ['viewer', 'support', 'admin'] as const;
+export const roleSchema = z.enum(roles);
+export type Role = z.infer<typeof roleSchema>;
+
+export const roleDescriptions: Record<Role, string> = {
+  viewer: 'Reads the audit log and recent groups; sees no token and changes nothing.',
+  support: 'Also gets or creates user groups, copies and rotates their tokens.',
+  admin: 'Also deletes user groups and manages operators.',
+};
+
+export const permissionMinimumRole = {
+  'audit:read': 'viewer',
+  'user-groups:get-or-create': 'support',
+  'user-groups:rotate': 'support',
+  'user-groups:reveal-token': 'support',
+  'user-groups:delete': 'admin',
+  'operators:manage': 'admin',
+} as const satisfies Record<string, Role>;
+
+export type Permission = keyof typeof permissionMinimumRole;
+
+const rank: Record<Role, number> = { viewer: 0, support: 1, admin: 2 };
+
+/** Unknown or missing roles hold nothing: a row edited by hand cannot grant access by accident. */
+export function parseRole(value: unknown): Role | null {
+  const parsed = roleSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+export function hasRole(role: Role | null | undefined, minimum: Role): boolean {
+  return role != null && rank[role] >= rank[minimum];
+}
+
+export function can(role: Role | null | undefined, permission: Permission): boolean {
+  return hasRole(role, permissionMinimumRole[permission]);
+}

@@ -1,0 +1,103 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import type { UserGroupOperation } from '@/lib/console-api/contract';
+import { UpstreamError } from '@/lib/user-group-api/client';
+import { describeFieldErrors } from '@/lib/validation/field-errors';
+
+/** Refusals before any work: who may send what, from where. */
+export const accessErrors = {
+  unauthenticated: () =>
+    new ConsoleError('unauthenticated', 'Your session has ended or you are not signed in: sign in again.'),
+  forbidden: (action: string) =>
+    new ConsoleError('forbidden', `Your role may not ${action}. Ask an admin of the console.`),
+  crossSite: () =>
+    new ConsoleError(
+      'cross_site_request',
+      'The console refuses changes sent from another site. Use the console itself.',
+    ),
+};
+
+/** 400 with a message per field; `subject` names what to check ("input", "filters"). */
+export function invalidRequest(fields: Record<string, string>, subject = 'input'): ConsoleError {
+  return new ConsoleError('invalid_request', `Check the ${subject}: ${describeFieldErrors(fields)}.`, {
+    fields,
+  });
+}
+
+/** The audit log could not be written, so the action was not carried out. */
+export function auditUnavailable(requestId: string): ConsoleError {
+  return new ConsoleError(
+    'audit_unavailable',
+    `Nothing was done: the console could not write its audit log (request ${requestId}). Try again in a moment.`,
+    { requestId },
+  );
+}
+
+export function internalError(requestId: string): ConsoleError {
+  return new ConsoleError('internal', `Something went wrong in the console (request ${requestId}).`, {
+    requestId,
+  });
+}
+
+const notFoundMessages: Record<UserGroupOperation, string> = {
+  'get-or-create': 'The User Group Service found no such user group.',
+  rotate: 'No user group has that token: it may have been rotated or deleted already.',
+  delete: 'No user group matches that user group ID and token: check both (a rotated token no longer works).',
+};
+
+/**
+ * The one place where upstream failures become errors a person can act on. Anything that is not
+ * an UpstreamError is returned as is (the route wrapper answers unknown errors with `internal`).
+ */
+export function fromUpstreamError(error: unknown, operation: UserGroupOperation, requestId: string): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  const { status, fields, retryAfterSeconds } = error.details;
+  switch (error.kind) {
+    case 'invalid_request':
+      return new ConsoleError(
+        'upstream_invalid_request',
+        `The User Group Service refused the input: ${error.message}`,
+        { fields, requestId },
+      );
+    case 'unauthorized':
+      return new ConsoleError(
+        'api_key_refused',
+        "The console's API key was refused: check USER_GROUP_API_KEY.",
+        {
+          requestId,
+        },
+      );
+    case 'not_found':
+      return new ConsoleError('not_found', notFoundMessages[operation], { requestId });
+    case 'rate_limited': {
+      const wait = retryAfterSeconds ?? 1;
+      return new ConsoleError(
+        'rate_limited',
+        `The User Group Service is rate limiting the console: retry in ${wait} s.`,
+        { retryAfterSeconds: wait, requestId },
+      );
+    }
+    case 'unreachable':
+      return new ConsoleError(
+        'upstream_unreachable',
+        `${error.message} Check that it is running and that USER_GROUP_API_URL is right.`,
+        { requestId },
+      );
+    case 'timeout':
+      return new ConsoleError('upstream_timeout', `${error.message} Retry in a moment.`, { requestId });
+    case 'malformed':
+      return new ConsoleError(
+        'upstream_malformed',
+        `${error.message} Is USER_GROUP_API_URL a User Group Service?`,
+        {
+          requestId,
+        },
+      );
+    case 'failed':
+      return new ConsoleError(
+        'upstream_error',
+        `The User Group Service failed${status ? ` (HTTP ${status})` : ''}: ${error.message}`,
+        { requestId },
+      );
+  }
+}

@@ -1,0 +1,181 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { AuditAction } from '@/lib/audit/schema';
+import type { AuditSettlement } from '@/lib/audit/store';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import type { Permission } from '@/lib/roles';
+import { audit, settleAudit } from './audit-log';
+import { internalError } from './errors';
+import { guardRequest } from './guard';
+import { type ConsoleServer, consoleServer, type Operator } from './index';
+import { logger } from './logger';
+import { parseJson } from './request-body';
+
+/** What one request's log line says; a handler may fill in who and what as it learns them. */
+export interface RequestScope {
+  requestId: string;
+  name: string;
+  operatorId?: string;
+}
+
+/**
+ * The frame of every console answer: a request id (also in `x-request-id`), one log line with
+ * status and duration, `cache-control: no-store` (answers may carry tokens), and failures in the
+ * documented error shape. A thrown ConsoleError is answered as is; anything else is logged by
+ * name only (messages of unknown errors could carry request data) and answered `internal`.
+ */
+export async function handleRequest(
+  name: string,
+  run: (scope: RequestScope) => Promise<Response>,
+): Promise<Response> {
+  const scope: RequestScope = { requestId: randomUUID(), name };
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await run(scope);
+  } catch (error) {
+    if (!(error instanceof ConsoleError) || error.status >= 500) {
+      logger.error(
+        { operation: scope.name, requestId: scope.requestId, err: describeError(error) },
+        'console request failed',
+      );
+    }
+    const failure = error instanceof ConsoleError ? error : internalError(scope.requestId);
+    response = Response.json(failure.body, { status: failure.status, headers: failure.headers });
+  }
+  const headers = new Headers(response.headers);
+  headers.set('cache-control', 'no-store');
+  headers.set('x-request-id', scope.requestId);
+  logger.info(
+    {
+      operation: scope.name,
+      requestId: scope.requestId,
+      operatorId: scope.operatorId,
+      status: response.status,
+      durationMs: Math.round(performance.now() - started),
+    },
+    'console request',
+  );
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** What the audit log keeps of an action; tokens are fingerprinted before they are stored. */
+export type AuditFacts = Omit<AuditSettlement, 'outcome'>;
+
+export interface ActionAudit<Body, Result> {
+  action: AuditAction;
+  /** What the request says, recorded whatever the outcome (and for refused operators). */
+  request: (body: Body) => AuditFacts;
+  /** What the answer adds on success. */
+  result: (body: Body, result: Result) => AuditFacts;
+}
+
+export interface RouteSpec<Body, Result> {
+  name: string;
+  permission: Permission;
+  /** The body's schema, the same the form uses; without it the body is not read. */
+  body?: z.ZodType<Body>;
+  /**
+   * An action that must be on record: its entry is written before the handler runs, and nothing
+   * happens without it (503 audit_unavailable); its outcome is filled in afterwards.
+   */
+  audit?: ActionAudit<Body, Result>;
+}
+
+export interface RouteContext<Body, Params> {
+  request: Request;
+  operator: Operator;
+  requestId: string;
+  body: Body;
+  params: Params;
+  server: ConsoleServer;
+}
+
+type NextHandler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+
+/**
+ * The one wrapper of the console's route handlers: checks origin, session and role (the
+ * permission it declares), parses the body with its schema, writes the audit entry of an audited
+ * action, and answers the handler's result as JSON (or its Response as is).
+ */
+export function consoleRoute<Body = undefined, Result = unknown, Params = Record<string, never>>(
+  spec: RouteSpec<Body, Result>,
+  handler: (context: RouteContext<Body, Params>) => Promise<Result | Response>,
+): NextHandler<Params> {
+  return (request, context) =>
+    handleRequest(spec.name, async (scope) => {
+      const { requestId } = scope;
+      const entry = (action: AuditAction, operator: Operator, outcome: string, facts: AuditFacts) => ({
+        action,
+        operator: { id: operator.id, email: operator.email },
+        outcome,
+        requestId,
+        ...facts,
+      });
+      const access = await guardRequest(request, spec.permission);
+      scope.operatorId = access.operator?.id;
+      if ('error' in access) {
+        // A refused operator is still on record with what they tried (the body is read for that only).
+        if (spec.audit && access.operator) {
+          const facts = await readFacts(request, spec.body, spec.audit);
+          await audit(entry(spec.audit.action, access.operator, access.error.code, facts)).catch(
+            () => undefined,
+          );
+        }
+        throw access.error;
+      }
+      const { operator } = access;
+      let body = undefined as Body;
+      if (spec.body) {
+        try {
+          body = await parseJson(request, spec.body);
+        } catch (error) {
+          if (spec.audit && error instanceof ConsoleError) {
+            await audit(entry(spec.audit.action, operator, error.code, {})).catch(() => undefined);
+          }
+          throw error;
+        }
+      }
+      const server = await consoleServer();
+      const params = await context.params;
+      if (!spec.audit) return respond(await handler({ request, operator, requestId, body, params, server }));
+
+      const requestFacts = spec.audit.request(body);
+      const entryId = await audit(entry(spec.audit.action, operator, 'started', requestFacts));
+      let result: Result | Response;
+      try {
+        result = await handler({ request, operator, requestId, body, params, server });
+      } catch (error) {
+        const code = error instanceof ConsoleError ? error.code : 'internal';
+        await settleAudit(entryId, { outcome: code }, requestId);
+        throw error;
+      }
+      const resultFacts = result instanceof Response ? {} : spec.audit.result(body, result);
+      await settleAudit(entryId, { outcome: 'success', ...requestFacts, ...resultFacts }, requestId);
+      return respond(result);
+    });
+}
+
+function respond(result: unknown): Response {
+  return result instanceof Response ? result : Response.json(result);
+}
+
+async function readFacts<Body, Result>(
+  request: Request,
+  schema: z.ZodType<Body> | undefined,
+  actionAudit: ActionAudit<Body, Result>,
+): Promise<AuditFacts> {
+  if (!schema) return {};
+  try {
+    return actionAudit.request(await parseJson(request, schema));
+  } catch {
+    return {};
+  }
+}
+
+/** Name and kind only: messages of unknown errors could carry request data. */
+function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) return { name: error.name, kind: (error as { kind?: string }).kind };
+  return { name: typeof error };
+}
