@@ -25,9 +25,9 @@ function unitOf(file: string): string {
 
 function importedFiles(file: string): string[] {
   const source = readFileSync(file, 'utf8');
-  const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/g)].map(
-    (match) => match[1] ?? '',
-  );
+  const specifiers = [
+    ...source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/g),
+  ].map((match) => match[1] ?? '');
   return specifiers.flatMap((specifier) => {
     if (specifier.startsWith('@/lib/')) return [path.join(libDir, specifier.slice('@/lib/'.length))];
     if (specifier.startsWith('.')) return [path.resolve(path.dirname(file), specifier)];

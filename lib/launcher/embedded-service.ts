@@ -3,10 +3,10 @@
  * API key under DATA_DIR. The key is created once and kept in a 0600 file, because the service
  * itself stores only its digest.
  */
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ConsoleConfig } from '@/lib/config';
+import { readSecretFile, writeSecretFile } from '@/lib/secret-file';
 import { createUserGroupApi, UpstreamError } from '@/lib/user-group-api/client';
 import { createApiKey, startUserGroupService } from '@/lib/user-group-service';
 
@@ -23,7 +23,6 @@ export async function ensureEmbeddedService(
   config: ConsoleConfig,
   log: (message: string) => void,
 ): Promise<Upstream> {
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const database = path.join(config.dataDir, 'user-group-service.sqlite');
   const service = await startUserGroupService({
     host: '127.0.0.1',
@@ -33,15 +32,14 @@ export async function ensureEmbeddedService(
   });
 
   const keyFile = path.join(config.dataDir, 'console-api-key.json');
-  let apiKey = await readApiKey(keyFile);
+  let apiKey = readApiKey(keyFile);
   if (!apiKey || !(await isAccepted(service.url, apiKey))) {
     const created = await createApiKey({
       database,
       environment: 'Customer',
       name: 'console (embedded default)',
     });
-    await writeFile(keyFile, `${JSON.stringify({ id: created.id, key: created.key })}\n`, { mode: 0o600 });
-    await chmod(keyFile, 0o600);
+    writeSecretFile(keyFile, JSON.stringify({ id: created.id, key: created.key }));
     apiKey = created.key;
     log(`created the console's API key for the embedded service (kept in ${keyFile})`);
   }
@@ -49,9 +47,9 @@ export async function ensureEmbeddedService(
   return { url: service.url, apiKey, close: () => service.close() };
 }
 
-async function readApiKey(file: string): Promise<string | null> {
+function readApiKey(file: string): string | null {
   try {
-    const parsed = apiKeyFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    const parsed = apiKeyFileSchema.safeParse(JSON.parse(readSecretFile(file) ?? ''));
     return parsed.success ? parsed.data.key : null;
   } catch {
     return null;

@@ -30,7 +30,9 @@ export function consoleServer(): Promise<ConsoleServer> {
 const authLogger = logger.child({ component: 'auth' });
 
 async function startConsoleServer(): Promise<ConsoleServer> {
-  const parts = composeConsole(consoleConfig(), (level, message) => authLogger[level]({}, message));
+  const config = consoleConfig();
+  logger.level = config.logLevel;
+  const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
   await migrateConsoleDatabase(parts.auth, parts.database);
   let api: UserGroupApi | undefined;
   return {

@@ -1,27 +1,13 @@
 import 'server-only';
 import pino from 'pino';
+import { logRedaction } from '@/lib/log-redaction';
 
 /**
- * The console's JSON logger. Secrets are kept out of log objects by construction; the redact list
- * is the second line of defence should one slip into a logged object.
+ * The console's JSON logger. Its level comes from the configuration (LOG_LEVEL) once the
+ * console's server starts (lib/server/index.ts); until then, `info`.
  */
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: 'info',
   base: { service: 'user-group-console' },
-  redact: {
-    paths: [
-      'apiKey',
-      'token',
-      'current_token',
-      'authorization',
-      '*.apiKey',
-      '*.token',
-      '*.current_token',
-      '*.authorization',
-      'headers.authorization',
-      'headers.cookie',
-      'user_group.token',
-    ],
-    censor: '[redacted]',
-  },
+  redact: logRedaction,
 });

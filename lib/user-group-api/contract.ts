@@ -1,5 +1,5 @@
 /**
- * The User Group Service wire contract (../shared/spec/user-group-service.md) as zod schemas.
+ * The User Group Service wire contract (documented in lib/user-group-service/README.md) as zod schemas.
  *
  * One schema per wire shape, shared by everything that speaks the interface: the built-in service
  * validates requests with them, the console's upstream client parses answers with them, and the
