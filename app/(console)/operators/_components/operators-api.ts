@@ -1,9 +1,17 @@
-/** The operators page's calls to /api/operators, through the console's one JSON sender. */
-import type { CreateOperatorRequest, UpdateOperatorRequest } from '@/lib/auth/operators.schema';
-import { sendJson } from '@/lib/console-api/client';
+/** The operators page's calls to /api/operators, each answer parsed with its schema. */
+import {
+  type CreateOperatorRequest,
+  type CreateOperatorResult,
+  createOperatorResultSchema,
+  type UpdateOperatorRequest,
+  type UpdateOperatorResult,
+  updateOperatorResultSchema,
+} from '@/lib/auth/operators.schema';
+import { callConsoleRoute } from '@/lib/console-api/client';
 
 export const operatorsApi = {
-  create: (body: CreateOperatorRequest) => sendJson('POST', '/api/operators', body),
-  update: (id: string, body: UpdateOperatorRequest) =>
-    sendJson('PATCH', `/api/operators/${encodeURIComponent(id)}`, body),
+  create: (body: CreateOperatorRequest): Promise<CreateOperatorResult> =>
+    callConsoleRoute('POST', '/api/operators', body, createOperatorResultSchema),
+  update: (id: string, body: UpdateOperatorRequest): Promise<UpdateOperatorResult> =>
+    callConsoleRoute('PATCH', `/api/operators/${encodeURIComponent(id)}`, body, updateOperatorResultSchema),
 };
