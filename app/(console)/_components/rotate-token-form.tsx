@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -95,19 +95,19 @@ export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: R
             <FormField
               id={tokenId}
               label="Current token"
-              hint="Paste the token, or use Rotate token on a get-or-create result."
+              description="Paste the token, or use Rotate token on a get-or-create result."
               error={errors.current_token?.message}
             >
-              <Input
-                id={tokenId}
-                autoComplete="off"
-                spellCheck={false}
-                autoCapitalize="off"
-                aria-invalid={errors.current_token ? true : undefined}
-                aria-describedby={describedBy(tokenId, { hint: true, error: Boolean(errors.current_token) })}
-                className="font-mono"
-                {...form.register('current_token')}
-              />
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  className="font-mono"
+                  {...form.register('current_token')}
+                />
+              )}
             </FormField>
             {rotate.isError ? (
               <Alert variant="error" role="alert">

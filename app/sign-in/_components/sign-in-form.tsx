@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { LogIn } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -85,25 +85,19 @@ export function SignInForm({ next, sso, initialError }: SignInFormProps) {
       ) : null}
       <form aria-label="Sign in" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField id="email" label="Email" error={errors.email?.message}>
-          <Input
-            id="email"
-            type="email"
-            autoComplete="username"
-            autoFocus
-            aria-invalid={Boolean(errors.email)}
-            aria-describedby={describedBy('email', { error: Boolean(errors.email) })}
-            {...form.register('email')}
-          />
+          {(control) => (
+            <Input {...control} type="email" autoComplete="username" autoFocus {...form.register('email')} />
+          )}
         </FormField>
         <FormField id="password" label="Password" error={errors.password?.message}>
-          <Input
-            id="password"
-            type="password"
-            autoComplete="current-password"
-            aria-invalid={Boolean(errors.password)}
-            aria-describedby={describedBy('password', { error: Boolean(errors.password) })}
-            {...form.register('password')}
-          />
+          {(control) => (
+            <Input
+              {...control}
+              type="password"
+              autoComplete="current-password"
+              {...form.register('password')}
+            />
+          )}
         </FormField>
         <Button type="submit" disabled={isSubmitting}>
           <LogIn aria-hidden="true" />

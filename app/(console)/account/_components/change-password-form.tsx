@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -57,17 +57,12 @@ export function ChangePasswordForm() {
     name: keyof ChangePasswordValues,
     label: string,
     autoComplete: string,
-    hint?: string,
+    description?: string,
   ) => (
-    <FormField id={name} label={label} hint={hint} error={errors[name]?.message}>
-      <Input
-        id={name}
-        type="password"
-        autoComplete={autoComplete}
-        aria-invalid={Boolean(errors[name])}
-        aria-describedby={describedBy(name, { hint: Boolean(hint), error: Boolean(errors[name]) })}
-        {...form.register(name)}
-      />
+    <FormField id={name} label={label} description={description} error={errors[name]?.message}>
+      {(control) => (
+        <Input {...control} type="password" autoComplete={autoComplete} {...form.register(name)} />
+      )}
     </FormField>
   );
 

@@ -7,7 +7,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -48,60 +48,36 @@ export function AddOperatorForm() {
     <form aria-label="Add an operator" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <FormField id="operator-email" label="Email" error={errors.email?.message}>
-          <Input
-            id="operator-email"
-            type="email"
-            autoComplete="off"
-            aria-invalid={Boolean(errors.email)}
-            aria-describedby={describedBy('operator-email', { error: Boolean(errors.email) })}
-            {...form.register('email')}
-          />
+          {(control) => <Input {...control} type="email" autoComplete="off" {...form.register('email')} />}
         </FormField>
         <FormField id="operator-name" label="Name" error={errors.name?.message}>
-          <Input
-            id="operator-name"
-            autoComplete="off"
-            aria-invalid={Boolean(errors.name)}
-            aria-describedby={describedBy('operator-name', { error: Boolean(errors.name) })}
-            {...form.register('name')}
-          />
+          {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
         </FormField>
         <FormField
           id="operator-password"
           label="Initial password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Hand it over in person; they change it on their Account page.`}
+          description={`At least ${MIN_PASSWORD_LENGTH} characters. Hand it over in person; they change it on their Account page.`}
           error={errors.password?.message}
         >
-          <Input
-            id="operator-password"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={Boolean(errors.password)}
-            aria-describedby={describedBy('operator-password', {
-              hint: true,
-              error: Boolean(errors.password),
-            })}
-            {...form.register('password')}
-          />
+          {(control) => (
+            <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
+          )}
         </FormField>
         <FormField
           id="operator-role"
           label="Role"
-          hint={roleDescriptions[form.watch('role')]}
+          description={roleDescriptions[form.watch('role')]}
           error={errors.role?.message}
         >
-          <select
-            id="operator-role"
-            className={selectClassName}
-            aria-describedby={describedBy('operator-role', { hint: true, error: Boolean(errors.role) })}
-            {...form.register('role')}
-          >
-            {roles.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
+          {(control) => (
+            <select {...control} className={selectClassName} {...form.register('role')}>
+              {roles.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
+          )}
         </FormField>
       </div>
       {create.isError ? (
