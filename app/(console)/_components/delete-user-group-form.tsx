@@ -1,9 +1,9 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
@@ -18,7 +18,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { consoleApi } from '@/lib/console-api/client';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
 import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
@@ -38,8 +37,7 @@ export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectio
   });
   const { errors } = form.formState;
 
-  const deleteUserGroup = useMutation({
-    mutationFn: consoleApi.deleteUserGroup,
+  const deleteUserGroup = useDeleteUserGroup({
     onSuccess: (_result, request) => {
       onTokenRevoked(request.current_token);
       form.reset();

@@ -1,16 +1,15 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useGetOrCreateUserGroup } from '@/app/(console)/_hooks/use-get-or-create-user-group';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { consoleApi } from '@/lib/console-api/client';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import { emptyGetOrCreateForm, getOrCreateFormFields, getOrCreateFormSchema } from './get-or-create.schema';
@@ -36,8 +35,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
   });
   const { errors } = form.formState;
 
-  const getOrCreate = useMutation({
-    mutationFn: consoleApi.getOrCreate,
+  const getOrCreate = useGetOrCreateUserGroup({
     onSuccess: (result, request) =>
       setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {
