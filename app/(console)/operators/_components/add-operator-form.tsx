@@ -1,11 +1,10 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useAddOperator } from '@/app/(console)/operators/_hooks/use-add-operator';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
@@ -14,26 +13,22 @@ import { Input } from '@/components/ui/input';
 import { type CreateOperatorRequest, createOperatorSchema } from '@/lib/auth/operators.schema';
 import { MIN_PASSWORD_LENGTH } from '@/lib/auth/password-policy';
 import { roleDescriptions, roles } from '@/lib/auth/roles';
-import { operatorsApi } from './operators-api';
 
 const fields = ['email', 'name', 'password', 'role'] as const;
 const selectClassName =
   'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
 
 export function AddOperatorForm() {
-  const router = useRouter();
   const [added, setAdded] = useState<string | null>(null);
   const form = useForm<CreateOperatorRequest>({
     resolver: zodResolver(createOperatorSchema),
     defaultValues: { email: '', name: '', password: '', role: 'viewer' },
   });
   const { errors } = form.formState;
-  const create = useMutation({
-    mutationFn: operatorsApi.create,
+  const create = useAddOperator({
     onSuccess: (_result, request) => {
       setAdded(request.email);
       form.reset();
-      router.refresh();
     },
     onError: (error) => {
       for (const { name, message } of serverFieldErrors(error, fields)) form.setError(name, { message });
