@@ -3,29 +3,7 @@
  * Pure, so the mapping from a ConsoleApiError to what a person sees is tested without a browser.
  */
 import { ConsoleApiError } from '@/lib/console-api/client';
-
-export type FieldErrorMessage<Name extends string> = { name: Name; message: string };
-
-/**
- * The field messages of an error that belong to one of the form's fields. A nested key such as
- * `mapping.sales` or `mapping[0]` belongs to its top-level field (`mapping`); the first message wins.
- */
-export function fieldErrorsFor<Name extends string>(
-  fields: Readonly<Record<string, string>> | undefined,
-  names: readonly Name[],
-): FieldErrorMessage<Name>[] {
-  if (!fields) return [];
-  const found = new Map<Name, string>();
-  for (const [key, message] of Object.entries(fields)) {
-    const top = key.split(/[.[]/, 1)[0] ?? key;
-    const name = names.find((candidate) => candidate === top);
-    if (name && !found.has(name)) {
-      const nested = key === top ? '' : `${key.slice(top.length).replace(/^\./, '')}: `;
-      found.set(name, `${nested}${message}`);
-    }
-  }
-  return [...found].map(([name, message]) => ({ name, message }));
-}
+import { fieldErrorsFor } from '@/lib/validation/field-errors';
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong. Your input is kept: try again.';
 

@@ -1,5 +1,6 @@
 /**
- * The wire shapes of operator management, shared by the admin page's forms and /api/operators.
+ * The wire shapes of operator management, shared by the admin page's forms and /api/operators:
+ * what the browser sends and, parsed before use, what it gets back.
  */
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
@@ -35,6 +36,14 @@ export const operatorSummarySchema = z.object({
   createdAt: z.string(),
 });
 export type OperatorSummary = z.infer<typeof operatorSummarySchema>;
+
+/** What POST /api/operators answers: the operator added. */
+export const createOperatorResultSchema = z.object({ operator: operatorSummarySchema });
+export type CreateOperatorResult = z.infer<typeof createOperatorResultSchema>;
+
+/** What PATCH /api/operators/:id answers: the operator as changed (null if it vanished meanwhile). */
+export const updateOperatorResultSchema = z.object({ operator: operatorSummarySchema.nullable() });
+export type UpdateOperatorResult = z.infer<typeof updateOperatorResultSchema>;
 
 export const changePasswordSchema = z
   .object({

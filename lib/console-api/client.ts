@@ -1,6 +1,7 @@
 /**
- * The browser's side of the console contract: one typed call per route handler. Used by the
- * TanStack Query mutations; every failure becomes a ConsoleApiError with a message a person can act on.
+ * The browser's side of the console contract: one typed call per route handler, its answer parsed
+ * with the contract's schema. Used by the mutation hooks; every failure becomes a ConsoleApiError
+ * with a message a person can act on.
  */
 import type { z } from 'zod';
 import type { DeleteRequest, GetOrCreateRequest, RotateRequest } from '@/lib/user-group-api/contract';
@@ -28,11 +29,20 @@ export class ConsoleApiError extends Error {
   }
 }
 
+export const CONSOLE_UNREACHABLE_MESSAGE =
+  'The console could not be reached. Check your connection and retry.';
+
 /**
- * Sends JSON to a console route handler and returns the answer's payload; a failure becomes a
- * ConsoleApiError carrying the console's message, field errors and retry delay.
+ * Calls a console route handler with a JSON body and returns its answer parsed with `answerSchema`:
+ * the browser never reads an answer it has not checked. A failure becomes a ConsoleApiError carrying
+ * the console's message, field errors and retry delay.
  */
-export async function sendJson(method: 'POST' | 'PATCH', path: string, body: unknown): Promise<unknown> {
+export async function callConsoleRoute<Answer>(
+  method: 'POST' | 'PATCH',
+  path: string,
+  body: unknown,
+  answerSchema: z.ZodType<Answer>,
+): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -42,10 +52,7 @@ export async function sendJson(method: 'POST' | 'PATCH', path: string, body: unk
       cache: 'no-store',
     });
   } catch {
-    throw new ConsoleApiError(
-      'internal',
-      'The console could not be reached. Check your connection and retry.',
-    );
+    throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
@@ -56,20 +63,16 @@ export async function sendJson(method: 'POST' | 'PATCH', path: string, body: unk
     }
     throw new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
   }
-  return payload;
-}
-
-async function postJson<T>(path: string, body: unknown, resultSchema: z.ZodType<T>): Promise<T> {
-  const parsed = resultSchema.safeParse(await sendJson('POST', path, body));
-  if (!parsed.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
-  return parsed.data;
+  const answer = answerSchema.safeParse(payload);
+  if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
+  return answer.data;
 }
 
 export const consoleApi = {
   getOrCreate: (body: GetOrCreateRequest): Promise<GetOrCreateResult> =>
-    postJson(consoleRoutes.getOrCreate, body, getOrCreateResultSchema),
+    callConsoleRoute('POST', consoleRoutes.getOrCreate, body, getOrCreateResultSchema),
   rotate: (body: RotateRequest): Promise<RotateResult> =>
-    postJson(consoleRoutes.rotate, body, rotateResultSchema),
+    callConsoleRoute('POST', consoleRoutes.rotate, body, rotateResultSchema),
   deleteUserGroup: (body: DeleteRequest): Promise<DeleteResult> =>
-    postJson(consoleRoutes.delete, body, deleteResultSchema),
+    callConsoleRoute('POST', consoleRoutes.delete, body, deleteResultSchema),
 };

@@ -1,11 +1,11 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -18,8 +18,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { consoleApi } from '@/lib/console-api/client';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
 import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
@@ -39,8 +37,7 @@ export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectio
   });
   const { errors } = form.formState;
 
-  const deleteUserGroup = useMutation({
-    mutationFn: consoleApi.deleteUserGroup,
+  const deleteUserGroup = useDeleteUserGroup({
     onSuccess: (_result, request) => {
       onTokenRevoked(request.current_token);
       form.reset();
@@ -80,27 +77,27 @@ export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectio
           <form aria-label="Delete user group" noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
             <div className="grid gap-5 sm:grid-cols-2">
               <FormField id={groupIdId} label="User group ID" error={errors.user_group_id?.message}>
-                <Input
-                  id={groupIdId}
-                  autoComplete="off"
-                  spellCheck={false}
-                  aria-invalid={errors.user_group_id ? true : undefined}
-                  aria-describedby={describedBy(groupIdId, { error: Boolean(errors.user_group_id) })}
-                  className="font-mono"
-                  {...form.register('user_group_id')}
-                />
+                {(control) => (
+                  <Input
+                    {...control}
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="font-mono"
+                    {...form.register('user_group_id')}
+                  />
+                )}
               </FormField>
               <FormField id={tokenId} label="Current token" error={errors.current_token?.message}>
-                <Input
-                  id={tokenId}
-                  autoComplete="off"
-                  spellCheck={false}
-                  autoCapitalize="off"
-                  aria-invalid={errors.current_token ? true : undefined}
-                  aria-describedby={describedBy(tokenId, { error: Boolean(errors.current_token) })}
-                  className="font-mono"
-                  {...form.register('current_token')}
-                />
+                {(control) => (
+                  <Input
+                    {...control}
+                    autoComplete="off"
+                    spellCheck={false}
+                    autoCapitalize="off"
+                    className="font-mono"
+                    {...form.register('current_token')}
+                  />
+                )}
               </FormField>
             </div>
             {deleteUserGroup.isError ? (
@@ -143,18 +140,19 @@ export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectio
               if (confirming && confirmed && !deleteUserGroup.isPending) deleteUserGroup.mutate(confirming);
             }}
           >
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={confirmId}>Type the user group ID to confirm</Label>
-              <Input
-                id={confirmId}
-                value={typedId}
-                onChange={(event) => setTypedId(event.target.value)}
-                autoComplete="off"
-                spellCheck={false}
-                autoCapitalize="off"
-                className="font-mono"
-              />
-            </div>
+            <FormField id={confirmId} label="Type the user group ID to confirm">
+              {(control) => (
+                <Input
+                  {...control}
+                  value={typedId}
+                  onChange={(event) => setTypedId(event.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  className="font-mono"
+                />
+              )}
+            </FormField>
             <DialogFooter>
               <DialogClose asChild>
                 <Button variant="outline" disabled={deleteUserGroup.isPending}>

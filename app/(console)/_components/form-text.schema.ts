@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { parseJsonText } from '@/lib/json-text';
 import { USER_GROUP_ID_MAX } from '@/lib/user-group-api/contract';
+import { BODY_FIELD, fieldErrorKey } from '@/lib/validation/field-errors';
 
 const TOKEN_MAX = 1024;
 
@@ -37,8 +38,8 @@ export function jsonTextProblem(text: string, shape: z.ZodType): string | undefi
   if (checked.success) return undefined;
   const issue = checked.error.issues[0];
   if (!issue) return 'Not accepted.';
-  const where = issue.path.length > 0 ? `“${issue.path.map(String).join('.')}”: ` : '';
-  return where ? `${where}${issue.message}` : sentence(issue.message);
+  const key = fieldErrorKey(issue.path);
+  return key === BODY_FIELD ? sentence(issue.message) : `“${key}”: ${issue.message}`;
 }
 
 /** Optional JSON text: blank, or JSON whose value passes `shape` (the wire schema of the field). */

@@ -1,16 +1,15 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useGetOrCreateUserGroup } from '@/app/(console)/_hooks/use-get-or-create-user-group';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { consoleApi } from '@/lib/console-api/client';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import { emptyGetOrCreateForm, getOrCreateFormFields, getOrCreateFormSchema } from './get-or-create.schema';
@@ -36,8 +35,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
   });
   const { errors } = form.formState;
 
-  const getOrCreate = useMutation({
-    mutationFn: consoleApi.getOrCreate,
+  const getOrCreate = useGetOrCreateUserGroup({
     onSuccess: (result, request) =>
       setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {
@@ -68,30 +66,21 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
               <FormField
                 id={`${id}-user-group-id`}
                 label="User group ID"
-                hint="The ID your own system uses for this group."
+                description="The ID your own system uses for this group."
                 error={errors.user_group_id?.message}
               >
-                <Input
-                  id={`${id}-user-group-id`}
-                  autoComplete="off"
-                  spellCheck={false}
-                  aria-invalid={errors.user_group_id ? true : undefined}
-                  aria-describedby={describedBy(`${id}-user-group-id`, {
-                    hint: true,
-                    error: Boolean(errors.user_group_id),
-                  })}
-                  className="font-mono"
-                  {...form.register('user_group_id')}
-                />
+                {(control) => (
+                  <Input
+                    {...control}
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="font-mono"
+                    {...form.register('user_group_id')}
+                  />
+                )}
               </FormField>
-              <FormField id={`${id}-name`} label="Name" hint="Optional." error={errors.name?.message}>
-                <Input
-                  id={`${id}-name`}
-                  autoComplete="off"
-                  aria-invalid={errors.name ? true : undefined}
-                  aria-describedby={describedBy(`${id}-name`, { hint: true, error: Boolean(errors.name) })}
-                  {...form.register('name')}
-                />
+              <FormField id={`${id}-name`} label="Name" description="Optional." error={errors.name?.message}>
+                {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
               </FormField>
             </div>
             <JsonTextField
@@ -99,7 +88,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
               name="mapping"
               id={`${id}-mapping`}
               label="Mapping"
-              hint="Optional. A JSON object from schema ID to data source ID (a string or an integer)."
+              description="Optional. A JSON object from schema ID to data source ID (a string or an integer)."
               placeholder={'{ "sales": "warehouse-1", "marketing": 42 }'}
             />
             <JsonTextField
@@ -107,7 +96,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
               name="properties"
               id={`${id}-properties`}
               label="Properties"
-              hint="Optional. A JSON object; its values become variables in dashboards and the SQL editor."
+              description="Optional. A JSON object; its values become variables in dashboards and the SQL editor."
               placeholder={'{ "plan": "enterprise", "seats": 10 }'}
             />
             {getOrCreate.isError ? (

@@ -1,7 +1,7 @@
 'use client';
 
 import { type Control, type FieldPath, type FieldValues, useController } from 'react-hook-form';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField, formFieldLabelId } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/textarea';
 import { formatJsonText } from '@/lib/json-text';
@@ -11,7 +11,7 @@ type JsonTextFieldProps<Values extends FieldValues> = {
   name: FieldPath<Values>;
   id: string;
   label: string;
-  hint: string;
+  description: string;
   placeholder?: string;
 };
 
@@ -24,7 +24,7 @@ export function JsonTextField<Values extends FieldValues>({
   name,
   id,
   label,
-  hint,
+  description,
   placeholder,
 }: JsonTextFieldProps<Values>) {
   const { field, fieldState } = useController({ control, name });
@@ -36,7 +36,7 @@ export function JsonTextField<Values extends FieldValues>({
     <FormField
       id={id}
       label={label}
-      hint={hint}
+      description={description}
       error={error}
       actions={
         <Button
@@ -44,7 +44,7 @@ export function JsonTextField<Values extends FieldValues>({
           size="sm"
           className="-my-1 h-7"
           disabled={formatted === undefined}
-          aria-describedby={`${id}-label`}
+          aria-describedby={formFieldLabelId(id)}
           onClick={() => {
             if (formatted !== undefined) field.onChange(formatted);
           }}
@@ -53,23 +53,23 @@ export function JsonTextField<Values extends FieldValues>({
         </Button>
       }
     >
-      <Textarea
-        id={id}
-        ref={field.ref}
-        name={field.name}
-        value={text}
-        onChange={field.onChange}
-        onBlur={field.onBlur}
-        rows={4}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoCorrect="off"
-        autoComplete="off"
-        placeholder={placeholder}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, { hint: true, error: Boolean(error) })}
-        className="font-mono text-[13px] leading-5"
-      />
+      {(control) => (
+        <Textarea
+          {...control}
+          ref={field.ref}
+          name={field.name}
+          value={text}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          rows={4}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoCorrect="off"
+          autoComplete="off"
+          placeholder={placeholder}
+          className="font-mono text-[13px] leading-5"
+        />
+      )}
     </FormField>
   );
 }

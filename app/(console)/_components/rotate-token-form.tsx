@@ -1,11 +1,11 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useRotateToken } from '@/app/(console)/_hooks/use-rotate-token';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -18,7 +18,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { consoleApi } from '@/lib/console-api/client';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
 import { rotateTokenFormFields, rotateTokenFormSchema } from './rotate-token.schema';
 import { toRotateRequest } from './rotate-token.utils';
@@ -48,8 +47,7 @@ export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: R
   const { errors } = form.formState;
   const { setValue, setFocus } = form;
 
-  const rotate = useMutation({
-    mutationFn: consoleApi.rotate,
+  const rotate = useRotateToken({
     onSuccess: (result, request) => {
       const rotation = { id: nextRotationId.current++, oldToken: request.current_token, result };
       // Newest first; earlier ones stay until each is copied or closed.
@@ -95,19 +93,19 @@ export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: R
             <FormField
               id={tokenId}
               label="Current token"
-              hint="Paste the token, or use Rotate token on a get-or-create result."
+              description="Paste the token, or use Rotate token on a get-or-create result."
               error={errors.current_token?.message}
             >
-              <Input
-                id={tokenId}
-                autoComplete="off"
-                spellCheck={false}
-                autoCapitalize="off"
-                aria-invalid={errors.current_token ? true : undefined}
-                aria-describedby={describedBy(tokenId, { hint: true, error: Boolean(errors.current_token) })}
-                className="font-mono"
-                {...form.register('current_token')}
-              />
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  className="font-mono"
+                  {...form.register('current_token')}
+                />
+              )}
             </FormField>
             {rotate.isError ? (
               <Alert variant="error" role="alert">

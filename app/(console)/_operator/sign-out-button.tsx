@@ -1,27 +1,14 @@
 'use client';
 
 import { LogOut } from 'lucide-react';
-import { useState } from 'react';
+import { useSignOut } from '@/app/(console)/_hooks/use-sign-out';
 import { Button } from '@/components/ui/button';
 
-/** Ends the session on the server, then leaves for the sign-in page whatever the answer. */
+/** Signs out; stays disabled from the click until the sign-in page has loaded. */
 export function SignOutButton() {
-  const [pending, setPending] = useState(false);
-  async function signOut() {
-    setPending(true);
-    try {
-      await fetch('/api/auth/sign-out', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: '{}',
-        cache: 'no-store',
-      });
-    } finally {
-      window.location.assign('/sign-in');
-    }
-  }
+  const signOut = useSignOut();
   return (
-    <Button variant="ghost" size="sm" onClick={signOut} disabled={pending}>
+    <Button variant="ghost" size="sm" onClick={() => signOut.mutate()} disabled={!signOut.isIdle}>
       <LogOut aria-hidden="true" />
       Sign out
     </Button>

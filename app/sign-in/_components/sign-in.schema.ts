@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuthRequestError } from '@/lib/auth-client';
 
 export const signInSchema = z.object({
   email: z
@@ -10,14 +11,20 @@ export const signInSchema = z.object({
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 
-/** What a failed sign-in means for the person at the screen, by better-auth's answer. */
-export function signInFailureMessage(status: number, code: string | undefined, retryAfter?: number): string {
-  if (status === 429) return `Too many attempts. Wait ${retryAfter ?? 60} seconds, then try again.`;
+/** What a failed sign-in means for the person at the screen, by /api/auth's answer. */
+export function signInFailureMessage(error: unknown): string {
+  if (!(error instanceof AuthRequestError)) return 'Signing in failed. Try again in a moment.';
+  const { status, code, retryAfterSeconds } = error;
+  if (status === null) return error.message;
+  if (status === 429) return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
   if (code === 'BANNED_USER') return 'This operator is disabled. Ask an admin of the console.';
   if (status === 401 || code === 'INVALID_EMAIL_OR_PASSWORD') return 'The email or the password is wrong.';
   if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
   return `Signing in failed (HTTP ${status}). Try again in a moment.`;
 }
+
+export const SSO_START_FAILED_MESSAGE =
+  'Single sign-on could not start. Try again, or sign in with your password.';
 
 /** better-auth redirects a failed single sign-on back with `?error=`. */
 export function ssoErrorMessage(error: string | undefined): string | null {

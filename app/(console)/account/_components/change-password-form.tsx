@@ -1,38 +1,18 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { describedBy, FormField } from '@/components/form-field';
+import {
+  changePasswordFailureMessage,
+  useChangePassword,
+} from '@/app/(console)/account/_hooks/use-change-password';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { type ChangePasswordValues, changePasswordSchema } from '@/lib/auth/operators.schema';
 import { MIN_PASSWORD_LENGTH } from '@/lib/auth/password-policy';
-
-class ChangePasswordError extends Error {}
-
-async function changePassword(values: ChangePasswordValues): Promise<void> {
-  const response = await fetch('/api/auth/change-password', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      currentPassword: values.currentPassword,
-      newPassword: values.newPassword,
-      revokeOtherSessions: true,
-    }),
-    cache: 'no-store',
-  }).catch(() => {
-    throw new ChangePasswordError('The console could not be reached. Check your connection and retry.');
-  });
-  if (response.ok) return;
-  const payload = (await response.json().catch(() => ({}))) as { code?: string };
-  if (payload.code === 'INVALID_PASSWORD') throw new ChangePasswordError('The current password is wrong.');
-  if (response.status === 429)
-    throw new ChangePasswordError('Too many attempts. Wait a minute, then try again.');
-  throw new ChangePasswordError(`The password was not changed (HTTP ${response.status}).`);
-}
 
 export function ChangePasswordForm() {
   const [changed, setChanged] = useState(false);
@@ -41,8 +21,7 @@ export function ChangePasswordForm() {
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
-  const change = useMutation({
-    mutationFn: changePassword,
+  const change = useChangePassword({
     onSuccess: () => {
       setChanged(true);
       form.reset();
@@ -57,17 +36,12 @@ export function ChangePasswordForm() {
     name: keyof ChangePasswordValues,
     label: string,
     autoComplete: string,
-    hint?: string,
+    description?: string,
   ) => (
-    <FormField id={name} label={label} hint={hint} error={errors[name]?.message}>
-      <Input
-        id={name}
-        type="password"
-        autoComplete={autoComplete}
-        aria-invalid={Boolean(errors[name])}
-        aria-describedby={describedBy(name, { hint: Boolean(hint), error: Boolean(errors[name]) })}
-        {...form.register(name)}
-      />
+    <FormField id={name} label={label} description={description} error={errors[name]?.message}>
+      {(control) => (
+        <Input {...control} type="password" autoComplete={autoComplete} {...form.register(name)} />
+      )}
     </FormField>
   );
 
@@ -88,9 +62,7 @@ export function ChangePasswordForm() {
       {passwordField('confirmPassword', 'New password again', 'new-password')}
       {change.isError ? (
         <Alert variant="error" role="alert">
-          {change.error instanceof ChangePasswordError
-            ? change.error.message
-            : 'The password was not changed.'}
+          {changePasswordFailureMessage(change.error)}
         </Alert>
       ) : null}
       {changed ? (

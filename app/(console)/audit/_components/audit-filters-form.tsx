@@ -1,6 +1,6 @@
+import { type FormControlProps, FormField } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import type { AuditFilters } from '@/lib/audit/filters';
 import { auditActions } from '@/lib/audit/schema';
 
@@ -15,80 +15,41 @@ const selectClassName =
 
 /** A plain GET form: filtering works without JavaScript and every view has its own URL. */
 export function AuditFiltersForm({ values, errors }: AuditFiltersFormProps) {
-  const field = (name: keyof AuditFilters, label: string, input: React.ReactNode) => (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={`filter-${name}`}>{label}</Label>
-      {input}
-      {errors[name] ? (
-        <p id={`filter-${name}-error`} className="text-xs font-medium text-destructive">
-          {errors[name]}
-        </p>
-      ) : null}
-    </div>
+  const field = (
+    name: keyof AuditFilters,
+    label: string,
+    control: (props: FormControlProps) => React.ReactNode,
+  ) => (
+    <FormField id={`filter-${name}`} label={label} error={errors[name]} className="gap-1.5">
+      {control}
+    </FormField>
   );
-  const invalid = (name: keyof AuditFilters) => ({
-    'aria-invalid': Boolean(errors[name]),
-    'aria-describedby': errors[name] ? `filter-${name}-error` : undefined,
-  });
 
   return (
     <form method="get" action="/audit" aria-label="Filter the audit log" className="flex flex-col gap-4">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {field(
-          'operator',
-          'Person (email contains)',
-          <Input
-            id="filter-operator"
-            name="operator"
-            defaultValue={values.operator ?? ''}
-            {...invalid('operator')}
-          />,
-        )}
-        {field(
-          'action',
-          'Action',
-          <select
-            id="filter-action"
-            name="action"
-            defaultValue={values.action ?? ''}
-            className={selectClassName}
-            {...invalid('action')}
-          >
+        {field('operator', 'Person (email contains)', (control) => (
+          <Input {...control} name="operator" defaultValue={values.operator ?? ''} />
+        ))}
+        {field('action', 'Action', (control) => (
+          <select {...control} name="action" defaultValue={values.action ?? ''} className={selectClassName}>
             <option value="">Any action</option>
             {auditActions.map((action) => (
               <option key={action} value={action}>
                 {action}
               </option>
             ))}
-          </select>,
-        )}
-        {field(
-          'group',
-          'User group ID',
-          <Input id="filter-group" name="group" defaultValue={values.group ?? ''} {...invalid('group')} />,
-        )}
-        {field(
-          'from',
-          'From (UTC)',
-          <Input
-            id="filter-from"
-            name="from"
-            type="datetime-local"
-            defaultValue={values.from ?? ''}
-            {...invalid('from')}
-          />,
-        )}
-        {field(
-          'to',
-          'To (UTC, inclusive)',
-          <Input
-            id="filter-to"
-            name="to"
-            type="datetime-local"
-            defaultValue={values.to ?? ''}
-            {...invalid('to')}
-          />,
-        )}
+          </select>
+        ))}
+        {field('group', 'User group ID', (control) => (
+          <Input {...control} name="group" defaultValue={values.group ?? ''} />
+        ))}
+        {field('from', 'From (UTC)', (control) => (
+          <Input {...control} name="from" type="datetime-local" defaultValue={values.from ?? ''} />
+        ))}
+        {field('to', 'To (UTC, inclusive)', (control) => (
+          <Input {...control} name="to" type="datetime-local" defaultValue={values.to ?? ''} />
+        ))}
       </div>
       <div className="flex flex-wrap gap-2">
         <Button type="submit">Apply filters</Button>

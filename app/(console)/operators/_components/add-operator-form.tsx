@@ -1,39 +1,34 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useAddOperator } from '@/app/(console)/operators/_hooks/use-add-operator';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { describedBy, FormField } from '@/components/form-field';
+import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { type CreateOperatorRequest, createOperatorSchema } from '@/lib/auth/operators.schema';
 import { MIN_PASSWORD_LENGTH } from '@/lib/auth/password-policy';
 import { roleDescriptions, roles } from '@/lib/auth/roles';
-import { operatorsApi } from './operators-api';
 
 const fields = ['email', 'name', 'password', 'role'] as const;
 const selectClassName =
   'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
 
 export function AddOperatorForm() {
-  const router = useRouter();
   const [added, setAdded] = useState<string | null>(null);
   const form = useForm<CreateOperatorRequest>({
     resolver: zodResolver(createOperatorSchema),
     defaultValues: { email: '', name: '', password: '', role: 'viewer' },
   });
   const { errors } = form.formState;
-  const create = useMutation({
-    mutationFn: operatorsApi.create,
+  const create = useAddOperator({
     onSuccess: (_result, request) => {
       setAdded(request.email);
       form.reset();
-      router.refresh();
     },
     onError: (error) => {
       for (const { name, message } of serverFieldErrors(error, fields)) form.setError(name, { message });
@@ -48,60 +43,36 @@ export function AddOperatorForm() {
     <form aria-label="Add an operator" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <FormField id="operator-email" label="Email" error={errors.email?.message}>
-          <Input
-            id="operator-email"
-            type="email"
-            autoComplete="off"
-            aria-invalid={Boolean(errors.email)}
-            aria-describedby={describedBy('operator-email', { error: Boolean(errors.email) })}
-            {...form.register('email')}
-          />
+          {(control) => <Input {...control} type="email" autoComplete="off" {...form.register('email')} />}
         </FormField>
         <FormField id="operator-name" label="Name" error={errors.name?.message}>
-          <Input
-            id="operator-name"
-            autoComplete="off"
-            aria-invalid={Boolean(errors.name)}
-            aria-describedby={describedBy('operator-name', { error: Boolean(errors.name) })}
-            {...form.register('name')}
-          />
+          {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
         </FormField>
         <FormField
           id="operator-password"
           label="Initial password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Hand it over in person; they change it on their Account page.`}
+          description={`At least ${MIN_PASSWORD_LENGTH} characters. Hand it over in person; they change it on their Account page.`}
           error={errors.password?.message}
         >
-          <Input
-            id="operator-password"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={Boolean(errors.password)}
-            aria-describedby={describedBy('operator-password', {
-              hint: true,
-              error: Boolean(errors.password),
-            })}
-            {...form.register('password')}
-          />
+          {(control) => (
+            <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
+          )}
         </FormField>
         <FormField
           id="operator-role"
           label="Role"
-          hint={roleDescriptions[form.watch('role')]}
+          description={roleDescriptions[form.watch('role')]}
           error={errors.role?.message}
         >
-          <select
-            id="operator-role"
-            className={selectClassName}
-            aria-describedby={describedBy('operator-role', { hint: true, error: Boolean(errors.role) })}
-            {...form.register('role')}
-          >
-            {roles.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
+          {(control) => (
+            <select {...control} className={selectClassName} {...form.register('role')}>
+              {roles.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
+          )}
         </FormField>
       </div>
       {create.isError ? (

@@ -1,8 +1,8 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useChangeOperatorRole } from '@/app/(console)/operators/_hooks/use-change-operator-role';
+import { useSetOperatorDisabled } from '@/app/(console)/operators/_hooks/use-set-operator-disabled';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import {
@@ -13,22 +13,27 @@ import {
   DialogFooter,
   DialogTitle,
 } from '@/components/ui/dialog';
-import type { OperatorSummary, UpdateOperatorRequest } from '@/lib/auth/operators.schema';
+import type { OperatorSummary } from '@/lib/auth/operators.schema';
 import { type Role, roles } from '@/lib/auth/roles';
-import { operatorsApi } from './operators-api';
 
 /** Change one operator's role, or disable / enable them. */
 export function OperatorActions({ operator }: { operator: OperatorSummary }) {
-  const router = useRouter();
   const [role, setRole] = useState<Role>(operator.role ?? 'viewer');
   const [confirming, setConfirming] = useState(false);
-  const update = useMutation({
-    mutationFn: (change: UpdateOperatorRequest) => operatorsApi.update(operator.id, change),
-    onSuccess: () => {
-      setConfirming(false);
-      router.refresh();
-    },
-  });
+  const changeRole = useChangeOperatorRole(operator.id);
+  const setDisabled = useSetOperatorDisabled(operator.id, { onSuccess: () => setConfirming(false) });
+  const pending = changeRole.isPending || setDisabled.isPending;
+  // Each change starts by clearing the other's error, so the one shown is the latest.
+  const error = changeRole.error ?? setDisabled.error;
+
+  function changeRoleTo(newRole: Role) {
+    setDisabled.reset();
+    changeRole.mutate(newRole);
+  }
+  function disable(disabled: boolean) {
+    changeRole.reset();
+    setDisabled.mutate(disabled);
+  }
 
   return (
     <div className="flex flex-col gap-2">
@@ -51,34 +56,24 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
         <Button
           size="sm"
           variant="outline"
-          disabled={update.isPending || role === operator.role}
-          onClick={() => update.mutate({ role })}
+          disabled={pending || role === operator.role}
+          onClick={() => changeRoleTo(role)}
         >
           Change role
         </Button>
         {operator.disabled ? (
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={update.isPending}
-            onClick={() => update.mutate({ disabled: false })}
-          >
+          <Button size="sm" variant="outline" disabled={pending} onClick={() => disable(false)}>
             Enable
           </Button>
         ) : (
-          <Button
-            size="sm"
-            variant="destructive"
-            disabled={update.isPending}
-            onClick={() => setConfirming(true)}
-          >
+          <Button size="sm" variant="destructive" disabled={pending} onClick={() => setConfirming(true)}>
             Disable
           </Button>
         )}
       </div>
-      {update.isError ? (
+      {error ? (
         <p role="alert" className="text-xs font-medium text-destructive">
-          {formErrorMessage(update.error)}
+          {formErrorMessage(error)}
         </p>
       ) : null}
       <Dialog open={confirming} onOpenChange={setConfirming}>
@@ -91,11 +86,7 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
             <DialogClose asChild>
               <Button variant="outline">Cancel</Button>
             </DialogClose>
-            <Button
-              variant="destructive"
-              disabled={update.isPending}
-              onClick={() => update.mutate({ disabled: true })}
-            >
+            <Button variant="destructive" disabled={pending} onClick={() => disable(true)}>
               Disable operator
             </Button>
           </DialogFooter>

@@ -1,12 +1,11 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import { RotateCcw } from 'lucide-react';
+import { useGetOrCreateUserGroup } from '@/app/(console)/_hooks/use-get-or-create-user-group';
 import { formErrorMessage } from '@/components/form-errors';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { consoleApi } from '@/lib/console-api/client';
 
 type ReopenGroupProps = { userGroupId: string; name: string | null };
 
@@ -15,9 +14,7 @@ type ReopenGroupProps = { userGroupId: string; name: string | null };
  * existing group) to show its token once more.
  */
 export function ReopenGroup({ userGroupId, name }: ReopenGroupProps) {
-  const reopen = useMutation({
-    mutationFn: () => consoleApi.getOrCreate({ user_group_id: userGroupId, ...(name ? { name } : {}) }),
-  });
+  const reopen = useGetOrCreateUserGroup();
 
   if (reopen.data) {
     return (
@@ -33,7 +30,12 @@ export function ReopenGroup({ userGroupId, name }: ReopenGroupProps) {
   }
   return (
     <div className="flex flex-col items-start gap-2">
-      <Button variant="outline" size="sm" onClick={() => reopen.mutate()} disabled={reopen.isPending}>
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => reopen.mutate({ user_group_id: userGroupId, ...(name ? { name } : {}) })}
+        disabled={reopen.isPending}
+      >
         <RotateCcw aria-hidden="true" />
         {reopen.isPending ? 'Opening…' : 'Reopen'}
         <span className="sr-only"> {userGroupId}</span>

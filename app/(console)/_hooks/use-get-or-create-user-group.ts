@@ -1,0 +1,17 @@
+import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
+import { consoleApi } from '@/lib/console-api/client';
+import type { GetOrCreateResult } from '@/lib/console-api/contract';
+import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+
+type Callbacks = Pick<
+  UseMutationOptions<GetOrCreateResult, Error, GetOrCreateRequest>,
+  'onSuccess' | 'onError' | 'onSettled'
+>;
+
+/**
+ * Gets or creates a user group. Nothing cached changes: the recent groups page reads the audit log
+ * on the server at its next load.
+ */
+export function useGetOrCreateUserGroup(callbacks: Callbacks = {}) {
+  return useMutation({ mutationFn: consoleApi.getOrCreate, ...callbacks });
+}

@@ -1,0 +1,23 @@
+import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
+import type { ChangePasswordValues } from '@/lib/auth/operators.schema';
+import { AuthRequestError, authApi } from '@/lib/auth-client';
+
+type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
+
+/** Changes the signed-in operator's password; their other sessions end. */
+export function useChangePassword({ onSuccess }: Callbacks = {}) {
+  return useMutation({
+    mutationFn: ({ currentPassword, newPassword }: ChangePasswordValues) =>
+      authApi.changePassword({ currentPassword, newPassword }),
+    onSuccess,
+  });
+}
+
+/** What a failed password change means for the person at the screen. */
+export function changePasswordFailureMessage(error: unknown): string {
+  if (!(error instanceof AuthRequestError)) return 'The password was not changed.';
+  if (error.status === null) return error.message;
+  if (error.code === 'INVALID_PASSWORD') return 'The current password is wrong.';
+  if (error.status === 429) return 'Too many attempts. Wait a minute, then try again.';
+  return `The password was not changed (HTTP ${error.status}).`;
+}

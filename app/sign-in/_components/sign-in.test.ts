@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { AuthRequestError } from '@/lib/auth-client';
+import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
+import { signInFailureMessage, ssoErrorMessage } from './sign-in.schema';
+
+describe('signInFailureMessage', () => {
+  it.each([
+    [new AuthRequestError(429, undefined, 17), 'Too many attempts. Wait 17 seconds, then try again.'],
+    [new AuthRequestError(429), 'Too many attempts. Wait 60 seconds, then try again.'],
+    [new AuthRequestError(403, 'BANNED_USER'), 'This operator is disabled. Ask an admin of the console.'],
+    [new AuthRequestError(401, 'INVALID_EMAIL_OR_PASSWORD'), 'The email or the password is wrong.'],
+    [new AuthRequestError(401), 'The email or the password is wrong.'],
+    [new AuthRequestError(403), 'The console refused this sign-in. Reload the page and try again.'],
+    [new AuthRequestError(415), 'Signing in failed (HTTP 415). Try again in a moment.'],
+    [new AuthRequestError(null), CONSOLE_UNREACHABLE_MESSAGE],
+    [new Error('internal detail'), 'Signing in failed. Try again in a moment.'],
+  ])('%o → %s', (error, message) => {
+    expect(signInFailureMessage(error)).toBe(message);
+  });
+});
+
+describe('ssoErrorMessage', () => {
+  it.each([
+    [undefined, null],
+    ['BANNED_USER', 'This operator is disabled. Ask an admin of the console.'],
+    [
+      'signup_disabled',
+      'Single sign-on worked, but you are not an operator of this console yet. Ask an admin to add you.',
+    ],
+    [
+      'access_denied',
+      'Single sign-on did not complete (access_denied). Try again, or sign in with your password.',
+    ],
+  ])('%s → %s', (error, message) => {
+    expect(ssoErrorMessage(error)).toBe(message);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The browser's side of /api/auth, through better-auth's own client, for the endpoints the console
+ * lets through (lib/auth/auth-route.ts): email sign-in, the start of single sign-on, sign-out and
+ * password change. Safe in the browser: it imports no server code.
+ *
+ * It never asks for the session. get-session is closed (404), since its answer carries the session
+ * token the HttpOnly cookie keeps from scripts, and the server renders who is signed in. So nothing
+ * here reads `useSession` or calls `getSession`, and the client itself is not exported.
+ */
+import { createAuthClient } from 'better-auth/client';
+import { z } from 'zod';
+import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
+import { consoleErrorBodySchema } from '@/lib/console-api/contract';
+
+/** The single sign-on provider's id on the server (genericOAuth `providerId`). */
+const SSO_PROVIDER_ID = 'oidc';
+
+function createConsoleAuthClient() {
+  return createAuthClient({
+    // The console's own origin, whatever BETTER_AUTH_URL or BASE_URL a bundler lets through.
+    baseURL: window.location.origin,
+    basePath: '/api/auth',
+    // No redirect on its own: the forms navigate with a full load, to a URL they have checked.
+    disableDefaultFetchPlugins: true,
+    fetchOptions: { cache: 'no-store' },
+  });
+}
+
+let client: ReturnType<typeof createConsoleAuthClient> | undefined;
+
+/** Made on the first call, in the browser: rendering a form on the server creates no client. */
+function authClient() {
+  client ??= createConsoleAuthClient();
+  return client;
+}
+
+/** Per call: no session signal, since nothing listens for the session (see above). */
+const callOptions = { fetchOptions: { disableSignal: true } };
+
+/**
+ * How /api/auth explains a refusal, as better-fetch hands it over (the body and the status):
+ * better-auth's own `{ code, message }`, or the console's `{ error: { code, message,
+ * retryAfterSeconds } }` from the checks in front of it (rate limit, origin, JSON only).
+ */
+const authRefusalSchema = z.object({
+  status: z.number(),
+  code: z.string().optional().catch(undefined),
+  error: consoleErrorBodySchema.shape.error.optional().catch(undefined),
+});
+
+/** What /api/auth answers when single sign-on starts: the identity provider's address. */
+const ssoStartSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
+
+/** A sign-in, sign-out or password change that did not happen. */
+export class AuthRequestError extends Error {
+  constructor(
+    /** The HTTP status of the refusal; null when the console could not be reached. */
+    readonly status: number | null,
+    /** better-auth's error code: INVALID_EMAIL_OR_PASSWORD, BANNED_USER, INVALID_PASSWORD, … */
+    readonly code?: string,
+    /** With a 429: how long to wait. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(
+      status === null ? CONSOLE_UNREACHABLE_MESSAGE : `The console refused the request (HTTP ${status}).`,
+    );
+    this.name = 'AuthRequestError';
+  }
+}
+
+const UNEXPECTED_ANSWER = 'The console answered in an unexpected shape.';
+
+/** One better-auth call: its data, or an AuthRequestError saying why not. */
+async function settle(call: () => Promise<{ data: unknown; error: unknown }>): Promise<unknown> {
+  let answer: { data: unknown; error: unknown };
+  try {
+    answer = await call();
+  } catch {
+    throw new AuthRequestError(null);
+  }
+  if (!answer.error) return answer.data;
+  const refusal = authRefusalSchema.safeParse(answer.error);
+  if (!refusal.success) throw new Error(UNEXPECTED_ANSWER);
+  const { status, code, error } = refusal.data;
+  throw new AuthRequestError(status, code, error?.retryAfterSeconds);
+}
+
+export const authApi = {
+  /** Signs in with email and password: the answer sets the session cookie. */
+  signInWithEmail: async (credentials: { email: string; password: string }): Promise<void> => {
+    await settle(() => authClient().signIn.email({ ...credentials, ...callOptions }));
+  },
+
+  /**
+   * Starts single sign-on and returns the identity provider's address to go to. The provider sends
+   * the person back to `callbackURL` (a path on this console), or to `errorCallbackURL` with `?error=`.
+   */
+  startSingleSignOn: async (urls: { callbackURL: string; errorCallbackURL: string }): Promise<string> => {
+    const data = await settle(() =>
+      authClient().signIn.social({ provider: SSO_PROVIDER_ID, ...urls, ...callOptions }),
+    );
+    const answer = ssoStartSchema.safeParse(data);
+    if (!answer.success) throw new Error(UNEXPECTED_ANSWER);
+    return answer.data.url;
+  },
+
+  /** Ends the session on the server. */
+  signOut: async (): Promise<void> => {
+    await settle(() => authClient().signOut(callOptions));
+  },
+
+  /** Changes the signed-in operator's password and ends their other sessions. */
+  changePassword: async (passwords: { currentPassword: string; newPassword: string }): Promise<void> => {
+    await settle(() =>
+      authClient().changePassword({ ...passwords, revokeOtherSessions: true, ...callOptions }),
+    );
+  },
+};
