@@ -25,7 +25,7 @@ export async function benchConsole(): Promise<ConsoleRouteResult> {
       name: 'Bench',
       properties: { plan: 'pro' },
     });
-    const url = `${base}/api/user-groups/get-or-create`;
+    const url = `${base}/api/user-groups/customer/get-or-create`;
     // Seed once, so the load measures the steady case (an existing group) and a bad session fails here.
     const seeded = await fetch(url, { method: 'POST', headers, body });
     if (!seeded.ok) throw new Error(`seeding answered ${seeded.status}: ${await seeded.text()}`);

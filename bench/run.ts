@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- service bulk console pages]`: loopback only, bounded in time. Prints a table
+ * `npm run bench [-- service bulk console pages directory]`: loopback only, bounded in time. Prints a table
  * per section and writes bench/results.json. Every figure is a ratio against a baseline measured
  * in the same run, because these machines are shared and noisy.
  */
@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchBulk } from './bulk';
 import { benchConsole } from './console';
+import { benchDirectory } from './directory';
 import type { LoadResult } from './load';
 import { benchPageWeight } from './page-weight';
 import { benchService } from './service';
@@ -40,7 +41,7 @@ if (wanted('console')) {
   const { route, baseline } = consoleRoute;
   console.table([
     { route: 'GET /api/health (bare)', ...loadRow(baseline) },
-    { route: 'POST /api/user-groups/get-or-create', ...loadRow(route), ratio: consoleRoute.ratio },
+    { route: 'POST /api/user-groups/customer/get-or-create', ...loadRow(route), ratio: consoleRoute.ratio },
   ]);
   warnNon2xx('console', [route, baseline]);
 }
@@ -58,6 +59,22 @@ if (wanted('pages')) {
       [`within +${pages.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
     })),
   );
+}
+
+if (wanted('directory')) {
+  const directory = await benchDirectory();
+  results.directory = directory;
+  console.table([
+    {
+      scenario: `directory search, ${directory.groups} groups`,
+      searches: directory.searches,
+      'p50 ms': directory.p50Ms,
+      'p95 ms': directory.p95Ms,
+      'p99 ms': directory.p99Ms,
+      'lookup by id p95 ms (baseline)': directory.lookupP95Ms,
+      [`p95 under ${directory.goalP95Ms} ms`]: directory.withinGoal ? 'yes' : 'NO',
+    },
+  ]);
 }
 
 if (wanted('bulk')) {

@@ -17,28 +17,30 @@ apiTest(
     const viewer = await apiAs(viewerState);
     try {
       const id = newGroupId('flow');
-      const created = await postConsole(support, '/api/user-groups/get-or-create', {
+      const created = await postConsole(support, '/api/user-groups/customer/get-or-create', {
         user_group_id: id,
         name: 'Audit Co',
       });
       expect(created.status).toBe(200);
       const token = (created.body.user_group as { token: string }).token;
 
-      const rotated = await postConsole(support, '/api/user-groups/rotate', { current_token: token });
+      const rotated = await postConsole(support, '/api/user-groups/customer/rotate', {
+        current_token: token,
+      });
       expect(rotated.status).toBe(200);
       const newToken = (rotated.body.user_group as { token: string }).token;
 
-      const refused = await postConsole(support, '/api/user-groups/delete', {
+      const refused = await postConsole(support, '/api/user-groups/customer/delete', {
         user_group_id: id,
         current_token: newToken,
       });
       expect(refused.status).toBe(403);
-      const deleted = await postConsole(admin, '/api/user-groups/delete', {
+      const deleted = await postConsole(admin, '/api/user-groups/customer/delete', {
         user_group_id: id,
         current_token: newToken,
       });
       expect(deleted.status).toBe(200);
-      const missing = await postConsole(admin, '/api/user-groups/delete', {
+      const missing = await postConsole(admin, '/api/user-groups/customer/delete', {
         user_group_id: id,
         current_token: newToken,
       });
@@ -134,7 +136,8 @@ test.describe('as a viewer', () => {
     try {
       for (const name of ['@first', '+second', '-third']) {
         expect(
-          (await postConsole(support, '/api/user-groups/get-or-create', { user_group_id: id, name })).status,
+          (await postConsole(support, '/api/user-groups/customer/get-or-create', { user_group_id: id, name }))
+            .status,
         ).toBe(200);
       }
     } finally {
@@ -168,7 +171,7 @@ test.describe('as a viewer', () => {
     const support = await apiAs('e2e/.auth/support.json');
     const id = newGroupId('recent-viewer');
     try {
-      await postConsole(support, '/api/user-groups/get-or-create', {
+      await postConsole(support, '/api/user-groups/customer/get-or-create', {
         user_group_id: id,
         name: 'Viewer visible',
       });
@@ -190,7 +193,7 @@ test('support reopens a recent group and copies its token again', async ({ page 
   const support = await apiAs('e2e/.auth/support.json');
   let token = '';
   try {
-    const created = await postConsole(support, '/api/user-groups/get-or-create', {
+    const created = await postConsole(support, '/api/user-groups/customer/get-or-create', {
       user_group_id: id,
       name: 'Reopen Ltd',
     });
@@ -218,8 +221,8 @@ apiTest('a cross-origin POST is refused and changes nothing', async ({ playwrigh
   const viewer = await apiAs(viewerState);
   try {
     for (const [path, data] of [
-      ['/api/user-groups/get-or-create', { user_group_id: id }],
-      ['/api/user-groups/rotate', { current_token: 'x'.repeat(64) }],
+      ['/api/user-groups/customer/get-or-create', { user_group_id: id }],
+      ['/api/user-groups/customer/rotate', { current_token: 'x'.repeat(64) }],
       [
         '/api/operators',
         { email: 'evil@e2e.example', name: 'Evil', password: 'evil-password-123', role: 'admin' },

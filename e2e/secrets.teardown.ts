@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test as teardown } from '@playwright/test';
-import { consoleApiKey } from './support/fixtures';
+import { consoleApiKeys } from './support/fixtures';
 import { mockOidc } from './support/oidc-settings';
 import { seenSecrets } from './support/seen-secrets';
 import { consoleDataDir, consoleLogFile } from './support/servers';
@@ -18,7 +18,7 @@ teardown('the console logs hold no token, key or password seen during the run', 
 
   const secrets = new Map<string, string>();
   for (const secret of seenSecrets()) secrets.set(secret, 'seen in a response or used to sign in');
-  secrets.set(consoleApiKey(), "the console's API key");
+  for (const apiKey of consoleApiKeys()) secrets.set(apiKey, "one of the console's API keys");
   secrets.set(mockOidc.clientSecret, 'the OIDC client secret');
   const authSecretFile = path.join(consoleDataDir, 'auth-secret');
   if (existsSync(authSecretFile))

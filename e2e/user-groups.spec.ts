@@ -136,7 +136,7 @@ test.describe('as an admin', () => {
 });
 
 test('blocks invalid JSON before any request and says where the error is', async ({ page }) => {
-  const requests = trackRequests(page, '/api/user-groups/get-or-create');
+  const requests = trackRequests(page, '/api/user-groups/customer/get-or-create');
   const form = getOrCreateForm(page);
   await form.getByLabel('User group ID').fill(newGroupId());
   await form.getByLabel('Mapping').fill('{\n  "sales": \n}');

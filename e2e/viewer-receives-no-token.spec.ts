@@ -24,14 +24,16 @@ test('a viewer receives no token in anything the browser loads', async ({ page }
   try {
     for (let n = 0; n < 3; n++) {
       const id = `viewer-sweep-${randomUUID().slice(0, 8)}`;
-      const created = await postConsole(support, '/api/user-groups/get-or-create', {
+      const created = await postConsole(support, '/api/user-groups/customer/get-or-create', {
         user_group_id: id,
         name: `Sweep ${n}`,
       });
       const token = (created.body.user_group as { token: string }).token;
       fresh.push(token);
       if (n === 0) {
-        const rotated = await postConsole(support, '/api/user-groups/rotate', { current_token: token });
+        const rotated = await postConsole(support, '/api/user-groups/customer/rotate', {
+          current_token: token,
+        });
         fresh.push((rotated.body.user_group as { token: string }).token);
       }
     }

@@ -43,7 +43,7 @@ test('20 MB bodies are refused with 413 without the console holding them', async
     request.post(path, { data, headers: { origin: consoleUrl, 'content-type': 'application/json' } });
   // Warm: the first request to a route loads its code, which is not what is measured.
   await post('/api/auth/sign-in/email', '{}');
-  await post('/api/user-groups/get-or-create', '{}');
+  await post('/api/user-groups/customer/get-or-create', '{}');
   const body = Buffer.alloc(20 * 1024 * 1024, 0x20);
   const before = consoleRss();
   // 200 MB in all: buffered, they would add that much. Resident memory also counts garbage not yet
@@ -51,7 +51,7 @@ test('20 MB bodies are refused with 413 without the console holding them', async
   // console route refuses before reading it at all.
   for (let round = 0; round < 5; round++) {
     expect((await post('/api/auth/sign-in/email', body)).status()).toBe(413);
-    expect((await post('/api/user-groups/get-or-create', body)).status()).toBe(401);
+    expect((await post('/api/user-groups/customer/get-or-create', body)).status()).toBe(401);
   }
   const grown = consoleRss() - before;
   test.info().annotations.push({ type: 'rss growth', description: `${(grown / 2 ** 20).toFixed(1)} MiB` });

@@ -83,7 +83,7 @@ test.describe('as the admin', () => {
       ).toBe(200);
       const id = `role-change-${randomUUID().slice(0, 8)}`;
       baseExpect(
-        (await postConsole(tempApi, '/api/user-groups/get-or-create', { user_group_id: id })).status,
+        (await postConsole(tempApi, '/api/user-groups/customer/get-or-create', { user_group_id: id })).status,
       ).toBe(403);
 
       await page.goto('/operators');
@@ -93,14 +93,16 @@ test.describe('as the admin', () => {
       await expect(row.getByTestId('operator-row-role')).toHaveText('support');
 
       baseExpect(
-        (await postConsole(tempApi, '/api/user-groups/get-or-create', { user_group_id: id })).status,
+        (await postConsole(tempApi, '/api/user-groups/customer/get-or-create', { user_group_id: id })).status,
       ).toBe(200);
 
       // Demoted while signed in: the very next request gets no token.
       await row.getByLabel(`Role of ${temp.email}`).selectOption('viewer');
       await row.getByRole('button', { name: 'Change role' }).click();
       await expect(row.getByTestId('operator-row-role')).toHaveText('viewer');
-      const demoted = await tempApi.post('/api/user-groups/get-or-create', { data: { user_group_id: id } });
+      const demoted = await tempApi.post('/api/user-groups/customer/get-or-create', {
+        data: { user_group_id: id },
+      });
       baseExpect(demoted.status()).toBe(403);
       baseExpect(await demoted.text()).not.toMatch(/[0-9a-f]{64}/);
     } finally {

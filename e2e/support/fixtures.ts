@@ -4,11 +4,11 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { rememberSecrets, tokensIn } from './seen-secrets';
 import { consoleDataDir } from './servers';
 
-/** The embedded console's API key, as the launcher stored it for this run. */
-export function consoleApiKey(): string {
-  const file = path.join(consoleDataDir, 'console-api-key.json');
-  const { key } = JSON.parse(readFileSync(file, 'utf8')) as { key: string };
-  return key;
+/** The embedded console's API keys (one per environment), as the launcher stored them for this run. */
+export function consoleApiKeys(): string[] {
+  const file = path.join(consoleDataDir, 'console-api-keys.json');
+  const keys = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { key: string }>;
+  return Object.values(keys).map(({ key }) => key);
 }
 
 interface RecordedResponse {
@@ -48,9 +48,10 @@ export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
           .filter((response) => response.url.includes('/api/user-groups/'))
           .flatMap((response) => tokensIn(response.body)),
       );
-      const apiKey = consoleApiKey();
+      const apiKeys = consoleApiKeys();
+      expect(apiKeys).toHaveLength(2);
       const leaks = recorded
-        .filter((response) => response.body.includes(apiKey))
+        .filter((response) => apiKeys.some((apiKey) => response.body.includes(apiKey)))
         .map((response) => response.url);
       expect(leaks, 'responses that carried the API key').toEqual([]);
       expect(recorded.some((response) => /\.js(\?|$)/.test(response.url))).toBe(true);

@@ -23,13 +23,14 @@ export const routeAccess: Record<string, MinimumRole> = {
   'POST /api/operators': 'admin',
   'PATCH /api/operators/[id]': 'admin',
   'GET /api/recent-groups': 'viewer',
-  'POST /api/user-groups/delete': 'admin',
-  'POST /api/user-groups/get-or-create': 'support',
-  'POST /api/user-groups/rotate': 'support',
+  'POST /api/user-groups/[environment]/delete': 'admin',
+  'POST /api/user-groups/[environment]/get-or-create': 'support',
+  'POST /api/user-groups/[environment]/rotate': 'support',
 };
 
 /** What a dynamic segment becomes when the sweep calls the route. */
 export const sampleSegments: Record<string, string> = {
   '[id]': 'no-such-operator',
+  '[environment]': 'testing',
   '[...all]': 'sign-in/email',
 };

@@ -9,6 +9,7 @@ const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
   operator_id: 'op1',
   operator_email: 'ann@example.com',
   action: 'get-or-create',
+  environment: 'Customer',
   user_group_id: 'acme',
   user_group_name: 'Acme',
   outcome: 'success',
@@ -40,10 +41,10 @@ describe('auditEventsToCsv', () => {
     const csv = auditEventsToCsv([event({})]);
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header).toBe(
-      'time (UTC),operator,operator id,action,user group id,user group name,outcome,request id,token fingerprint,previous token fingerprint,detail',
+      'time (UTC),operator,operator id,action,environment,user group id,user group name,outcome,request id,token fingerprint,previous token fingerprint,detail',
     );
     expect(row).toBe(
-      '2026-11-21T10:00:00.000Z,ann@example.com,op1,get-or-create,acme,Acme,success,req-1,abcdef012345,,',
+      '2026-11-21T10:00:00.000Z,ann@example.com,op1,get-or-create,Customer,acme,Acme,success,req-1,abcdef012345,,',
     );
   });
 
@@ -51,7 +52,7 @@ describe('auditEventsToCsv', () => {
     const hostile = '=HYPERLINK("http://evil.example","x"),\n-1';
     const csv = auditEventsToCsv([event({ user_group_id: hostile, user_group_name: '@cmd' })]);
     const rows: string[][] = parse(csv);
-    expect(rows[1]?.[4]).toBe(`'${hostile}`);
-    expect(rows[1]?.[5]).toBe("'@cmd");
+    expect(rows[1]?.[5]).toBe(`'${hostile}`);
+    expect(rows[1]?.[6]).toBe("'@cmd");
   });
 });

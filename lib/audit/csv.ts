@@ -17,6 +17,7 @@ export const auditCsvColumns = [
   ['operator_email', 'operator'],
   ['operator_id', 'operator id'],
   ['action', 'action'],
+  ['environment', 'environment'],
   ['user_group_id', 'user group id'],
   ['user_group_name', 'user group name'],
   ['outcome', 'outcome'],

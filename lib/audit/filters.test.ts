@@ -1,7 +1,8 @@
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleTables } from '@/lib/db/console-database';
-import { applyAuditFilters, auditFiltersQuery, escapeLike, parseAuditFilters, upperBound } from './filters';
+import { escapeLike } from '@/lib/db/like';
+import { applyAuditFilters, auditFiltersQuery, parseAuditFilters, upperBound } from './filters';
 
 const db = new Kysely<ConsoleTables>({
   dialect: {

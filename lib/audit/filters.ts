@@ -6,6 +6,8 @@
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import type { ConsoleTables } from '@/lib/db/console-database';
+import { escapeLike } from '@/lib/db/like';
+import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { auditActionSchema } from './schema';
 
@@ -37,6 +39,7 @@ export const auditFiltersSchema = z
   .object({
     operator: z.preprocess(blankToUndefined, z.string().max(255).optional()),
     action: z.preprocess(blankToUndefined, auditActionSchema.optional()),
+    environment: z.preprocess(blankToUndefined, z.enum(environments).optional()),
     group: z.preprocess(blankToUndefined, z.string().max(255).optional()),
     from: timeBound,
     to: timeBound,
@@ -74,6 +77,7 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
   const params = new URLSearchParams();
   if (filters.operator) params.set('operator', filters.operator);
   if (filters.action) params.set('action', filters.action);
+  if (filters.environment) params.set('environment', filters.environment);
   if (filters.group) params.set('group', filters.group);
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
@@ -85,7 +89,15 @@ export function applyAuditFilters<O>(
   query: SelectQueryBuilder<ConsoleTables, 'audit_event', O>,
   filters: Omit<AuditFilters, 'page'>,
 ): SelectQueryBuilder<ConsoleTables, 'audit_event', O> {
-  if (!filters.operator && !filters.action && !filters.group && !filters.from && !filters.to) return query;
+  if (
+    !filters.operator &&
+    !filters.action &&
+    !filters.environment &&
+    !filters.group &&
+    !filters.from &&
+    !filters.to
+  )
+    return query;
   return query.where((eb) => {
     const parts: Expression<SqlBool>[] = [];
     if (filters.operator) {
@@ -94,15 +106,12 @@ export function applyAuditFilters<O>(
       parts.push(sql<SqlBool>`${sql.ref('operator_email')} like ${pattern} escape '\\'`);
     }
     if (filters.action) parts.push(eb('action', '=', filters.action));
+    if (filters.environment) parts.push(eb('environment', '=', filters.environment));
     if (filters.group) parts.push(eb('user_group_id', '=', filters.group));
     if (filters.from) parts.push(eb('at', '>=', lowerBound(filters.from)));
     if (filters.to) parts.push(eb('at', '<', upperBound(filters.to)));
     return eb.and(parts);
   });
-}
-
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 /** 2026-02-30 parses (as March 2): a real date reads back as written. */

@@ -58,6 +58,24 @@ const migrations: Record<string, Migration> = {
       await sql`drop table audit_event`.execute(db);
     },
   },
+  '2026-11-23-002-audit-environment': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('audit_event').addColumn('environment', 'text').execute();
+      // Entries written before environments were known were all the single key's (Customer).
+      await sql`update audit_event set environment = 'Customer' where action in ('get-or-create', 'rotate', 'delete')`.execute(
+        db,
+      );
+      await db.schema
+        .createIndex('audit_event_environment_group')
+        .on('audit_event')
+        .columns(['environment', 'user_group_id', 'id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index audit_event_environment_group`.execute(db);
+      await sql`alter table audit_event drop column environment`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

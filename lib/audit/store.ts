@@ -4,6 +4,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { AuditEventTable, ConsoleDb } from '@/lib/db/console-database';
+import type { Environment } from '@/lib/environments';
 import { AUDIT_PAGE_SIZE, type AuditFilters, applyAuditFilters } from './filters';
 import { tokenFingerprint } from './fingerprint';
 import type { AuditAction } from './schema';
@@ -15,6 +16,7 @@ export interface AuditEntry {
   operator: { id: string | null; email: string | null } | null;
   outcome: string;
   requestId: string;
+  environment?: Environment | null;
   userGroupId?: string | null;
   userGroupName?: string | null;
   /** Fingerprinted here; the token itself is never stored. */
@@ -40,6 +42,7 @@ export async function recordAuditEvent(db: ConsoleDb, entry: AuditEntry): Promis
       operator_id: entry.operator?.id ?? null,
       operator_email: clip(entry.operator?.email),
       action: entry.action,
+      environment: entry.environment ?? null,
       user_group_id: clip(entry.userGroupId),
       user_group_name: clip(entry.userGroupName),
       outcome: entry.outcome,

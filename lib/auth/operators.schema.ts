@@ -3,8 +3,8 @@
  * what the browser sends and, parsed before use, what it gets back.
  */
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
-import { roleSchema } from './roles';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import { roleSchema } from '@/lib/roles';
 
 export const createOperatorSchema = z.object({
   email: z

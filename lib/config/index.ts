@@ -9,6 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { type Environment, environments } from '@/lib/environments';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import { type Role, roleSchema } from '@/lib/roles';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
@@ -55,6 +56,13 @@ const envSchema = z.object({
   SERVICE_LOG_LEVEL: z.enum(logLevels).default('warn'),
   USER_GROUP_API_URL: optional(httpUrl('USER_GROUP_API_URL')),
   USER_GROUP_API_KEY: optional(z.string()),
+  USER_GROUP_API_ENVIRONMENT: z
+    .enum(environments, { error: 'USER_GROUP_API_ENVIRONMENT must be Customer or Testing' })
+    .default('Customer'),
+  USER_GROUP_API_KEY_CUSTOMER: optional(z.string()),
+  USER_GROUP_API_KEY_TESTING: optional(z.string()),
+  USER_GROUP_API_URL_CUSTOMER: optional(httpUrl('USER_GROUP_API_URL_CUSTOMER')),
+  USER_GROUP_API_URL_TESTING: optional(httpUrl('USER_GROUP_API_URL_TESTING')),
   USER_GROUP_API_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   BETTER_AUTH_SECRET: optional(
     z.string().min(32, { error: 'BETTER_AUTH_SECRET must be at least 32 characters' }),
@@ -132,8 +140,11 @@ export interface ConsoleConfig {
   secureCookies: boolean;
   /** Proxies whose X-Forwarded-For is believed; null: the socket address is the client. */
   trustedProxies: TrustedProxies;
-  /** null until the launcher has started the embedded service (or when unset in `next dev`). */
-  upstream: UpstreamConfig | null;
+  /**
+   * Each environment's server and key; null when the environment has no key (shown as not
+   * configured), or until the launcher has started the embedded service.
+   */
+  upstreams: Record<Environment, UpstreamConfig | null>;
   auth: {
     secret: string | undefined;
     sessionTtlSeconds: number;
@@ -171,8 +182,11 @@ export function parseConfig(env: Env): ConsoleConfig {
       : [];
   const trustedProxies = parseTrustedProxies(settings.CONSOLE_TRUSTED_PROXIES);
   if (trustedProxies instanceof Error) throw new ConfigError(trustedProxies.message);
-  if (settings.USER_GROUP_API_URL && !settings.USER_GROUP_API_KEY) {
-    throw new ConfigError('USER_GROUP_API_URL is set but USER_GROUP_API_KEY is not: the console needs both.');
+  const upstreams = upstreamsOf(settings);
+  if (settings.USER_GROUP_API_URL && !upstreams.Customer && !upstreams.Testing) {
+    throw new ConfigError(
+      'USER_GROUP_API_URL is set but no API key is: set USER_GROUP_API_KEY_CUSTOMER and/or USER_GROUP_API_KEY_TESTING (or USER_GROUP_API_KEY).',
+    );
   }
   return {
     port: settings.PORT,
@@ -185,14 +199,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     trustedOrigins: [...new Set([consoleUrl.origin, ...loopbackOrigins])],
     secureCookies: consoleUrl.protocol === 'https:',
     trustedProxies,
-    upstream:
-      settings.USER_GROUP_API_URL && settings.USER_GROUP_API_KEY
-        ? {
-            baseUrl: settings.USER_GROUP_API_URL,
-            apiKey: settings.USER_GROUP_API_KEY,
-            timeoutMs: settings.USER_GROUP_API_TIMEOUT_MS,
-          }
-        : null,
+    upstreams,
     auth: {
       secret: settings.BETTER_AUTH_SECRET,
       sessionTtlSeconds: Math.round(settings.CONSOLE_SESSION_TTL_HOURS * 3600),
@@ -206,7 +213,31 @@ export function parseConfig(env: Env): ConsoleConfig {
   };
 }
 
-function oidcConfig(settings: z.infer<typeof envSchema>): OidcConfig | null {
+type Settings = z.infer<typeof envSchema>;
+
+/**
+ * Per environment: its own key (USER_GROUP_API_KEY_<ENV>), else the single USER_GROUP_API_KEY when
+ * USER_GROUP_API_ENVIRONMENT names it; its own URL (USER_GROUP_API_URL_<ENV>), else the shared one.
+ */
+function upstreamsOf(settings: Settings): Record<Environment, UpstreamConfig | null> {
+  const keys: Record<Environment, string | undefined> = {
+    Customer: settings.USER_GROUP_API_KEY_CUSTOMER,
+    Testing: settings.USER_GROUP_API_KEY_TESTING,
+  };
+  keys[settings.USER_GROUP_API_ENVIRONMENT] ??= settings.USER_GROUP_API_KEY;
+  const urls: Record<Environment, string | undefined> = {
+    Customer: settings.USER_GROUP_API_URL_CUSTOMER ?? settings.USER_GROUP_API_URL,
+    Testing: settings.USER_GROUP_API_URL_TESTING ?? settings.USER_GROUP_API_URL,
+  };
+  const upstream = (environment: Environment): UpstreamConfig | null => {
+    const apiKey = keys[environment];
+    const baseUrl = urls[environment];
+    return apiKey && baseUrl ? { baseUrl, apiKey, timeoutMs: settings.USER_GROUP_API_TIMEOUT_MS } : null;
+  };
+  return { Customer: upstream('Customer'), Testing: upstream('Testing') };
+}
+
+function oidcConfig(settings: Settings): OidcConfig | null {
   const discoveryUrl =
     settings.OIDC_DISCOVERY_URL ??
     (settings.OIDC_ISSUER

@@ -3,18 +3,20 @@
  * with the contract's schema. Used by the mutation hooks; every failure becomes a ConsoleApiError
  * with a message a person can act on.
  */
+
 import type { z } from 'zod';
+import type { Environment } from '@/lib/environments';
 import type { DeleteRequest, GetOrCreateRequest, RotateRequest } from '@/lib/user-group-api/contract';
 import {
   type ConsoleErrorCode,
   consoleErrorBodySchema,
-  consoleRoutes,
   type DeleteResult,
   deleteResultSchema,
   type GetOrCreateResult,
   getOrCreateResultSchema,
   type RotateResult,
   rotateResultSchema,
+  userGroupRoutes,
 } from './contract';
 
 export class ConsoleApiError extends Error {
@@ -68,11 +70,15 @@ export async function callConsoleRoute<Answer>(
   return answer.data;
 }
 
-export const consoleApi = {
-  getOrCreate: (body: GetOrCreateRequest): Promise<GetOrCreateResult> =>
-    callConsoleRoute('POST', consoleRoutes.getOrCreate, body, getOrCreateResultSchema),
-  rotate: (body: RotateRequest): Promise<RotateResult> =>
-    callConsoleRoute('POST', consoleRoutes.rotate, body, rotateResultSchema),
-  deleteUserGroup: (body: DeleteRequest): Promise<DeleteResult> =>
-    callConsoleRoute('POST', consoleRoutes.delete, body, deleteResultSchema),
-};
+/** The user group calls of one environment. */
+export function userGroupsApi(environment: Environment) {
+  const routes = userGroupRoutes(environment);
+  return {
+    getOrCreate: (body: GetOrCreateRequest): Promise<GetOrCreateResult> =>
+      callConsoleRoute('POST', routes.getOrCreate, body, getOrCreateResultSchema),
+    rotate: (body: RotateRequest): Promise<RotateResult> =>
+      callConsoleRoute('POST', routes.rotate, body, rotateResultSchema),
+    deleteUserGroup: (body: DeleteRequest): Promise<DeleteResult> =>
+      callConsoleRoute('POST', routes.delete, body, deleteResultSchema),
+  };
+}

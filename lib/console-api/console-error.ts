@@ -12,6 +12,7 @@ export const statusOfCode: Record<ConsoleErrorCode, number> = {
   unsupported_media_type: 415,
   upstream_invalid_request: 400,
   api_key_refused: 502,
+  environment_not_configured: 503,
   not_found: 404,
   rate_limited: 429,
   upstream_unreachable: 502,

@@ -4,6 +4,7 @@
  * schemas); answers carry the upstream's group, never the API key.
  */
 import { z } from 'zod';
+import { type Environment, slugOf } from '@/lib/environments';
 import {
   deleteRequestSchema,
   getOrCreateRequestSchema,
@@ -12,11 +13,15 @@ import {
   rotateResponseSchema,
 } from '@/lib/user-group-api/contract';
 
-export const consoleRoutes = {
-  getOrCreate: '/api/user-groups/get-or-create',
-  rotate: '/api/user-groups/rotate',
-  delete: '/api/user-groups/delete',
-} as const;
+/** The user group routes of an environment (its slug in the URL). */
+export const userGroupRoutes = (environment: Environment) => {
+  const base = `/api/user-groups/${slugOf[environment]}`;
+  return {
+    getOrCreate: `${base}/get-or-create`,
+    rotate: `${base}/rotate`,
+    delete: `${base}/delete`,
+  } as const;
+};
 
 export const getOrCreateBodySchema = getOrCreateRequestSchema;
 export const rotateBodySchema = rotateRequestSchema;
@@ -43,7 +48,8 @@ export const consoleErrorCodeSchema = z.enum([
   'body_too_large', // over 1 MiB
   'unsupported_media_type', // not JSON
   'upstream_invalid_request', // the service refused the input (its message, field messages)
-  'api_key_refused', // the service refused USER_GROUP_API_KEY
+  'api_key_refused', // the service refused the environment's API key
+  'environment_not_configured', // the console has no API key for that environment
   'not_found', // no user group for that token / id
   'rate_limited',
   'upstream_unreachable',

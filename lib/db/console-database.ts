@@ -17,6 +17,8 @@ export interface AuditEventTable {
   operator_email: string | null;
   /** One of lib/audit/schema.ts's actions. */
   action: string;
+  /** Customer or Testing for a user group action; null for sign-ins and operator changes. */
+  environment: string | null;
   user_group_id: string | null;
   user_group_name: string | null;
   /** `success`, `started` (the action was under way), or the error code the person saw. */
@@ -28,6 +30,26 @@ export interface AuditEventTable {
   previous_token_fingerprint: string | null;
   /** A short description of what changed (operator changes, filters read); never a secret. */
   detail: string | null;
+}
+
+/** The directory of user groups (lib/directory), one row per environment and id. */
+export interface DirectoryEntryTable {
+  environment: string;
+  user_group_id: string;
+  name: string | null;
+  team_id: number | null;
+  /** JSON, as the service last returned them. */
+  properties: string | null;
+  /** JSON, as this console last sent it (the service never returns a mapping). */
+  mapping: string | null;
+  token_fingerprint: string | null;
+  /** null when the group was created elsewhere, before this console knew it. */
+  created_at: string | null;
+  created_by: string | null;
+  updated_at: string;
+  updated_by: string | null;
+  deleted_at: string | null;
+  deleted_by: string | null;
 }
 
 /** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
@@ -51,6 +73,7 @@ export interface AccountTable {
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
+  directory_entry: DirectoryEntryTable;
   user: OperatorTable;
   account: AccountTable;
 }

@@ -1,23 +1,32 @@
 /**
  * The embedded default: the built-in User Group Service on loopback, its database and the console's
- * API key under DATA_DIR. The key is created once and kept in a 0600 file, because the service
- * itself stores only its digest.
+ * API keys (one per environment) under DATA_DIR. The keys are created once and kept in a 0600
+ * file, because the service itself stores only their digests.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import type { ConsoleConfig } from '@/lib/config';
+import { type Environment, environments } from '@/lib/environments';
 import { readSecretFile, writeSecretFile } from '@/lib/secret-file';
 import { createUserGroupApi, UpstreamError } from '@/lib/user-group-api/client';
 import { createApiKey, startUserGroupService } from '@/lib/user-group-service';
 
-/** The User Group Service the console talks to, and how to stop it when the console stops. */
+/** The User Group Service the console talks to, as the server's environment variables. */
 export interface Upstream {
+  /** USER_GROUP_API_URL and the per-environment keys, for the console's server. */
+  env: Record<string, string>;
+  /** Where it is, for the launcher's log line. */
   url: string;
-  apiKey: string;
   close(): Promise<void>;
 }
 
-const apiKeyFileSchema = z.object({ id: z.union([z.string(), z.number()]), key: z.string().min(1) });
+const keyFileSchema = z.partialRecord(
+  z.enum(environments),
+  z.object({ id: z.union([z.string(), z.number()]), key: z.string().min(1) }),
+);
+type KeyFile = z.infer<typeof keyFileSchema>;
+
+const embeddedKeyFileName = 'console-api-keys.json';
 
 export async function ensureEmbeddedService(
   config: ConsoleConfig,
@@ -31,28 +40,43 @@ export async function ensureEmbeddedService(
     logLevel: config.serviceLogLevel,
   });
 
-  const keyFile = path.join(config.dataDir, 'console-api-key.json');
-  let apiKey = readApiKey(keyFile);
-  if (!apiKey || !(await isAccepted(service.url, apiKey))) {
+  const keyFile = path.join(config.dataDir, embeddedKeyFileName);
+  const keys: KeyFile = readKeyFile(keyFile);
+  let changed = false;
+  for (const environment of environments) {
+    const stored = keys[environment];
+    if (stored && (await isAccepted(service.url, stored.key))) continue;
     const created = await createApiKey({
       database,
-      environment: 'Customer',
-      name: 'console (embedded default)',
+      environment,
+      name: `console (embedded default, ${environment})`,
     });
-    writeSecretFile(keyFile, JSON.stringify({ id: created.id, key: created.key }));
-    apiKey = created.key;
-    log(`created the console's API key for the embedded service (kept in ${keyFile})`);
+    keys[environment] = { id: created.id, key: created.key };
+    changed = true;
+  }
+  if (changed) {
+    writeSecretFile(keyFile, JSON.stringify(keys));
+    log(`created the console's API keys for the embedded service (kept in ${keyFile})`);
   }
   log(`embedded User Group Service on ${service.url} (database ${database})`);
-  return { url: service.url, apiKey, close: () => service.close() };
+  const keyOf = (environment: Environment) => keys[environment]?.key ?? '';
+  return {
+    env: {
+      USER_GROUP_API_URL: service.url,
+      USER_GROUP_API_KEY_CUSTOMER: keyOf('Customer'),
+      USER_GROUP_API_KEY_TESTING: keyOf('Testing'),
+    },
+    url: service.url,
+    close: () => service.close(),
+  };
 }
 
-function readApiKey(file: string): string | null {
+function readKeyFile(file: string): KeyFile {
   try {
-    const parsed = apiKeyFileSchema.safeParse(JSON.parse(readSecretFile(file) ?? ''));
-    return parsed.success ? parsed.data.key : null;
+    const parsed = keyFileSchema.safeParse(JSON.parse(readSecretFile(file) ?? ''));
+    return parsed.success ? parsed.data : {};
   } catch {
-    return null;
+    return {};
   }
 }
 

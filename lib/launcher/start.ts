@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type ConsoleConfig, parseConfig } from '@/lib/config';
+import { environments } from '@/lib/environments';
 import { redactUrlCredentials } from '@/lib/redact-url';
 import { ensureEmbeddedService, type Upstream } from './embedded-service';
 import { prepareOperatorSignIn } from './operator-sign-in';
@@ -67,8 +68,7 @@ async function main(): Promise<void> {
       env: {
         ...process.env,
         NODE_ENV: 'production',
-        USER_GROUP_API_URL: upstream.url,
-        USER_GROUP_API_KEY: upstream.apiKey,
+        ...upstream.env,
         DATA_DIR: config.dataDir,
         PORT: String(config.port),
         CONSOLE_URL: signIn.consoleUrl,
@@ -99,11 +99,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** The vendor's server when USER_GROUP_API_URL is set, else the embedded one. */
+/** The vendor's server when one is configured (the server reads the same variables), else the embedded one. */
 async function upstreamFor(config: ConsoleConfig): Promise<Upstream> {
-  if (config.upstream) {
-    return { url: config.upstream.baseUrl, apiKey: config.upstream.apiKey, close: async () => {} };
-  }
+  const configured = environments.map((environment) => config.upstreams[environment]).find(Boolean);
+  if (configured) return { env: {}, url: configured.baseUrl, close: async () => {} };
   return ensureEmbeddedService(config, log);
 }
 

@@ -1,5 +1,7 @@
 import 'server-only';
-import { ConfigError, type ConsoleConfig, consoleConfig } from '@/lib/config';
+import { type ConsoleConfig, consoleConfig } from '@/lib/config';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import type { Environment } from '@/lib/environments';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
@@ -13,8 +15,8 @@ import { migrateConsoleDatabase } from './migrate';
  * safe too.
  */
 export interface ConsoleServer extends ConsoleParts {
-  /** The one upstream client of this process: it alone holds the API key. */
-  userGroupApi(): UserGroupApi;
+  /** The upstream client of an environment (one per process): it alone holds that API key. */
+  userGroupApi(environment: Environment): UserGroupApi;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -34,23 +36,30 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   logger.level = config.logLevel;
   const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
   await migrateConsoleDatabase(parts.auth, parts.database);
-  let api: UserGroupApi | undefined;
+  const clients = new Map<Environment, UserGroupApi>();
   return {
     ...parts,
-    userGroupApi: () => {
-      api ??= createUserGroupApi(upstreamOf(parts.config));
-      return api;
+    userGroupApi: (environment) => {
+      let client = clients.get(environment);
+      if (!client) {
+        client = createUserGroupApi(upstreamOf(parts.config, environment));
+        clients.set(environment, client);
+      }
+      return client;
     },
   };
 }
 
-function upstreamOf(config: ConsoleConfig) {
-  if (!config.upstream) {
-    throw new ConfigError(
-      'The console is not configured: USER_GROUP_API_URL and USER_GROUP_API_KEY are not set. Start it with `npm start`.',
+function upstreamOf(config: ConsoleConfig, environment: Environment) {
+  const upstream = config.upstreams[environment];
+  if (!upstream) {
+    const variable = `USER_GROUP_API_KEY_${environment.toUpperCase()}`;
+    throw new ConsoleError(
+      'environment_not_configured',
+      `The ${environment} environment is not configured: the console has no API key for it (${variable}).`,
     );
   }
-  return config.upstream;
+  return upstream;
 }
 
 export interface Operator {

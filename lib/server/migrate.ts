@@ -7,6 +7,7 @@ import { getMigrations } from 'better-auth/db/migration';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
+import { migrateDirectory } from '@/lib/directory/schema';
 
 export interface MigrationReport {
   createdTables: string[];
@@ -22,6 +23,7 @@ export async function migrateConsoleDatabase(
     await plan.runMigrations();
   }
   await migrateAuditLog(database.db);
+  await migrateDirectory(database.db);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

@@ -26,16 +26,17 @@ Object.assign(process.env, {
   CONSOLE_ADMIN_PASSWORD: 'routes-admin-password',
   LOG_LEVEL: 'silent',
   USER_GROUP_API_URL: service.url,
-  USER_GROUP_API_KEY: keys.customer,
+  USER_GROUP_API_KEY_TESTING: keys.testing,
 });
 
 const { handleAuthRequest } = await import('@/lib/server/auth-route');
 const { consoleServer } = await import('@/lib/server');
 const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');
-const getOrCreate = (await import('@/app/api/user-groups/get-or-create/route')).POST;
-const rotate = (await import('@/app/api/user-groups/rotate/route')).POST;
-const remove = (await import('@/app/api/user-groups/delete/route')).POST;
+const { findDirectoryEntry } = await import('@/lib/directory/store');
+const getOrCreate = (await import('@/app/api/user-groups/[environment]/get-or-create/route')).POST;
+const rotate = (await import('@/app/api/user-groups/[environment]/rotate/route')).POST;
+const remove = (await import('@/app/api/user-groups/[environment]/delete/route')).POST;
 const readAudit = (await import('@/app/api/audit/route')).GET;
 const exportAudit = (await import('@/app/api/audit/export/route')).GET;
 
@@ -49,6 +50,8 @@ const post = (body: unknown) =>
   });
 const get = (url: string) => new Request(`${origin}${url}`, { headers: { cookie } });
 const noParams = { params: Promise.resolve({}) };
+/** The routes of the Testing environment, which this console's key serves. */
+const inTesting = { params: Promise.resolve({ environment: 'testing' }) };
 
 async function auditWritesFail<T>(run: () => Promise<T>): Promise<T> {
   const { database } = await consoleServer();
@@ -89,42 +92,85 @@ afterAll(async () => {
 describe('user group routes fail closed without their audit entry', () => {
   it('creates no group and returns no token when the audit log cannot be written', async () => {
     const refused = await auditWritesFail(() =>
-      getOrCreate(post({ user_group_id: 'audit-off-1' }), noParams),
+      getOrCreate(post({ user_group_id: 'audit-off-1' }), inTesting),
     );
     expect(refused.status).toBe(503);
     const body = await refused.json();
     expect(body.error.code).toBe('audit_unavailable');
     expect(JSON.stringify(body)).not.toMatch(/[0-9a-f]{64}/);
     // The service never saw the request: the group is new when asked again.
-    const created = await getOrCreate(post({ user_group_id: 'audit-off-1' }), noParams);
+    const created = await getOrCreate(post({ user_group_id: 'audit-off-1' }), inTesting);
     expect((await created.json()).new_user_group).toBe(true);
   });
 
   it('neither rotates nor deletes when the audit log cannot be written', async () => {
-    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }), noParams)).json();
+    const { user_group } = await (
+      await getOrCreate(post({ user_group_id: 'audit-off-2' }), inTesting)
+    ).json();
     const token = user_group.token as string;
-    expect((await auditWritesFail(() => rotate(post({ current_token: token }), noParams))).status).toBe(503);
+    expect((await auditWritesFail(() => rotate(post({ current_token: token }), inTesting))).status).toBe(503);
     expect(
       (
         await auditWritesFail(() =>
-          remove(post({ user_group_id: 'audit-off-2', current_token: token }), noParams),
+          remove(post({ user_group_id: 'audit-off-2', current_token: token }), inTesting),
         )
       ).status,
     ).toBe(503);
     // The token still works: it was neither rotated nor deleted.
-    const again = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }), noParams)).json();
+    const again = await (await getOrCreate(post({ user_group_id: 'audit-off-2' }), inTesting)).json();
     expect(again).toMatchObject({ new_user_group: false, user_group: { token } });
   });
 
   it('records each action once, settled with its outcome', async () => {
-    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audited-1' }), noParams)).json();
-    const rotated = await rotate(post({ current_token: user_group.token }), noParams);
+    const { user_group } = await (await getOrCreate(post({ user_group_id: 'audited-1' }), inTesting)).json();
+    const rotated = await rotate(post({ current_token: user_group.token }), inTesting);
     expect(rotated.status).toBe(200);
     const { database } = await consoleServer();
     const { events } = await listAuditEvents(database.db, { group: 'audited-1', page: 1 });
     expect(events.map((event) => [event.action, event.outcome])).toEqual([
       ['rotate', 'success'],
       ['get-or-create', 'success'],
+    ]);
+  });
+});
+
+describe('environments', () => {
+  it('acts in the environment its URL names, and says so when that one has no key', async () => {
+    const inCustomer = { params: Promise.resolve({ environment: 'customer' }) };
+    const refused = await getOrCreate(post({ user_group_id: 'env-1' }), inCustomer);
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'environment_not_configured',
+      message: expect.stringContaining('USER_GROUP_API_KEY_CUSTOMER'),
+    });
+    const unknown = await getOrCreate(post({ user_group_id: 'env-1' }), {
+      params: Promise.resolve({ environment: 'production' }),
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('keeps the directory and the audit log by environment', async () => {
+    const { user_group } = await (
+      await getOrCreate(post({ user_group_id: 'env-2', name: 'Env Two', mapping: { s: 'w' } }), inTesting)
+    ).json();
+    const { database } = await consoleServer();
+    expect(await findDirectoryEntry(database.db, 'Testing', 'env-2')).toMatchObject({
+      name: 'Env Two',
+      mapping: { s: 'w' },
+      createdBy: 'admin@routes.example',
+    });
+    await remove(post({ user_group_id: 'env-2', current_token: user_group.token }), inTesting);
+    expect((await findDirectoryEntry(database.db, 'Testing', 'env-2'))?.deletedBy).toBe(
+      'admin@routes.example',
+    );
+    const { events } = await listAuditEvents(database.db, {
+      group: 'env-2',
+      environment: 'Testing',
+      page: 1,
+    });
+    expect(events.map((event) => [event.action, event.environment])).toEqual([
+      ['delete', 'Testing'],
+      ['get-or-create', 'Testing'],
     ]);
   });
 });

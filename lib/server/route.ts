@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AuditAction } from '@/lib/audit/schema';
 import type { AuditSettlement } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-api/console-error';
+import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
 import { audit, settleAudit } from './audit-log';
 import { internalError } from './errors';
@@ -65,6 +66,8 @@ export type AuditFacts = Omit<AuditSettlement, 'outcome'>;
 
 export interface ActionAudit<Body, Result> {
   action: AuditAction;
+  /** For a user group action: the environment it acts in. */
+  environment?: Environment;
   /** What the request says, recorded whatever the outcome (and for refused operators). */
   request: (body: Body) => AuditFacts;
   /** What the answer adds on success. */
@@ -108,6 +111,7 @@ export function consoleRoute<Body = undefined, Result = unknown, Params = Record
       const { requestId } = scope;
       const entry = (action: AuditAction, operator: Operator, outcome: string, facts: AuditFacts) => ({
         action,
+        environment: spec.audit?.environment ?? null,
         operator: { id: operator.id, email: operator.email },
         outcome,
         requestId,

@@ -1,10 +1,14 @@
 import 'server-only';
 import type { z } from 'zod';
+import { ConsoleError } from '@/lib/console-api/console-error';
 import type { UserGroupOperation } from '@/lib/console-api/contract';
+import type { ConsoleDb } from '@/lib/db/console-database';
+import { type Environment, environmentFromSlug } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { fromUpstreamError } from './errors';
-import { type ActionAudit, consoleRoute } from './route';
+import { logger } from './logger';
+import { type ActionAudit, consoleRoute, handleRequest } from './route';
 
 const permissionOf: Record<UserGroupOperation, Permission> = {
   'get-or-create': 'user-groups:get-or-create',
@@ -12,25 +16,64 @@ const permissionOf: Record<UserGroupOperation, Permission> = {
   delete: 'user-groups:delete',
 };
 
+export interface DirectoryChange<Body, Result> {
+  db: ConsoleDb;
+  environment: Environment;
+  operatorEmail: string;
+  body: Body;
+  result: Result;
+}
+
+export interface UserGroupCall<Body, Result> {
+  operation: UserGroupOperation;
+  body: z.ZodType<Body>;
+  call: (api: UserGroupApi, body: Body, requestId: string) => Promise<Result>;
+  audit: Omit<ActionAudit<Body, Result>, 'action' | 'environment'>;
+  /** What the directory learns from a success. */
+  directory: (change: DirectoryChange<Body, Result>) => Promise<void>;
+}
+
+type EnvironmentParams = { environment: string };
+
 /**
- * One call of the User Group Service as a console route: the operation's permission, the form's
- * schema, an audit entry written before the call, and upstream failures turned into errors a
- * person can act on.
+ * One call of the User Group Service as a console route, in the environment its URL names: the
+ * operation's permission, the form's schema, an audit entry written before the call, the
+ * directory updated after it, and upstream failures turned into errors a person can act on.
  */
-export function userGroupRoute<Body, Result>(
-  operation: UserGroupOperation,
-  body: z.ZodType<Body>,
-  call: (api: UserGroupApi, body: Body, requestId: string) => Promise<Result>,
-  facts: Omit<ActionAudit<Body, Result>, 'action'>,
-) {
-  return consoleRoute<Body, Result>(
-    { name: operation, permission: permissionOf[operation], body, audit: { action: operation, ...facts } },
-    async ({ body, requestId, server }) => {
-      try {
-        return await call(server.userGroupApi(), body, requestId);
-      } catch (error) {
-        throw fromUpstreamError(error, operation, requestId);
-      }
-    },
-  );
+export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) {
+  return async (request: Request, context: { params: Promise<EnvironmentParams> }): Promise<Response> => {
+    const environment = environmentFromSlug((await context.params).environment);
+    if (!environment) {
+      return handleRequest(spec.operation, async () => {
+        throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+      });
+    }
+    const route = consoleRoute<Body, Result, EnvironmentParams>(
+      {
+        name: spec.operation,
+        permission: permissionOf[spec.operation],
+        body: spec.body,
+        audit: { action: spec.operation, environment, ...spec.audit },
+      },
+      async ({ body, requestId, server, operator }) => {
+        let result: Result;
+        try {
+          result = await spec.call(server.userGroupApi(environment), body, requestId);
+        } catch (error) {
+          throw fromUpstreamError(error, spec.operation, requestId);
+        }
+        // The action happened: a directory that missed it is repaired by the next look at the group.
+        await spec
+          .directory({ db: server.database.db, environment, operatorEmail: operator.email, body, result })
+          .catch((error: unknown) =>
+            logger.error(
+              { requestId, err: { name: (error as Error)?.name } },
+              'could not update the directory',
+            ),
+          );
+        return result;
+      },
+    );
+    return route(request, context);
+  };
 }

@@ -37,7 +37,7 @@ export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectio
   });
   const { errors } = form.formState;
 
-  const deleteUserGroup = useDeleteUserGroup({
+  const deleteUserGroup = useDeleteUserGroup('Customer', {
     onSuccess: (_result, request) => {
       onTokenRevoked(request.current_token);
       form.reset();

@@ -35,7 +35,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
   });
   const { errors } = form.formState;
 
-  const getOrCreate = useGetOrCreateUserGroup({
+  const getOrCreate = useGetOrCreateUserGroup('Customer', {
     onSuccess: (result, request) =>
       setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {

@@ -47,7 +47,7 @@ export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: R
   const { errors } = form.formState;
   const { setValue, setFocus } = form;
 
-  const rotate = useRotateToken({
+  const rotate = useRotateToken('Customer', {
     onSuccess: (result, request) => {
       const rotation = { id: nextRotationId.current++, oldToken: request.current_token, result };
       // Newest first; earlier ones stay until each is copied or closed.

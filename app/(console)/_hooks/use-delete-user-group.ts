@@ -1,6 +1,7 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { consoleApi } from '@/lib/console-api/client';
+import { userGroupsApi } from '@/lib/console-api/client';
 import type { DeleteResult } from '@/lib/console-api/contract';
+import type { Environment } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 
 type Callbacks = Pick<
@@ -9,6 +10,6 @@ type Callbacks = Pick<
 >;
 
 /** Deletes a user group and its token for good. */
-export function useDeleteUserGroup(callbacks: Callbacks = {}) {
-  return useMutation({ mutationFn: consoleApi.deleteUserGroup, ...callbacks });
+export function useDeleteUserGroup(environment: Environment, callbacks: Callbacks = {}) {
+  return useMutation({ mutationFn: userGroupsApi(environment).deleteUserGroup, ...callbacks });
 }

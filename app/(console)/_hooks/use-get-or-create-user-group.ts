@@ -1,6 +1,7 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { consoleApi } from '@/lib/console-api/client';
+import { userGroupsApi } from '@/lib/console-api/client';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
+import type { Environment } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 
 type Callbacks = Pick<
@@ -12,6 +13,6 @@ type Callbacks = Pick<
  * Gets or creates a user group. Nothing cached changes: the recent groups page reads the audit log
  * on the server at its next load.
  */
-export function useGetOrCreateUserGroup(callbacks: Callbacks = {}) {
-  return useMutation({ mutationFn: consoleApi.getOrCreate, ...callbacks });
+export function useGetOrCreateUserGroup(environment: Environment, callbacks: Callbacks = {}) {
+  return useMutation({ mutationFn: userGroupsApi(environment).getOrCreate, ...callbacks });
 }

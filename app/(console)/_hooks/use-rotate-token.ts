@@ -1,6 +1,7 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { consoleApi } from '@/lib/console-api/client';
+import { userGroupsApi } from '@/lib/console-api/client';
 import type { RotateResult } from '@/lib/console-api/contract';
+import type { Environment } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
 
 type Callbacks = Pick<
@@ -12,6 +13,6 @@ type Callbacks = Pick<
  * Rotates a user group's token: the current one stops working at once. Never retried (see
  * components/providers.tsx): a second rotation would revoke the token just issued.
  */
-export function useRotateToken(callbacks: Callbacks = {}) {
-  return useMutation({ mutationFn: consoleApi.rotate, ...callbacks });
+export function useRotateToken(environment: Environment, callbacks: Callbacks = {}) {
+  return useMutation({ mutationFn: userGroupsApi(environment).rotate, ...callbacks });
 }

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/roles';
 import type { Operator } from '@/lib/server';
 import { SignOutButton } from './sign-out-button';
 

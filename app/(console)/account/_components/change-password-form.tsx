@@ -12,7 +12,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { type ChangePasswordValues, changePasswordSchema } from '@/lib/auth/operators.schema';
-import { MIN_PASSWORD_LENGTH } from '@/lib/auth/password-policy';
+import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
 
 export function ChangePasswordForm() {
   const [changed, setChanged] = useState(false);

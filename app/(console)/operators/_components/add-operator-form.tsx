@@ -11,8 +11,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { type CreateOperatorRequest, createOperatorSchema } from '@/lib/auth/operators.schema';
-import { MIN_PASSWORD_LENGTH } from '@/lib/auth/password-policy';
-import { roleDescriptions, roles } from '@/lib/auth/roles';
+import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import { roleDescriptions, roles } from '@/lib/roles';
 
 const fields = ['email', 'name', 'password', 'role'] as const;
 const selectClassName =

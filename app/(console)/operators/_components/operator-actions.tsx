@@ -14,7 +14,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import type { OperatorSummary } from '@/lib/auth/operators.schema';
-import { type Role, roles } from '@/lib/auth/roles';
+import { type Role, roles } from '@/lib/roles';
 
 /** Change one operator's role, or disable / enable them. */
 export function OperatorActions({ operator }: { operator: OperatorSummary }) {

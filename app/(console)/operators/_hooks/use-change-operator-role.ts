@@ -1,7 +1,7 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import type { UpdateOperatorResult } from '@/lib/auth/operators.schema';
-import type { Role } from '@/lib/auth/roles';
+import type { Role } from '@/lib/roles';
 import { operatorsApi } from './operators-api';
 
 type Callbacks = Pick<UseMutationOptions<UpdateOperatorResult, Error, Role>, 'onSuccess' | 'onError'>;

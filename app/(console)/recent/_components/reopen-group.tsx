@@ -14,7 +14,7 @@ type ReopenGroupProps = { userGroupId: string; name: string | null };
  * existing group) to show its token once more.
  */
 export function ReopenGroup({ userGroupId, name }: ReopenGroupProps) {
-  const reopen = useGetOrCreateUserGroup();
+  const reopen = useGetOrCreateUserGroup('Customer');
 
   if (reopen.data) {
     return (

@@ -1,14 +1,15 @@
 import { getOrCreateBodySchema } from '@/lib/console-api/contract';
+import { recordGetOrCreate } from '@/lib/directory/store';
 import { userGroupRoute } from '@/lib/server/user-group-route';
 
-export const POST = userGroupRoute(
-  'get-or-create',
-  getOrCreateBodySchema,
-  async (api, body, requestId) => {
+export const POST = userGroupRoute({
+  operation: 'get-or-create',
+  body: getOrCreateBodySchema,
+  call: async (api, body, requestId) => {
     const { new_user_group, user_group } = await api.getOrCreate(body, requestId);
     return { new_user_group, user_group };
   },
-  {
+  audit: {
     request: (body) => ({ userGroupId: body.user_group_id, userGroupName: body.name ?? null }),
     result: (_body, { user_group }) => ({
       userGroupId: user_group.provided_id,
@@ -16,4 +17,12 @@ export const POST = userGroupRoute(
       token: user_group.token,
     }),
   },
-);
+  directory: ({ db, environment, operatorEmail, body, result }) =>
+    recordGetOrCreate(db, {
+      environment,
+      operatorEmail,
+      isNew: result.new_user_group,
+      group: result.user_group,
+      mappingSent: body.mapping,
+    }),
+});

@@ -1,14 +1,15 @@
 import { rotateBodySchema } from '@/lib/console-api/contract';
+import { recordRotation } from '@/lib/directory/store';
 import { userGroupRoute } from '@/lib/server/user-group-route';
 
-export const POST = userGroupRoute(
-  'rotate',
-  rotateBodySchema,
-  async (api, body, requestId) => {
+export const POST = userGroupRoute({
+  operation: 'rotate',
+  body: rotateBodySchema,
+  call: async (api, body, requestId) => {
     const { user_group } = await api.rotate(body, requestId);
     return { user_group };
   },
-  {
+  audit: {
     request: (body) => ({ previousToken: body.current_token }),
     result: (_body, { user_group }) => ({
       userGroupId: user_group.provided_id,
@@ -16,4 +17,6 @@ export const POST = userGroupRoute(
       token: user_group.token,
     }),
   },
-);
+  directory: ({ db, environment, operatorEmail, result }) =>
+    recordRotation(db, { environment, operatorEmail, group: result.user_group }),
+});

@@ -1,15 +1,18 @@
 import { deleteBodySchema } from '@/lib/console-api/contract';
+import { recordDeletion } from '@/lib/directory/store';
 import { userGroupRoute } from '@/lib/server/user-group-route';
 
-export const POST = userGroupRoute(
-  'delete',
-  deleteBodySchema,
-  async (api, body, requestId) => {
+export const POST = userGroupRoute({
+  operation: 'delete',
+  body: deleteBodySchema,
+  call: async (api, body, requestId) => {
     await api.deleteUserGroup(body, requestId);
     return { deleted: true as const, user_group_id: body.user_group_id };
   },
-  {
+  audit: {
     request: (body) => ({ userGroupId: body.user_group_id, previousToken: body.current_token }),
     result: () => ({}),
   },
-);
+  directory: ({ db, environment, operatorEmail, body }) =>
+    recordDeletion(db, { environment, operatorEmail, userGroupId: body.user_group_id }),
+});

@@ -1,0 +1,76 @@
+/**
+ * The directory's table and migrations, on the console database. The interface has no list call,
+ * so the console keeps its own record, per environment, of every group it has got, created,
+ * rotated or deleted. Tokens are never stored, only their fingerprints.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { ConsoleDb } from '@/lib/db/console-database';
+
+const migrations: Record<string, Migration> = {
+  '2026-11-23-001-directory': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('directory_entry')
+        .addColumn('environment', 'text', (column) => column.notNull())
+        .addColumn('user_group_id', 'text', (column) => column.notNull())
+        .addColumn('name', 'text')
+        .addColumn('team_id', 'integer')
+        .addColumn('properties', 'text')
+        .addColumn('mapping', 'text')
+        .addColumn('token_fingerprint', 'text')
+        .addColumn('created_at', 'text')
+        .addColumn('created_by', 'text')
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .addColumn('updated_by', 'text')
+        .addColumn('deleted_at', 'text')
+        .addColumn('deleted_by', 'text')
+        .addPrimaryKeyConstraint('directory_entry_pk', ['environment', 'user_group_id'])
+        .execute();
+      // Listing and sorting the groups that exist: partial indexes that hold every sort key, so a
+      // page of 100,000 groups is read from the index alone.
+      for (const column of ['updated_at', 'name', 'created_at', 'user_group_id']) {
+        await sql`create index ${sql.id(`directory_entry_live_${column}`)} on directory_entry (environment, ${sql.id(column)}, user_group_id) where deleted_at is null`.execute(
+          db,
+        );
+      }
+      // Search by part of an id or a name: a trigram index answers substrings (3+ characters)
+      // without reading every row. Kept in step with the table by triggers.
+      await sql`create virtual table directory_search using fts5(user_group_id, name, content='directory_entry', tokenize='trigram')`.execute(
+        db,
+      );
+      await sql`create trigger directory_search_insert after insert on directory_entry begin
+        insert into directory_search (rowid, user_group_id, name) values (new.rowid, new.user_group_id, new.name);
+      end`.execute(db);
+      await sql`create trigger directory_search_delete after delete on directory_entry begin
+        insert into directory_search (directory_search, rowid, user_group_id, name) values ('delete', old.rowid, old.user_group_id, old.name);
+      end`.execute(db);
+      await sql`create trigger directory_search_update after update of user_group_id, name on directory_entry begin
+        insert into directory_search (directory_search, rowid, user_group_id, name) values ('delete', old.rowid, old.user_group_id, old.name);
+        insert into directory_search (rowid, user_group_id, name) values (new.rowid, new.user_group_id, new.name);
+      end`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table directory_search`.execute(db);
+      await sql`drop table directory_entry`.execute(db);
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Idempotent: applies what is missing, in order. */
+export async function migrateDirectory(db: ConsoleDb): Promise<void> {
+  const migrator = new Migrator({
+    db: db as unknown as Kysely<unknown>,
+    provider,
+    migrationTableName: 'directory_migration',
+    migrationLockTableName: 'directory_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(
+      `The directory migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

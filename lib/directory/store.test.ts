@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
+import { migrateDirectory } from './schema';
+import {
+  findDirectoryEntry,
+  recordDeletion,
+  recordGetOrCreate,
+  recordRotation,
+  searchDirectory,
+} from './store';
+
+let dir: string;
+let database: ConsoleDatabase;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'directory-'));
+  database = openConsoleDatabase(path.join(dir, 'console.sqlite'));
+  await migrateDirectory(database.db);
+});
+afterAll(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const group = (id: string, token: string, name = `Group ${id}`) => ({
+  provided_id: id,
+  name,
+  team_id: 7,
+  token,
+  properties: { plan: 'pro' },
+});
+
+describe('the directory', () => {
+  it('records a created group with the mapping sent, by whom, and a token fingerprint only', async () => {
+    await recordGetOrCreate(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'ann@example.com',
+      isNew: true,
+      group: group('acme', 'a'.repeat(64), 'Acme Inc.'),
+      mappingSent: { schema1: 'warehouse' },
+    });
+    const entry = await findDirectoryEntry(database.db, 'Testing', 'acme');
+    expect(entry).toMatchObject({
+      name: 'Acme Inc.',
+      teamId: 7,
+      properties: { plan: 'pro' },
+      mapping: { schema1: 'warehouse' },
+      tokenFingerprint: tokenFingerprint('a'.repeat(64)),
+      createdBy: 'ann@example.com',
+      deletedAt: null,
+    });
+    expect(JSON.stringify(entry)).not.toContain('a'.repeat(64));
+    // The same id in the other environment is another group.
+    expect(await findDirectoryEntry(database.db, 'Customer', 'acme')).toBeNull();
+  });
+
+  it('keeps the recorded mapping when an existing group is returned unchanged', async () => {
+    await recordGetOrCreate(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'bob@example.com',
+      isNew: false,
+      group: group('acme', 'a'.repeat(64), 'Acme Inc.'),
+      mappingSent: { other: 'ignored' },
+    });
+    expect(await findDirectoryEntry(database.db, 'Testing', 'acme')).toMatchObject({
+      mapping: { schema1: 'warehouse' },
+      createdBy: 'ann@example.com',
+      updatedBy: 'bob@example.com',
+    });
+  });
+
+  it('follows rotations and deletions, and a group created anew after one', async () => {
+    await recordRotation(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'ann@example.com',
+      group: group('acme', 'b'.repeat(64), 'Acme Inc.'),
+    });
+    expect((await findDirectoryEntry(database.db, 'Testing', 'acme'))?.tokenFingerprint).toBe(
+      tokenFingerprint('b'.repeat(64)),
+    );
+    await recordDeletion(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'ann@example.com',
+      userGroupId: 'acme',
+    });
+    expect(await findDirectoryEntry(database.db, 'Testing', 'acme')).toMatchObject({
+      deletedBy: 'ann@example.com',
+      tokenFingerprint: null,
+    });
+    expect((await searchDirectory(database.db, { environment: 'Testing', search: 'acme' })).total).toBe(0);
+    expect(
+      (await searchDirectory(database.db, { environment: 'Testing', search: 'acme', includeDeleted: true }))
+        .total,
+    ).toBe(1);
+
+    await recordGetOrCreate(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'cy@example.com',
+      isNew: true,
+      group: group('acme', 'c'.repeat(64), 'Acme Again'),
+      mappingSent: undefined,
+    });
+    expect(await findDirectoryEntry(database.db, 'Testing', 'acme')).toMatchObject({
+      name: 'Acme Again',
+      mapping: null,
+      createdBy: 'cy@example.com',
+      deletedAt: null,
+    });
+  });
+
+  it('searches ids and names by prefix or substring, literally, sorted and paged', async () => {
+    for (const [id, name] of [
+      ['north-1', 'Northwind Traders'],
+      ['north-2', 'Contoso North'],
+      ['south_1', 'Fabrikam'],
+      ['100%', 'Percent Co'],
+    ] as const) {
+      await recordGetOrCreate(database.db, {
+        environment: 'Customer',
+        operatorEmail: 'ann@example.com',
+        isNew: true,
+        group: group(id, 'd'.repeat(64), name),
+        mappingSent: undefined,
+      });
+    }
+    const ids = async (search: string, extra = {}) =>
+      (
+        await searchDirectory(database.db, { environment: 'Customer', search, sort: 'id', ...extra })
+      ).groups.map((entry) => entry.userGroupId);
+    expect(await ids('north')).toEqual(['north-1', 'north-2']);
+    expect(await ids('WIND')).toEqual(['north-1']);
+    expect(await ids('_')).toEqual(['south_1']);
+    expect(await ids('%')).toEqual(['100%']);
+    expect(await ids('', { descending: true })).toEqual(['south_1', 'north-2', 'north-1', '100%']);
+    const page = await searchDirectory(database.db, {
+      environment: 'Customer',
+      sort: 'id',
+      pageSize: 3,
+      page: 2,
+    });
+    expect(page).toMatchObject({ total: 4, page: 2, pageCount: 2 });
+    expect(page.groups.map((entry) => entry.userGroupId)).toEqual(['south_1']);
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * The directory of user groups: what this console has seen of each group, per environment, kept
+ * up to date by every get-or-create, rotation and deletion it makes, and searched by id or name.
+ * Framework-free: takes the console database's Kysely instance.
+ */
+import { type SqlBool, sql } from 'kysely';
+import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import type { ConsoleDb, DirectoryEntryTable } from '@/lib/db/console-database';
+import { escapeLike } from '@/lib/db/like';
+import type { Environment } from '@/lib/environments';
+
+export interface DirectoryEntry {
+  environment: Environment;
+  userGroupId: string;
+  name: string | null;
+  teamId: number | null;
+  properties: Record<string, unknown> | null;
+  /** As this console last sent it; the service never returns a mapping. */
+  mapping: Record<string, unknown> | null;
+  tokenFingerprint: string | null;
+  createdAt: string | null;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+}
+
+/** A group as the service answered it. */
+export interface ServiceGroup {
+  provided_id: string;
+  name: string;
+  team_id: number;
+  token: string;
+  properties?: Record<string, unknown> | null;
+}
+
+interface Change {
+  environment: Environment;
+  operatorEmail: string;
+  at?: Date;
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/**
+ * After a get-or-create. A new group starts its record afresh (even over a deleted one: the id was
+ * created anew); an existing one is returned unchanged by the service, so the mapping this console
+ * sent was not applied and the recorded one stays.
+ */
+export async function recordGetOrCreate(
+  db: ConsoleDb,
+  change: Change & { isNew: boolean; group: ServiceGroup; mappingSent: Record<string, unknown> | undefined },
+): Promise<void> {
+  const at = (change.at ?? new Date()).toISOString();
+  const seen = {
+    name: change.group.name,
+    team_id: change.group.team_id,
+    token_fingerprint: tokenFingerprint(change.group.token),
+    updated_at: at,
+    updated_by: change.operatorEmail,
+    ...(change.group.properties !== undefined ? { properties: json(change.group.properties) } : {}),
+  };
+  const created = change.isNew
+    ? {
+        created_at: at,
+        created_by: change.operatorEmail,
+        mapping: json(change.mappingSent),
+        deleted_at: null,
+        deleted_by: null,
+      }
+    : {};
+  await db
+    .insertInto('directory_entry')
+    .values({
+      environment: change.environment,
+      user_group_id: change.group.provided_id,
+      properties: json(change.group.properties),
+      ...seen,
+      ...created,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['environment', 'user_group_id']).doUpdateSet({
+        ...seen,
+        ...created,
+        // An existing group the directory had as deleted: deleted elsewhere is not what happened.
+        ...(change.isNew ? {} : { deleted_at: null, deleted_by: null }),
+      }),
+    )
+    .execute();
+}
+
+/** After a rotation: the new token's fingerprint. */
+export async function recordRotation(db: ConsoleDb, change: Change & { group: ServiceGroup }): Promise<void> {
+  const at = (change.at ?? new Date()).toISOString();
+  const seen = {
+    name: change.group.name,
+    team_id: change.group.team_id,
+    token_fingerprint: tokenFingerprint(change.group.token),
+    updated_at: at,
+    updated_by: change.operatorEmail,
+  };
+  await db
+    .insertInto('directory_entry')
+    .values({ environment: change.environment, user_group_id: change.group.provided_id, ...seen })
+    .onConflict((conflict) => conflict.columns(['environment', 'user_group_id']).doUpdateSet(seen))
+    .execute();
+}
+
+/** After a deletion: kept, marked deleted, so its history stays findable. */
+export async function recordDeletion(db: ConsoleDb, change: Change & { userGroupId: string }): Promise<void> {
+  const at = (change.at ?? new Date()).toISOString();
+  const deleted = {
+    token_fingerprint: null,
+    updated_at: at,
+    updated_by: change.operatorEmail,
+    deleted_at: at,
+    deleted_by: change.operatorEmail,
+  };
+  await db
+    .insertInto('directory_entry')
+    .values({ environment: change.environment, user_group_id: change.userGroupId, ...deleted })
+    .onConflict((conflict) => conflict.columns(['environment', 'user_group_id']).doUpdateSet(deleted))
+    .execute();
+}
+
+export const directorySorts = ['updated', 'id', 'name', 'created'] as const;
+export type DirectorySort = (typeof directorySorts)[number];
+
+export interface DirectoryQuery {
+  environment: Environment;
+  /** Part of an id or a name (case-insensitive); empty lists every group. */
+  search?: string;
+  sort?: DirectorySort;
+  descending?: boolean;
+  page?: number;
+  pageSize?: number;
+  includeDeleted?: boolean;
+}
+
+export interface DirectoryPage {
+  groups: DirectoryEntry[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+}
+
+const sortColumn = {
+  updated: 'updated_at',
+  id: 'user_group_id',
+  name: 'name',
+  created: 'created_at',
+} as const satisfies Record<DirectorySort, keyof DirectoryEntryTable>;
+
+/** Fewer characters than a trigram: searched by scanning, not by the index. */
+const MIN_INDEXED_SEARCH = 3;
+
+export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Promise<DirectoryPage> {
+  const pageSize = query.pageSize ?? 25;
+  const search = query.search?.trim() ?? '';
+  let base = db.selectFrom('directory_entry').where('directory_entry.environment', '=', query.environment);
+  if (!query.includeDeleted) base = base.where('directory_entry.deleted_at', 'is', null);
+  if (search.length >= MIN_INDEXED_SEARCH) {
+    // A trigram phrase: the characters as typed, quotes doubled.
+    const phrase = `"${search.replaceAll('"', '""')}"`;
+    base = base.where(
+      sql<SqlBool>`directory_entry.rowid in (select rowid from directory_search where directory_search match ${phrase})`,
+    );
+  } else if (search) {
+    const pattern = `%${escapeLike(search)}%`;
+    base = base.where(
+      sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} like ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} like ${pattern} escape '\\')`,
+    );
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const pageCount = Math.max(1, Math.ceil(Number(total) / pageSize));
+  const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
+  const sort = sortColumn[query.sort ?? 'updated'];
+  const direction = (query.descending ?? query.sort === undefined) ? 'desc' : 'asc';
+  // The page's rows found in the index first, then read: a deep page skips index entries, not rows.
+  const ids = await base
+    .select(sql<number>`directory_entry.rowid`.as('rowid'))
+    .orderBy(`directory_entry.${sort}`, direction)
+    .orderBy('directory_entry.user_group_id', 'asc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  const order = ids.map((row) => row.rowid);
+  const rows =
+    order.length === 0
+      ? []
+      : await db
+          .selectFrom('directory_entry')
+          .selectAll()
+          .select(sql<number>`rowid`.as('rowid'))
+          .where(sql<SqlBool>`rowid in (${sql.join(order)})`)
+          .execute();
+  const byRowid = new Map(rows.map((row) => [row.rowid, row]));
+  const groups = order.flatMap((rowid) => {
+    const row = byRowid.get(rowid);
+    return row ? [toEntry(row)] : [];
+  });
+  return { groups, total: Number(total), page, pageCount, pageSize };
+}
+
+export async function findDirectoryEntry(
+  db: ConsoleDb,
+  environment: Environment,
+  userGroupId: string,
+): Promise<DirectoryEntry | null> {
+  const row = await db
+    .selectFrom('directory_entry')
+    .selectAll()
+    .where('environment', '=', environment)
+    .where('user_group_id', '=', userGroupId)
+    .executeTakeFirst();
+  return row ? toEntry(row) : null;
+}
+
+function toEntry(row: DirectoryEntryTable): DirectoryEntry {
+  const parse = (text: string | null) =>
+    text === null ? null : (JSON.parse(text) as Record<string, unknown>);
+  return {
+    environment: row.environment as Environment,
+    userGroupId: row.user_group_id,
+    name: row.name,
+    teamId: row.team_id,
+    properties: parse(row.properties),
+    mapping: parse(row.mapping),
+    tokenFingerprint: row.token_fingerprint,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
+    deletedAt: row.deleted_at,
+    deletedBy: row.deleted_by,
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * The interface's two environments. Ids are unique per environment (the same id may exist once in
+ * each), and the console talks to each with its own API key. In URLs an environment is its slug.
+ */
+import { type Environment, environmentSchema } from '@/lib/user-group-api/contract';
+
+export type { Environment };
+export const environments = environmentSchema.options;
+
+export type EnvironmentSlug = 'customer' | 'testing';
+
+export const slugOf: Record<Environment, EnvironmentSlug> = { Customer: 'customer', Testing: 'testing' };
+
+export function environmentFromSlug(slug: string): Environment | null {
+  return environments.find((environment) => slugOf[environment] === slug) ?? null;
+}
