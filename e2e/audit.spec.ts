@@ -94,7 +94,7 @@ apiTest('sign-in, failed sign-in and sign-out leave audit entries', async ({ pla
     const signedOut = await anonymous.post('/api/auth/sign-out', { data: {} });
     expect(signedOut.status()).toBe(200);
     // The ended session is refused.
-    expect((await anonymous.get('/api/recent-groups')).status()).toBe(401);
+    expect((await anonymous.get('/api/user-groups/customer')).status()).toBe(401);
 
     const filters = { operator: supportCredentials.email, from: since };
     const signIns = await auditEntries(viewer, { ...filters, action: 'sign-in' });
@@ -167,9 +167,9 @@ test.describe('as a viewer', () => {
     expect(records.map((record) => record['request id']?.slice(0, 8))).toEqual(shownRequestIds);
   });
 
-  test('sees recent groups but no reopen button, and no token on the console page', async ({ page }) => {
+  test("sees the directory and a group's history, but no token and no action", async ({ page }) => {
     const support = await apiAs('e2e/.auth/support.json');
-    const id = newGroupId('recent-viewer');
+    const id = newGroupId('directory-viewer');
     try {
       await postConsole(support, '/api/user-groups/customer/get-or-create', {
         user_group_id: id,
@@ -178,17 +178,18 @@ test.describe('as a viewer', () => {
     } finally {
       await support.dispose();
     }
-    await page.goto('/recent');
-    const group = page.getByTestId('recent-group').filter({ hasText: id });
-    await expect(group).toContainText('Viewer visible');
-    await expect(group.getByRole('button')).toHaveCount(0);
-    await page.goto('/');
-    await expect(page.getByRole('form')).toHaveCount(0);
-    await expect(page.getByRole('status')).toContainText('Your role can read the audit log');
+    await page.goto(`/customer?q=${id}`);
+    const row = page.getByTestId('directory-row').filter({ hasText: id });
+    await expect(row).toContainText('Viewer visible');
+    await row.getByRole('link', { name: id }).click();
+    await expect(page.getByRole('region', { name: 'History' })).toContainText('get-or-create');
+    await expect(page.getByRole('region', { name: 'Token' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /Show token|Rotate|Delete/ })).toHaveCount(0);
+    expect((await page.request.get('/customer/new', { maxRedirects: 0 })).status()).toBe(403);
   });
 });
 
-test('support reopens a recent group and copies its token again', async ({ page }) => {
+test('support opens a group from the directory and copies its token again', async ({ page }) => {
   const id = newGroupId('reopen');
   const support = await apiAs('e2e/.auth/support.json');
   let token = '';
@@ -201,10 +202,14 @@ test('support reopens a recent group and copies its token again', async ({ page 
   } finally {
     await support.dispose();
   }
-  await page.goto('/recent');
-  const group = page.getByTestId('recent-group').filter({ hasText: id });
-  await group.getByRole('button', { name: `Reopen ${id}` }).click();
-  const field = group.getByRole('group', { name: 'Token' });
+  await page.goto('/customer');
+  await page.getByRole('searchbox', { name: 'Find a user group' }).fill('Reopen Ltd');
+  // Typing filters the list: wait for it, so the click is not overtaken by the search.
+  await expect(page.getByTestId('directory-summary')).toContainText('matching “Reopen Ltd”');
+  await page.getByTestId('directory-row').filter({ hasText: id }).getByRole('link', { name: id }).click();
+  const panel = page.getByRole('region', { name: 'Token' });
+  await panel.getByRole('button', { name: 'Show token' }).click();
+  const field = panel.getByRole('group', { name: 'Token' });
   await field.getByRole('button', { name: 'Reveal' }).click();
   await expect(field.getByTestId('secret-value')).toHaveText(token);
   await field.getByRole('button', { name: 'Copy' }).click();
@@ -236,7 +241,7 @@ apiTest('a cross-origin POST is refused and changes nothing', async ({ playwrigh
     expect(await auditEntries(viewer, { group: id })).toEqual([]);
     // The session survived the refused sign-out.
     const same = await apiAs('e2e/.auth/support.json');
-    expect((await same.get('/api/recent-groups')).status()).toBe(200);
+    expect((await same.get('/api/user-groups/customer')).status()).toBe(200);
     await same.dispose();
   } finally {
     await Promise.all([evil.dispose(), viewer.dispose()]);

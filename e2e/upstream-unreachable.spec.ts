@@ -41,19 +41,26 @@ test('names the upstream when it stops answering mid-session, and keeps the inpu
       DATA_DIR: path.join(dataDir, 'console'),
       USER_GROUP_API_URL: serviceUrl,
       USER_GROUP_API_KEY: apiKey,
+      USER_GROUP_API_ENVIRONMENT: 'Testing',
     });
     processes.push(consoleServer);
     await waitForHttp(consoleUrl);
 
     await signInThroughPage(page, adminCredentials, { origin: consoleUrl });
-    const form = page.getByRole('form', { name: 'Get or create' });
+    // The one key is Testing's: Customer says it is not configured.
+    await page.goto(`${consoleUrl}/customer`);
+    await expect(page.getByRole('status').filter({ hasText: 'not configured' })).toContainText(
+      'USER_GROUP_API_KEY_CUSTOMER',
+    );
+    await page.goto(`${consoleUrl}/testing/new`);
+    const form = page.getByRole('form', { name: 'Create a user group' });
     await form.getByLabel('User group ID').fill('reachable-first');
-    await form.getByRole('button', { name: 'Get or create' }).click();
+    await form.getByRole('button', { name: 'Create user group' }).click();
     await expect(page.getByRole('region', { name: 'User group' })).toContainText('Created');
 
     await stopProcess(service);
     await form.getByLabel('User group ID').fill('after-the-stop');
-    await form.getByRole('button', { name: 'Get or create' }).click();
+    await form.getByRole('button', { name: 'Create user group' }).click();
     const alert = form.getByRole('alert');
     await expect(alert).toContainText('could not be reached');
     await expect(alert).toContainText(`${serviceUrl}/api/user`);

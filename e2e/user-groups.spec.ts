@@ -5,20 +5,28 @@ import { expect, test, trackRequests } from './support/fixtures';
 
 const newGroupId = () => `e2e-${randomUUID().slice(0, 8)}`;
 
-function getOrCreateForm(page: Page): Locator {
-  return page.getByRole('form', { name: 'Get or create' });
+type Slug = 'customer' | 'testing';
+
+/** Finds an id in an environment's directory search and, the console not knowing it, opens its creation. */
+async function findUnknown(page: Page, slug: Slug, id: string): Promise<Locator> {
+  await page.goto(`/${slug}`);
+  await page.getByRole('searchbox', { name: 'Find a user group' }).fill(id);
+  await page.getByRole('link', { name: `Create user group “${id}”` }).click();
+  const form = page.getByRole('form', { name: 'Create a user group' });
+  await expect(form.getByLabel('User group ID')).toHaveValue(id);
+  return form;
 }
 
-async function getOrCreate(
+async function create(
   page: Page,
+  slug: Slug,
   group: { id: string; name?: string; mapping?: string; properties?: string },
 ): Promise<Locator> {
-  const form = getOrCreateForm(page);
-  await form.getByLabel('User group ID').fill(group.id);
+  const form = await findUnknown(page, slug, group.id);
   await form.getByLabel('Name').fill(group.name ?? '');
   await form.getByLabel('Mapping').fill(group.mapping ?? '');
   await form.getByLabel('Properties').fill(group.properties ?? '');
-  await form.getByRole('button', { name: 'Get or create' }).click();
+  await form.getByRole('button', { name: 'Create user group' }).click();
   const result = page.getByRole('region', { name: 'User group' });
   await expect(result).toBeVisible();
   return result;
@@ -33,71 +41,92 @@ async function revealToken(scope: Locator, label: string): Promise<string> {
   return token;
 }
 
-test.beforeEach(async ({ page }) => {
-  await page.goto('/');
-});
+/** Opens a group's page and shows its token. */
+async function showToken(page: Page, slug: Slug, id: string): Promise<Locator> {
+  await page.goto(`/${slug}/groups/${encodeURIComponent(id)}`);
+  await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
+  const panel = page.getByRole('region', { name: 'Token' });
+  await panel.getByRole('button', { name: 'Show token' }).click();
+  await expect(panel.getByRole('group', { name: 'Token' })).toBeVisible();
+  return panel;
+}
 
-test('creates a group with mapping and properties, then gets the same group again', async ({ page }) => {
+test('in Testing, finds an unknown id and creates it; the same id in Customer is another group', async ({
+  page,
+}) => {
   const id = newGroupId();
-  const created = await getOrCreate(page, {
+  const testing = await create(page, 'testing', {
     id,
     name: 'Acme Corp',
     mapping: '{"sales": "warehouse-1", "marketing": 42}',
     properties: '{"plan": "enterprise", "seats": 10}',
   });
-  await expect(created.getByText('Created', { exact: true })).toBeVisible();
-  await expect(created).toContainText(id);
-  await expect(created).toContainText('Acme Corp');
-  await expect(created).toContainText('enterprise');
-  const token = await revealToken(created, 'Token');
+  await expect(testing.getByText('Created', { exact: true })).toBeVisible();
+  await expect(testing).toContainText('enterprise');
+  const testingToken = await revealToken(testing, 'Token');
+  await expect(page).toHaveTitle(/Testing \(sandbox\)/);
 
-  const existing = await getOrCreate(page, { id, name: 'Acme Corp' });
-  await expect(existing.getByText('Existing', { exact: true })).toBeVisible();
-  expect(await revealToken(existing, 'Token')).toBe(token);
+  const customer = await create(page, 'customer', { id, name: 'Acme Corp' });
+  await expect(customer.getByText('Created', { exact: true })).toBeVisible();
+  expect(await revealToken(customer, 'Token')).not.toBe(testingToken);
+  await expect(page).toHaveTitle(/Customer \(production\)/);
+  await expect(page.getByTestId('environment-name')).toHaveText('Customer');
+
+  // The group page keeps what the console sent and knows.
+  await customer.getByRole('link', { name: "Open the group's page" }).click();
+  await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details).toContainText('Acme Corp');
+  await expect(page.getByRole('region', { name: 'History' })).toContainText('get-or-create');
 });
 
-test('says so when the stored name differs from the typed one', async ({ page }) => {
+test('an existing group is returned unchanged, and the form says so', async ({ page }) => {
   const id = newGroupId();
-  await getOrCreate(page, { id, name: 'First name' });
-  const existing = await getOrCreate(page, { id, name: 'Second name' });
+  await create(page, 'testing', { id, name: 'First name' });
+  await page.goto(`/testing/new?id=${id}`);
+  const form = page.getByRole('form', { name: 'Create a user group' });
+  await form.getByLabel('Name').fill('Second name');
+  await form.getByRole('button', { name: 'Create user group' }).click();
+  const existing = page.getByRole('region', { name: 'User group' });
   await expect(existing.getByText('Existing', { exact: true })).toBeVisible();
   await expect(existing).toContainText('never updates');
 });
 
-test('copies the token to the clipboard with visible feedback', async ({ page }) => {
-  const result = await getOrCreate(page, { id: newGroupId() });
-  const token = await revealToken(result, 'Token');
-  const field = result.getByRole('group', { name: 'Token' });
+test('shows the token on the group page and copies it, with visible feedback', async ({ page }) => {
+  const id = newGroupId();
+  await create(page, 'testing', { id });
+  const panel = await showToken(page, 'testing', id);
+  const field = panel.getByRole('group', { name: 'Token' });
+  await expect(field.getByTestId('secret-value')).toHaveCount(0);
+  const token = await revealToken(panel, 'Token');
   await field.getByRole('button', { name: 'Copy' }).click();
   await expect(field.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 });
 
-test('rotates a token after confirmation; the old token is refused afterwards', async ({ page }) => {
-  const result = await getOrCreate(page, { id: newGroupId() });
-  const oldToken = await revealToken(result, 'Token');
-  await result.getByRole('button', { name: 'Rotate token' }).click();
-
-  const rotateForm = page.getByRole('form', { name: 'Rotate token' });
-  await expect(rotateForm.getByLabel('Current token')).toHaveValue(oldToken);
-  await rotateForm.getByRole('button', { name: 'Rotate token' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Rotate this token?' });
-  await dialog.getByRole('button', { name: 'Rotate' }).click();
+test('rotates in place in Testing; the old token is refused afterwards', async ({ page }) => {
+  const id = newGroupId();
+  await create(page, 'testing', { id });
+  const panel = await showToken(page, 'testing', id);
+  const oldToken = await revealToken(panel, 'Token');
+  await panel.getByRole('button', { name: 'Rotate token' }).click();
+  // Testing: a plain confirmation.
+  const dialog = page.getByRole('dialog', { name: `Rotate the token of ${id}?` });
+  await dialog.getByRole('button', { name: 'Rotate token' }).click();
 
   const rotated = page.getByRole('region', { name: 'Rotated token' });
   const newToken = await revealToken(rotated, 'New token');
   expect(newToken).not.toBe(oldToken);
-  await expect(rotated).toContainText('Customer');
-  await expect(rotated.getByText('No longer valid').first()).toBeVisible();
-
-  // The new token stays until copied or closing is confirmed.
+  await expect(rotated.getByRole('group', { name: 'Old token' }).getByText('No longer valid')).toBeVisible();
+  // Kept on screen until copied or closing is confirmed.
   await rotated.getByRole('button', { name: 'Done' }).click();
-  const confirmClose = page.getByRole('dialog');
-  await expect(confirmClose).toContainText('not copied');
-  await confirmClose.getByRole('button', { name: 'Keep it open' }).click();
+  await expect(rotated.getByRole('alert')).toContainText('has not been copied');
+  await rotated.getByRole('button', { name: 'Keep it on screen' }).click();
   await expect(rotated).toBeVisible();
 
-  // The old token no longer identifies any group.
+  // The old token, pasted, identifies no group any more.
+  await page.goto('/testing/paste-token');
+  const rotateForm = page.getByRole('form', { name: 'Rotate token' });
   await rotateForm.getByLabel('Current token').fill(oldToken);
   await rotateForm.getByRole('button', { name: 'Rotate token' }).click();
   await page
@@ -107,43 +136,54 @@ test('rotates a token after confirmation; the old token is refused afterwards', 
   await expect(rotateForm.getByRole('alert')).toContainText('No user group has that token');
 });
 
+test('finds groups by part of their name', async ({ page }) => {
+  const tag = randomUUID().slice(0, 6);
+  const ids = [newGroupId(), newGroupId()];
+  await create(page, 'testing', { id: ids[0] ?? '', name: `Northwind ${tag} Traders` });
+  await create(page, 'testing', { id: ids[1] ?? '', name: `Contoso ${tag}` });
+  await page.goto('/testing');
+  await page.getByRole('searchbox', { name: 'Find a user group' }).fill(`wind ${tag}`);
+  const rows = page.getByTestId('directory-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`Northwind ${tag} Traders`);
+  await page.getByRole('searchbox', { name: 'Find a user group' }).fill(tag);
+  await expect(rows).toHaveCount(2);
+});
+
 test.describe('as an admin', () => {
-  // Deleting a group is an admin's action.
   test.use({ storageState: adminState });
 
-  test('deletes a group after typing its id, and the id is then created anew', async ({ page }) => {
+  test('deletes a group in Customer after typing its id; the id is then created anew', async ({ page }) => {
     const id = newGroupId();
-    const result = await getOrCreate(page, { id });
-    const token = await revealToken(result, 'Token');
-
-    const deleteForm = page.getByRole('form', { name: 'Delete user group' });
-    await deleteForm.getByLabel('User group ID').fill(id);
-    await deleteForm.getByLabel('Current token').fill(token);
-    await deleteForm.getByRole('button', { name: 'Delete user group' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete user group?' });
-    const confirm = dialog.getByRole('button', { name: 'Delete' });
+    await create(page, 'customer', { id });
+    const panel = await showToken(page, 'customer', id);
+    const token = await revealToken(panel, 'Token');
+    await panel.getByRole('button', { name: 'Delete user group' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${id}?` });
+    const confirm = dialog.getByRole('button', { name: 'Delete user group' });
     await expect(confirm).toBeDisabled();
-    await dialog.getByLabel('Type the user group ID to confirm').fill(`${id}-typo`);
+    await dialog.getByLabel(`Type ${id} to confirm`).fill(`${id}-typo`);
     await expect(confirm).toBeDisabled();
-    await dialog.getByLabel('Type the user group ID to confirm').fill(id);
+    await dialog.getByLabel(`Type ${id} to confirm`).fill(id);
     await confirm.click();
     await expect(page.getByRole('status').filter({ hasText: 'was deleted' })).toContainText(id);
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Details' })).toContainText('Deleted');
 
-    const again = await getOrCreate(page, { id });
+    const again = await create(page, 'customer', { id });
     await expect(again.getByText('Created', { exact: true })).toBeVisible();
     expect(await revealToken(again, 'Token')).not.toBe(token);
   });
 });
 
 test('blocks invalid JSON before any request and says where the error is', async ({ page }) => {
-  const requests = trackRequests(page, '/api/user-groups/customer/get-or-create');
-  const form = getOrCreateForm(page);
-  await form.getByLabel('User group ID').fill(newGroupId());
+  const requests = trackRequests(page, '/api/user-groups/testing/get-or-create');
+  const form = await findUnknown(page, 'testing', newGroupId());
   await form.getByLabel('Mapping').fill('{\n  "sales": \n}');
   await expect(form).toContainText(/line 3, column 1/i);
   await form.getByLabel('Properties').fill('["not", "an", "object"]');
   await expect(form).toContainText(/must be a JSON object/i);
-  await form.getByRole('button', { name: 'Get or create' }).click();
+  await form.getByRole('button', { name: 'Create user group' }).click();
   await expect(page.getByRole('region', { name: 'User group' })).toHaveCount(0);
   expect(requests).toEqual([]);
 
@@ -158,12 +198,11 @@ test('blocks invalid JSON before any request and says where the error is', async
 
 test('works on a 375 px wide screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  const result = await getOrCreate(page, {
-    id: newGroupId(),
-    name: 'A rather long customer name, Incorporated',
-  });
-  await revealToken(result, 'Token');
+  const id = newGroupId();
+  await create(page, 'testing', { id, name: 'A rather long customer name, Incorporated' });
+  const panel = await showToken(page, 'testing', id);
+  await revealToken(panel, 'Token');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await expect(result.getByRole('button', { name: 'Copy' })).toBeInViewport({ ratio: 1 });
+  await expect(panel.getByRole('button', { name: 'Copy' })).toBeInViewport({ ratio: 1 });
 });

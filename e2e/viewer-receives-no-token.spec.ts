@@ -8,7 +8,7 @@ test.use({ storageState: viewerState });
 
 /**
  * A viewer's browser never receives a token, in any form: page HTML, RSC payloads of client-side
- * navigation, the recent groups API, the audit log and its CSV export. Searched for every token
+ * navigation, the directory API, the audit log and its CSV export. Searched for every token
  * this run has produced so far, and for tokens made just before, some of them rotated.
  */
 test('a viewer receives no token in anything the browser loads', async ({ page }) => {
@@ -42,16 +42,23 @@ test('a viewer receives no token in anything the browser loads', async ({ page }
   }
 
   await page.goto('/');
-  for (const name of ['Recent groups', 'Audit log', 'User groups']) {
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name }).click();
+  for (const [navigation, name] of [
+    ['Console', 'Audit log'],
+    ['Environment', 'Testing'],
+    ['Console', 'User groups'],
+  ] as const) {
+    await page.getByRole('navigation', { name: navigation }).getByRole('link', { name }).click();
     await page.waitForLoadState('networkidle');
   }
+  // A group page, history and all.
+  await page.getByTestId('directory-row').first().getByRole('link').first().click();
+  await expect(page.getByRole('region', { name: 'History' })).toBeVisible();
   await page.goto('/audit?action=rotate');
-  await page.goto('/recent');
+  await page.goto('/customer?q=viewer-sweep');
   // What the pages' own scripts may fetch, fetched by the browser itself.
   const fetched = await page.evaluate(async () =>
     Promise.all(
-      ['/api/recent-groups', '/api/audit', '/api/audit/export'].map(async (url) => {
+      ['/api/user-groups/customer', '/api/audit', '/api/audit/export'].map(async (url) => {
         const response = await fetch(url);
         return { url, status: response.status, body: await response.text() };
       }),

@@ -14,3 +14,17 @@ export const slugOf: Record<Environment, EnvironmentSlug> = { Customer: 'custome
 export function environmentFromSlug(slug: string): Environment | null {
   return environments.find((environment) => slugOf[environment] === slug) ?? null;
 }
+
+/** How each environment presents itself, so Customer always looks like production. */
+export const environmentLooks: Record<Environment, { label: string; kind: string; description: string }> = {
+  Customer: {
+    label: 'Customer',
+    kind: 'production',
+    description: 'Live customers: every change here reaches real embedded dashboards.',
+  },
+  Testing: {
+    label: 'Testing',
+    kind: 'sandbox',
+    description: 'A sandbox for trying things out: changes here reach no customer.',
+  },
+};

@@ -12,7 +12,7 @@ export const roleSchema = z.enum(roles);
 export type Role = z.infer<typeof roleSchema>;
 
 export const roleDescriptions: Record<Role, string> = {
-  viewer: 'Reads the audit log and recent groups; sees no token and changes nothing.',
+  viewer: 'Reads the directory of user groups and the audit log; sees no token and changes nothing.',
   support: 'Also gets or creates user groups, copies and rotates their tokens.',
   admin: 'Also deletes user groups and manages operators.',
 };

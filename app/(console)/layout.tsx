@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { consoleConfig } from '@/lib/config';
+import { environments } from '@/lib/environments';
 import { requirePageOperator } from '@/lib/server/page-guard';
 import { OperatorNav } from './_operator/operator-nav';
 
@@ -8,6 +10,11 @@ import { OperatorNav } from './_operator/operator-nav';
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const operator = await requirePageOperator('audit:read');
+  const { upstreams } = consoleConfig();
+  const environmentStates = environments.map((environment) => ({
+    environment,
+    configured: upstreams[environment] !== null,
+  }));
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -17,7 +24,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         Skip to content
       </a>
       <header className="border-b border-border bg-card">
-        <div className="mx-auto flex min-h-14 w-full max-w-3xl flex-wrap items-center gap-2.5 px-4 py-2 sm:px-6">
+        <div className="mx-auto flex min-h-14 w-full max-w-6xl flex-wrap items-center gap-2.5 px-4 py-2 sm:px-6">
           <svg aria-hidden="true" viewBox="0 0 32 32" className="size-6 shrink-0">
             <rect width="32" height="32" rx="7" className="fill-primary" />
             <circle cx="12" cy="13" r="4" className="fill-primary-foreground" />
@@ -25,10 +32,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <circle cx="21" cy="13" r="3" className="fill-muted-foreground" />
           </svg>
           <span className="text-sm font-semibold tracking-tight">User Group Console</span>
-          <OperatorNav operator={operator} />
+          <OperatorNav operator={operator} environments={environmentStates} />
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-3xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>
     </div>

@@ -15,7 +15,8 @@ test('signing in with next=/.//evil.example/ stays on the console', async ({ pag
   await form.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('operator-email')).toHaveText(viewerCredentials.email);
   expect(new URL(page.url()).origin).toBe(new URL(consoleUrl).origin);
-  expect(new URL(page.url()).pathname).toBe('/');
+  // `/` opens the Customer environment's groups.
+  expect(new URL(page.url()).pathname).toBe('/customer');
 });
 
 test('a form-encoded sign-in is refused before any password is checked', async ({ request }) => {

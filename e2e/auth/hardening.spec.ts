@@ -6,7 +6,7 @@ test('pages carry a nonce CSP that lets Next hydrate, and no violation happens',
   page.on('console', (message) => {
     if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
   });
-  const response = await page.goto('/');
+  const response = await page.goto('/customer/new');
   const headers = response?.headers() ?? {};
   const policy = headers['content-security-policy'] ?? '';
   const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
@@ -26,23 +26,23 @@ test('pages carry a nonce CSP that lets Next hydrate, and no violation happens',
   expect(scripts.every((value) => value === nonce)).toBe(true);
   // Hydrated: a client component reacts.
   await page
-    .getByRole('form', { name: 'Get or create' })
-    .getByRole('button', { name: 'Get or create' })
+    .getByRole('form', { name: 'Create a user group' })
+    .getByRole('button', { name: 'Create user group' })
     .click();
   await expect(
     page
-      .getByRole('form', { name: 'Get or create' })
+      .getByRole('form', { name: 'Create a user group' })
       .getByText(/must not be empty|Enter/i)
       .first(),
   ).toBeVisible();
   expect(violations).toEqual([]);
 
-  const again = await page.request.get('/');
+  const again = await page.request.get('/customer/new');
   baseExpect(/'nonce-([^']+)'/.exec(again.headers()['content-security-policy'] ?? '')?.[1]).not.toBe(nonce);
 });
 
 apiTest('API answers are never cached and cannot be framed or run', async ({ request }) => {
-  for (const path of ['/api/recent-groups', '/api/auth/sign-in/email', '/api/audit']) {
+  for (const path of ['/api/user-groups/customer', '/api/auth/sign-in/email', '/api/audit']) {
     const response = await request.get(path);
     baseExpect(response.headers()['cache-control'], path).toContain('no-store');
     baseExpect(response.headers()['content-security-policy'], path).toContain("default-src 'none'");

@@ -41,7 +41,7 @@ test.describe('as the admin', () => {
     const tempPage = await tempContext.newPage();
     await signInThroughPage(tempPage, temp);
     const tempApi = tempPage.request;
-    baseExpect((await tempApi.get('/api/recent-groups')).status()).toBe(200);
+    baseExpect((await tempApi.get('/api/user-groups/customer')).status()).toBe(200);
 
     await page.goto('/operators');
     const row = page.getByTestId('operator-row').filter({ hasText: temp.email });
@@ -50,7 +50,7 @@ test.describe('as the admin', () => {
     await dialog.getByRole('button', { name: 'Disable operator' }).click();
     await expect(row.getByText('disabled', { exact: true })).toBeVisible();
 
-    baseExpect((await tempApi.get('/api/recent-groups')).status()).toBe(401);
+    baseExpect((await tempApi.get('/api/user-groups/customer')).status()).toBe(401);
     await tempPage.goto('/');
     await expect(tempPage).toHaveURL(/\/sign-in/);
     const form = tempPage.getByRole('form', { name: 'Sign in' });
@@ -169,7 +169,7 @@ apiTest('the sign-in page says what went wrong and returns to the page asked for
     baseURL: consoleUrl,
     extraHTTPHeaders: { cookie: `${cookie?.name}=${cookie?.value}` },
   });
-  baseExpect((await replay.get('/api/recent-groups')).status()).toBe(401);
+  baseExpect((await replay.get('/api/user-groups/customer')).status()).toBe(401);
   await replay.dispose();
   await context.close();
 });

@@ -9,10 +9,13 @@ export type MinimumRole = 'public' | 'viewer' | 'support' | 'admin';
 
 export const routeAccess: Record<string, MinimumRole> = {
   'page /': 'viewer',
+  'page /[environment]': 'viewer',
+  'page /[environment]/groups/[id]': 'viewer',
+  'page /[environment]/new': 'support',
+  'page /[environment]/paste-token': 'support',
   'page /account': 'viewer',
   'page /audit': 'viewer',
   'page /operators': 'admin',
-  'page /recent': 'viewer',
   'page /sign-in': 'public',
   'GET /api/audit': 'viewer',
   'GET /api/audit/export': 'viewer',
@@ -22,7 +25,7 @@ export const routeAccess: Record<string, MinimumRole> = {
   'GET /api/operators': 'admin',
   'POST /api/operators': 'admin',
   'PATCH /api/operators/[id]': 'admin',
-  'GET /api/recent-groups': 'viewer',
+  'GET /api/user-groups/[environment]': 'viewer',
   'POST /api/user-groups/[environment]/delete': 'admin',
   'POST /api/user-groups/[environment]/get-or-create': 'support',
   'POST /api/user-groups/[environment]/rotate': 'support',

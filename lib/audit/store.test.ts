@@ -6,13 +6,7 @@ import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-data
 import { parseAuditFilters } from './filters';
 import { tokenFingerprint } from './fingerprint';
 import { migrateAuditLog } from './schema';
-import {
-  type AuditEntry,
-  exportAuditEvents,
-  listAuditEvents,
-  listRecentGroups,
-  recordAuditEvent,
-} from './store';
+import { type AuditEntry, exportAuditEvents, listAuditEvents, recordAuditEvent } from './store';
 
 let directory: string;
 let database: ConsoleDatabase;
@@ -99,13 +93,5 @@ describe('audit store', () => {
     expect(exported).toEqual(page.events);
     const group = await listAuditEvents(database.db, filters({ group: 'acme' }));
     expect(group.events.map((event) => event.request_id)).toEqual(['req-3', 'req-2', 'req-0']);
-  });
-
-  it('lists recent groups: latest successful get-or-create per id, deleted ones left out', async () => {
-    const recent = await listRecentGroups(database.db);
-    expect(recent.map((group) => [group.userGroupId, group.name, group.lastOpenedBy])).toEqual([
-      ['acme', 'Acme Corp', 'bob@example.com'],
-      ['globex', 'Globex', 'bob@example.com'],
-    ]);
   });
 });

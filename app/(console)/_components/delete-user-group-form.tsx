@@ -18,15 +18,17 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
+import type { Environment } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
 import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
 
 type DeleteUserGroupSectionProps = {
+  environment: Environment;
   onTokenRevoked: (token: string) => void;
 };
 
-export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectionProps) {
+export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUserGroupSectionProps) {
   const id = useId();
   const [confirming, setConfirming] = useState<DeleteRequest | null>(null);
   const [typedId, setTypedId] = useState('');
@@ -37,7 +39,7 @@ export function DeleteUserGroupSection({ onTokenRevoked }: DeleteUserGroupSectio
   });
   const { errors } = form.formState;
 
-  const deleteUserGroup = useDeleteUserGroup('Customer', {
+  const deleteUserGroup = useDeleteUserGroup(environment, {
     onSuccess: (_result, request) => {
       onTokenRevoked(request.current_token);
       form.reset();

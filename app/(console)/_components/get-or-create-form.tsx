@@ -11,7 +11,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
+import { type Environment, slugOf } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+import { groupPath } from '../[environment]/_components/paths';
 import { emptyGetOrCreateForm, getOrCreateFormFields, getOrCreateFormSchema } from './get-or-create.schema';
 import { toGetOrCreateRequest } from './get-or-create.utils';
 import { JsonTextField } from './json-text-field';
@@ -21,21 +23,23 @@ import { UserGroupResult } from './user-group-result';
 type Outcome = { id: number; request: GetOrCreateRequest; result: GetOrCreateResult };
 
 type GetOrCreateSectionProps = {
-  revokedTokens: ReadonlySet<string>;
-  onRotateToken: (token: string) => void;
+  environment: Environment;
+  /** The id the person asked to create, filled in. */
+  initialId?: string;
 };
 
-export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreateSectionProps) {
+/** Create a user group (or get the existing one, unchanged) in one environment. */
+export function GetOrCreateSection({ environment, initialId = '' }: GetOrCreateSectionProps) {
   const id = useId();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const form = useForm({
     resolver: zodResolver(getOrCreateFormSchema),
-    defaultValues: emptyGetOrCreateForm,
+    defaultValues: { ...emptyGetOrCreateForm, user_group_id: initialId },
     mode: 'onChange',
   });
   const { errors } = form.formState;
 
-  const getOrCreate = useGetOrCreateUserGroup('Customer', {
+  const getOrCreate = useGetOrCreateUserGroup(environment, {
     onSuccess: (result, request) =>
       setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {
@@ -54,14 +58,19 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
     <section>
       <Card>
         <CardHeader>
-          <CardTitle>Get or create</CardTitle>
+          <CardTitle>Create a user group in {environment}</CardTitle>
           <CardDescription>
-            If no user group has this ID yet, a new one is created with these values. An existing group is
-            returned unchanged.
+            If no user group has this ID yet, a new one is created with these values. If one exists already,
+            it is returned unchanged: its name, mapping and properties stay as they are.
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
-          <form aria-label="Get or create" noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+          <form
+            aria-label="Create a user group"
+            noValidate
+            onSubmit={onSubmit}
+            className="flex flex-col gap-5"
+          >
             <div className="grid gap-5 sm:grid-cols-2">
               <FormField
                 id={`${id}-user-group-id`}
@@ -106,7 +115,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
             ) : null}
             <div className="flex flex-wrap items-center gap-3">
               <Button type="submit" disabled={getOrCreate.isPending}>
-                {getOrCreate.isPending ? 'Working…' : 'Get or create'}
+                {getOrCreate.isPending ? 'Working…' : 'Create user group'}
               </Button>
             </div>
           </form>
@@ -116,8 +125,7 @@ export function GetOrCreateSection({ revokedTokens, onRotateToken }: GetOrCreate
               key={outcome.id}
               request={outcome.request}
               result={outcome.result}
-              tokenRevoked={revokedTokens.has(outcome.result.user_group.token)}
-              onRotateToken={onRotateToken}
+              groupHref={groupPath(slugOf[environment], outcome.result.user_group.provided_id)}
             />
           ) : null}
         </CardContent>

@@ -18,6 +18,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
+import type { Environment } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
 import { rotateTokenFormFields, rotateTokenFormSchema } from './rotate-token.schema';
 import { toRotateRequest } from './rotate-token.utils';
@@ -27,12 +28,18 @@ import { type Rotation, RotationResult } from './rotation-result';
 export type RotatePrefill = { token: string; requestedAt: number };
 
 type RotateTokenSectionProps = {
+  environment: Environment;
   prefill: RotatePrefill | null;
   revokedTokens: ReadonlySet<string>;
   onTokenRevoked: (token: string) => void;
 };
 
-export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: RotateTokenSectionProps) {
+export function RotateTokenSection({
+  environment,
+  prefill,
+  revokedTokens,
+  onTokenRevoked,
+}: RotateTokenSectionProps) {
   const id = useId();
   const sectionRef = useRef<HTMLElement>(null);
   const focusAfterDialog = useRef<string | null>(null);
@@ -47,7 +54,7 @@ export function RotateTokenSection({ prefill, revokedTokens, onTokenRevoked }: R
   const { errors } = form.formState;
   const { setValue, setFocus } = form;
 
-  const rotate = useRotateToken('Customer', {
+  const rotate = useRotateToken(environment, {
     onSuccess: (result, request) => {
       const rotation = { id: nextRotationId.current++, oldToken: request.current_token, result };
       // Newest first; earlier ones stay until each is copied or closed.

@@ -1,11 +1,10 @@
 'use client';
 
-import { RefreshCw } from 'lucide-react';
+import Link from 'next/link';
 import { useId } from 'react';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import { DetailsList, OrNone } from './details-list';
@@ -14,13 +13,12 @@ import { unchangedGroupNotices } from './get-or-create.utils';
 type UserGroupResultProps = {
   request: GetOrCreateRequest;
   result: GetOrCreateResult;
-  /** The token was rotated or its group deleted since: it no longer works. */
-  tokenRevoked: boolean;
-  onRotateToken: (token: string) => void;
+  /** The group's page, where it is rotated or deleted. */
+  groupHref: string;
 };
 
 /** What get-or-create returned: created or existing, the group's fields, and its token. */
-export function UserGroupResult({ request, result, tokenRevoked, onRotateToken }: UserGroupResultProps) {
+export function UserGroupResult({ request, result, groupHref }: UserGroupResultProps) {
   const headingId = useId();
   const { user_group: userGroup, new_user_group: created } = result;
   const notices = unchangedGroupNotices(request, result);
@@ -67,17 +65,14 @@ export function UserGroupResult({ request, result, tokenRevoked, onRotateToken }
         ]}
       />
 
-      <SecretField label="Token" value={userGroup.token} revoked={tokenRevoked} />
+      <SecretField label="Token" value={userGroup.token} />
 
       <div className="flex flex-wrap items-center gap-3">
-        <Button variant="outline" disabled={tokenRevoked} onClick={() => onRotateToken(userGroup.token)}>
-          <RefreshCw aria-hidden="true" />
-          Rotate token
-        </Button>
+        <Link href={groupHref} className="text-sm font-medium underline underline-offset-4">
+          Open the group's page
+        </Link>
         <p className="text-xs text-muted-foreground">
-          {tokenRevoked
-            ? 'This token no longer works.'
-            : 'Save the token: it identifies this group when rendering an embedded dashboard.'}
+          Save the token: it identifies this group when rendering an embedded dashboard.
         </p>
       </div>
     </section>

@@ -10,8 +10,8 @@ type Callbacks = Pick<
 >;
 
 /**
- * Gets or creates a user group. Nothing cached changes: the recent groups page reads the audit log
- * on the server at its next load.
+ * Gets or creates a user group. Nothing cached changes: the directory is read on the server at the
+ * next load of its page.
  */
 export function useGetOrCreateUserGroup(environment: Environment, callbacks: Callbacks = {}) {
   return useMutation({ mutationFn: userGroupsApi(environment).getOrCreate, ...callbacks });

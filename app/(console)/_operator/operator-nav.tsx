@@ -1,20 +1,27 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
+import type { Environment } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import type { Operator } from '@/lib/server';
+import { EnvironmentSwitcher } from './environment-switcher';
 import { SignOutButton } from './sign-out-button';
 
 const links = [
-  { href: '/', label: 'User groups', permission: 'audit:read' },
-  { href: '/recent', label: 'Recent groups', permission: 'audit:read' },
+  { href: '/customer', label: 'User groups', permission: 'audit:read' },
   { href: '/audit', label: 'Audit log', permission: 'audit:read' },
   { href: '/operators', label: 'Operators', permission: 'operators:manage' },
 ] as const;
 
-/** The header's right side: the pages this operator may open, who is signed in, sign-out. */
-export function OperatorNav({ operator }: { operator: Operator }) {
+type OperatorNavProps = {
+  operator: Operator;
+  environments: { environment: Environment; configured: boolean }[];
+};
+
+/** The header's right side: environment, the pages this operator may open, who is signed in, sign-out. */
+export function OperatorNav({ operator, environments }: OperatorNavProps) {
   return (
     <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-4 gap-y-1">
+      <EnvironmentSwitcher environments={environments} />
       <nav aria-label="Console" className="flex flex-wrap items-center gap-x-3 text-sm">
         {links
           .filter((link) => can(operator.role, link.permission))

@@ -1,0 +1,60 @@
+'use client';
+
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect, useId, useState, useTransition } from 'react';
+import { Input } from '@/components/ui/input';
+import { groupPath } from './paths';
+
+type DirectorySearchProps = { initialQuery: string; slug: string };
+
+/**
+ * The search field the environment opens on. Typing filters the list below (the URL's `q`, so a
+ * search is a link too); Enter on an id opens that group's page, whether the console knows it yet
+ * or not.
+ */
+export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
+  const id = useId();
+  const router = useRouter();
+  const pathname = usePathname();
+  const [query, setQuery] = useState(initialQuery);
+  const [pending, startTransition] = useTransition();
+
+  useEffect(() => {
+    if (query === initialQuery) return;
+    const timer = setTimeout(() => {
+      const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : '';
+      startTransition(() => router.replace(`${pathname}${search}`, { scroll: false }));
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [query, initialQuery, pathname, router]);
+
+  return (
+    <form
+      aria-label="User groups"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (query.trim()) router.push(groupPath(slug, query.trim()));
+      }}
+      className="flex flex-col gap-2"
+    >
+      <label htmlFor={id} className="text-sm font-medium">
+        Find a user group
+      </label>
+      <Input
+        id={id}
+        type="search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        placeholder="Part of an ID or a name; Enter opens an exact ID"
+        autoComplete="off"
+        spellCheck={false}
+        aria-describedby={`${id}-hint`}
+        className="font-mono"
+        autoFocus
+      />
+      <p id={`${id}-hint`} className="text-xs text-muted-foreground" aria-live="polite">
+        {pending ? 'Searching…' : 'Typing filters the list. Enter opens the group with exactly that ID.'}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,6 @@
+/** The URLs of an environment's pages (slug: customer, testing). */
+export const groupPath = (slug: string, userGroupId: string) =>
+  `/${slug}/groups/${encodeURIComponent(userGroupId)}`;
+
+export const createPath = (slug: string, userGroupId: string) =>
+  `/${slug}/new?id=${encodeURIComponent(userGroupId)}`;

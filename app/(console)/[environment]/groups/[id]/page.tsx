@@ -1,0 +1,143 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
+import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
+import { listAuditEvents } from '@/lib/audit/store';
+import { findDirectoryEntry } from '@/lib/directory/store';
+import { slugOf } from '@/lib/environments';
+import { can } from '@/lib/roles';
+import { consoleServer } from '@/lib/server';
+import { requirePageOperator } from '@/lib/server/page-guard';
+import { environmentTitle, pageEnvironment } from '../../_components/environment';
+import { createPath } from '../../_components/paths';
+import { TokenPanel } from './_components/token-panel';
+
+type GroupPageProps = { params: Promise<{ environment: string; id: string }> };
+
+export async function generateMetadata({ params }: GroupPageProps): Promise<Metadata> {
+  const { id } = await params;
+  return { title: environmentTitle(await pageEnvironment(params), decodeURIComponent(id)) };
+}
+
+const when = (at: string | null, by: string | null) =>
+  at ? `${at.slice(0, 16).replace('T', ' ')} UTC${by ? ` by ${by}` : ''}` : null;
+
+const json = (value: Record<string, unknown> | null) =>
+  value === null ? (
+    <OrNone value={null} />
+  ) : (
+    <pre className="rounded-md bg-muted px-3 py-2 font-mono text-[13px] leading-5 whitespace-pre-wrap wrap-anywhere">
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
+
+/** One user group in one environment: what the console knows of it, its history, and its token. */
+export default async function GroupPage({ params }: GroupPageProps) {
+  const environment = await pageEnvironment(params);
+  const userGroupId = decodeURIComponent((await params).id);
+  const operator = await requirePageOperator('audit:read');
+  const slug = slugOf[environment];
+  const { database } = await consoleServer();
+  const [entry, history] = await Promise.all([
+    findDirectoryEntry(database.db, environment, userGroupId),
+    listAuditEvents(database.db, { group: userGroupId, environment, page: 1 }),
+  ]);
+  const mayShowToken = can(operator.role, 'user-groups:reveal-token');
+
+  return (
+    <div className="flex flex-col gap-8">
+      <div className="flex flex-col gap-1">
+        <p className="text-sm text-muted-foreground">
+          <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
+            {environment} groups
+          </Link>{' '}
+          /
+        </p>
+        <h1 className="font-mono text-2xl font-semibold tracking-tight wrap-anywhere">{userGroupId}</h1>
+        {entry?.name ? <p className="text-base">{entry.name}</p> : null}
+      </div>
+
+      {!entry ? (
+        <div className="flex flex-col gap-3 rounded-lg border border-dashed border-border bg-card p-4 text-sm">
+          <p>The console has no record of a group with this ID in {environment}.</p>
+          {can(operator.role, 'user-groups:get-or-create') ? (
+            <Link href={createPath(slug, userGroupId)} className="font-medium underline underline-offset-4">
+              Create user group “{userGroupId}”
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <>
+          <section aria-labelledby="details-heading" className="flex flex-col gap-3">
+            <h2 id="details-heading" className="text-base font-semibold">
+              Details
+            </h2>
+            {entry.deletedAt ? (
+              <p role="status" className="rounded-lg border border-border bg-card px-4 py-3 text-sm">
+                Deleted {when(entry.deletedAt, entry.deletedBy)}.{' '}
+                {can(operator.role, 'user-groups:get-or-create') ? (
+                  <Link
+                    href={createPath(slug, userGroupId)}
+                    className="font-medium underline underline-offset-4"
+                  >
+                    Create it anew
+                  </Link>
+                ) : null}
+              </p>
+            ) : null}
+            <DetailsList
+              details={[
+                { term: 'Name', description: <OrNone value={entry.name} /> },
+                { term: 'Team ID', description: <OrNone value={entry.teamId?.toString()} mono /> },
+                { term: 'Properties', description: json(entry.properties) },
+                {
+                  term: 'Mapping',
+                  description: (
+                    <div className="flex flex-col gap-1">
+                      {json(entry.mapping)}
+                      <span className="text-xs text-muted-foreground">
+                        As this console last sent it: the service never returns a mapping.
+                      </span>
+                    </div>
+                  ),
+                },
+                { term: 'Token fingerprint', description: <OrNone value={entry.tokenFingerprint} mono /> },
+                {
+                  term: 'Created',
+                  description: (
+                    <OrNone value={when(entry.createdAt, entry.createdBy) ?? 'before this console knew it'} />
+                  ),
+                },
+                {
+                  term: 'Last change',
+                  description: <OrNone value={when(entry.updatedAt, entry.updatedBy)} />,
+                },
+              ]}
+            />
+          </section>
+
+          {mayShowToken && !entry.deletedAt ? (
+            <section aria-labelledby="token-heading" className="flex flex-col gap-3">
+              <h2 id="token-heading" className="text-base font-semibold">
+                Token
+              </h2>
+              <TokenPanel
+                environment={environment}
+                userGroupId={userGroupId}
+                mayRotate={can(operator.role, 'user-groups:rotate')}
+                mayDelete={can(operator.role, 'user-groups:delete')}
+              />
+            </section>
+          ) : null}
+        </>
+      )}
+
+      <section aria-labelledby="history-heading" className="flex flex-col gap-3">
+        <h2 id="history-heading" className="text-base font-semibold">
+          History
+        </h2>
+        <AuditTable events={history.events} />
+      </section>
+    </div>
+  );
+}

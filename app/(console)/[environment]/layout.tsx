@@ -1,0 +1,66 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { CommandPalette } from '@/components/command-palette';
+import { cn } from '@/components/ui/cn';
+import { consoleConfig } from '@/lib/config';
+import { environmentLooks, environments, slugOf } from '@/lib/environments';
+import { pageEnvironment } from './_components/environment';
+
+type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environment: string }> };
+
+/**
+ * Every page of one environment: a band that says which one, in its own colour (Customer red, like
+ * production; Testing blue, a sandbox), its pages, and a plain notice when it has no API key.
+ */
+export default async function EnvironmentLayout({ children, params }: EnvironmentLayoutProps) {
+  const environment = await pageEnvironment(params);
+  const look = environmentLooks[environment];
+  const slug = slugOf[environment];
+  const { upstreams } = consoleConfig();
+  const configured = upstreams[environment] !== null;
+  const environmentStates = environments.map((each) => ({
+    environment: each,
+    configured: upstreams[each] !== null,
+  }));
+  return (
+    <div className="flex flex-col gap-6">
+      <section
+        aria-label="Environment"
+        data-environment={slug}
+        className={cn(
+          'flex flex-wrap items-center justify-between gap-3 rounded-lg border px-4 py-2.5',
+          environment === 'Customer'
+            ? 'border-red-700/40 bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100'
+            : 'border-blue-700/40 bg-blue-50 text-blue-900 dark:bg-blue-950 dark:text-blue-100',
+        )}
+      >
+        <p className="text-sm">
+          <strong className="font-semibold" data-testid="environment-name">
+            {look.label}
+          </strong>{' '}
+          <span className="uppercase tracking-wide text-xs font-semibold">({look.kind})</span> —{' '}
+          {look.description}
+        </p>
+        <nav
+          aria-label={`${look.label} pages`}
+          className="flex flex-wrap items-center gap-3 text-sm font-medium"
+        >
+          <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
+            Groups
+          </Link>
+          <Link href={`/${slug}/paste-token`} className="underline-offset-4 hover:underline">
+            Paste a token
+          </Link>
+          <CommandPalette environment={environment} environments={environmentStates} />
+        </nav>
+      </section>
+      {configured ? null : (
+        <p role="status" className="rounded-lg border border-border bg-card px-4 py-3 text-sm">
+          {look.label} is not configured: the console has no API key for it (USER_GROUP_API_KEY_
+          {environment.toUpperCase()}). Its directory and history can be read; nothing can be sent to it.
+        </p>
+      )}
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { cn } from '@/components/ui/cn';
+import {
+  type DirectorySort,
+  directorySorts,
+  findDirectoryEntry,
+  searchDirectory,
+} from '@/lib/directory/store';
+import { slugOf } from '@/lib/environments';
+import { can } from '@/lib/roles';
+import { consoleServer } from '@/lib/server';
+import { requirePageOperator } from '@/lib/server/page-guard';
+import { DirectorySearch } from './_components/directory-search';
+import { environmentTitle, pageEnvironment } from './_components/environment';
+import { createPath, groupPath } from './_components/paths';
+
+type DirectoryPageProps = {
+  params: Promise<{ environment: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: DirectoryPageProps): Promise<Metadata> {
+  return { title: environmentTitle(await pageEnvironment(params), 'User groups') };
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
+
+const sortLabels: Record<DirectorySort, string> = {
+  updated: 'Last change',
+  id: 'ID',
+  name: 'Name',
+  created: 'Created',
+};
+
+/** An environment's front page: find a group (or create it), and the directory of known groups. */
+export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
+  const environment = await pageEnvironment(params);
+  const operator = await requirePageOperator('audit:read');
+  const slug = slugOf[environment];
+  const query = await searchParams;
+  const q = first(query.q).trim().slice(0, 200);
+  const sort = directorySorts.find((candidate) => candidate === first(query.sort)) ?? 'updated';
+  const descending = first(query.order)
+    ? first(query.order) === 'desc'
+    : sort === 'updated' || sort === 'created';
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(first(query.page), 10) || 1));
+  const { database } = await consoleServer();
+  const [directory, exact] = await Promise.all([
+    searchDirectory(database.db, { environment, search: q, sort, descending, page }),
+    q ? findDirectoryEntry(database.db, environment, q) : null,
+  ]);
+  const mayCreate = can(operator.role, 'user-groups:get-or-create');
+  const link = (changes: Record<string, string | number | undefined>) => {
+    const next = new URLSearchParams();
+    const values = { q, sort, order: descending ? 'desc' : 'asc', page, ...changes };
+    for (const [key, value] of Object.entries(values))
+      if (value !== undefined && value !== '') next.set(key, String(value));
+    return `/${slug}?${next}`;
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">User groups</h1>
+      <DirectorySearch initialQuery={q} slug={slug} />
+      {q && (!exact || exact.deletedAt) ? (
+        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm">
+          <span>
+            {exact ? 'The group with the ID ' : 'The console knows no group with the ID '}
+            <code className="font-mono">{q}</code> in {environment}
+            {exact ? ' was deleted.' : '.'}
+          </span>
+          {mayCreate ? (
+            <Link
+              href={createPath(slug, q)}
+              className="inline-flex h-8 items-center rounded-md bg-primary px-3 text-xs font-medium text-primary-foreground"
+            >
+              Create user group “{q}”
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+      <section aria-labelledby="directory-heading" className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="directory-heading" className="text-base font-semibold">
+            Directory
+          </h2>
+          <p className="text-sm text-muted-foreground" data-testid="directory-summary">
+            {directory.total === 1 ? '1 group' : `${directory.total} groups`}
+            {q ? ` matching “${q}”` : ''} · page {directory.page} of {directory.pageCount}
+          </p>
+        </div>
+        <section
+          className="overflow-x-auto rounded-lg border border-border bg-card"
+          aria-label="Directory table"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
+          tabIndex={0}
+        >
+          <table className="w-full min-w-[40rem] text-sm">
+            <caption className="sr-only">User groups of {environment} known to this console</caption>
+            <thead className="border-b border-border text-left text-xs text-muted-foreground">
+              <tr>
+                {(['id', 'name', 'updated', 'created'] as const).map((column) => (
+                  <th
+                    key={column}
+                    scope="col"
+                    className="px-3 py-2 font-medium"
+                    aria-sort={sort === column ? (descending ? 'descending' : 'ascending') : undefined}
+                  >
+                    <Link
+                      href={link({
+                        sort: column,
+                        order: sort === column && !descending ? 'desc' : 'asc',
+                        page: 1,
+                      })}
+                      className="hover:text-foreground"
+                    >
+                      {sortLabels[column]}
+                      {sort === column ? (descending ? ' ↓' : ' ↑') : ''}
+                    </Link>
+                  </th>
+                ))}
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Team ID
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {directory.groups.map((group) => (
+                <tr
+                  key={group.userGroupId}
+                  className="border-b border-border last:border-0"
+                  data-testid="directory-row"
+                >
+                  <td className="px-3 py-2 font-mono">
+                    <Link
+                      href={groupPath(slug, group.userGroupId)}
+                      className="underline-offset-4 hover:underline"
+                    >
+                      {group.userGroupId}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">{group.name ?? '—'}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">
+                    <time dateTime={group.updatedAt}>{group.updatedAt.slice(0, 16).replace('T', ' ')}</time>
+                    {group.updatedBy ? (
+                      <span className="text-muted-foreground"> · {group.updatedBy}</span>
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
+                    {group.createdAt ? group.createdAt.slice(0, 10) : 'before this console'}
+                  </td>
+                  <td className="px-3 py-2 font-mono">{group.teamId ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {directory.groups.length === 0 ? (
+            <p className="px-3 py-6 text-center text-sm text-muted-foreground">
+              {q ? 'No group matches.' : 'No group yet: find or create one above.'}
+            </p>
+          ) : null}
+        </section>
+        {directory.pageCount > 1 ? (
+          <nav aria-label="Pages" className="flex items-center justify-between text-sm">
+            {directory.page > 1 ? (
+              <Link href={link({ page: directory.page - 1 })}>← Previous</Link>
+            ) : (
+              <span />
+            )}
+            {directory.page < directory.pageCount ? (
+              <Link href={link({ page: directory.page + 1 })}>Next →</Link>
+            ) : (
+              <span />
+            )}
+          </nav>
+        ) : null}
+      </section>
+      <p className={cn('text-xs text-muted-foreground')}>
+        The service has no list call: this directory holds the groups this console has got, created, rotated
+        or deleted.
+      </p>
+    </div>
+  );
+}

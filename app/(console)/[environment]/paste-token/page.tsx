@@ -1,0 +1,32 @@
+import type { Metadata } from 'next';
+import { PasteTokenConsole } from '@/app/(console)/_components/paste-token-console';
+import { can } from '@/lib/roles';
+import { requirePageOperator } from '@/lib/server/page-guard';
+import { environmentTitle, pageEnvironment } from '../_components/environment';
+
+type PasteTokenPageProps = { params: Promise<{ environment: string }> };
+
+export async function generateMetadata({ params }: PasteTokenPageProps): Promise<Metadata> {
+  return { title: environmentTitle(await pageEnvironment(params), 'Paste a token') };
+}
+
+/** Tokens from elsewhere: rotate one, or delete a group by its id and token. */
+export default async function PasteTokenPage({ params }: PasteTokenPageProps) {
+  const environment = await pageEnvironment(params);
+  const operator = await requirePageOperator('user-groups:rotate');
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-1.5">
+        <h1 className="text-2xl font-semibold tracking-tight">Paste a token</h1>
+        <p className="text-sm text-muted-foreground">
+          For a token pasted from a customer&apos;s configuration. To act on a group the console knows, open
+          its page from the directory instead.
+        </p>
+      </div>
+      <PasteTokenConsole
+        environment={environment}
+        allowed={{ rotate: true, delete: can(operator.role, 'user-groups:delete') }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { ConsoleError } from '@/lib/console-api/console-error';
+import { type DirectoryPageAnswer, parseDirectoryQuery } from '@/lib/console-api/directory';
+import { searchDirectory } from '@/lib/directory/store';
+import { environmentFromSlug } from '@/lib/environments';
+import { invalidRequest } from '@/lib/server/errors';
+import { consoleRoute } from '@/lib/server/route';
+
+/**
+ * One page of an environment's directory, searched by id or name: ids, names and token
+ * fingerprints, never tokens, so viewers may read it too.
+ */
+export const GET = consoleRoute<undefined, DirectoryPageAnswer, { environment: string }>(
+  { name: 'directory.search', permission: 'audit:read' },
+  async ({ request, params, server }) => {
+    const environment = environmentFromSlug(params.environment);
+    if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+    const parsed = parseDirectoryQuery(new URL(request.url).searchParams);
+    if (!parsed.success) throw invalidRequest(parsed.fields, 'search');
+    const { q, sort, order, page, pageSize } = parsed.query;
+    return searchDirectory(server.database.db, {
+      environment,
+      search: q,
+      sort,
+      descending: order === undefined ? undefined : order === 'desc',
+      page,
+      pageSize,
+    });
+  },
+);

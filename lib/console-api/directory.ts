@@ -1,0 +1,138 @@
+/**
+ * The directory search, both sides: the query string of `GET /api/user-groups/<slug>` (one schema
+ * for the route handler and the browser), its answer, and the browser's typed call. The directory
+ * holds ids, names and token fingerprints, never tokens, so every signed-in operator may search it.
+ */
+import { z } from 'zod';
+import { type Environment, environments, slugOf } from '@/lib/environments';
+import { fieldErrors } from '@/lib/validation/field-errors';
+import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from './client';
+import { consoleErrorBodySchema } from './contract';
+
+export const DIRECTORY_SEARCH_MAX = 200;
+export const DIRECTORY_PAGE_MAX = 100_000;
+export const DIRECTORY_PAGE_SIZE_MAX = 100;
+
+/** The same sorts as lib/directory/store.ts (the route handler's types check they agree). */
+export const directorySortSchema = z.enum(['updated', 'id', 'name', 'created'], {
+  error: 'must be updated, id, name or created',
+});
+export const directoryOrderSchema = z.enum(['asc', 'desc'], { error: 'must be asc or desc' });
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const bounded = (max: number, fallback: number) => {
+  const error = `must be a whole number from 1 to ${max}`;
+  return z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error }).int({ error }).min(1, { error }).max(max, { error }).default(fallback),
+  );
+};
+
+/** The query string: `q` is part of an id or a name; without `sort`, newest changes first. */
+export const directoryQuerySchema = z.object({
+  q: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(DIRECTORY_SEARCH_MAX, { error: `must be at most ${DIRECTORY_SEARCH_MAX} characters` })
+      .optional(),
+  ),
+  sort: z.preprocess(blankToUndefined, directorySortSchema.optional()),
+  order: z.preprocess(blankToUndefined, directoryOrderSchema.optional()),
+  page: bounded(DIRECTORY_PAGE_MAX, 1),
+  pageSize: bounded(DIRECTORY_PAGE_SIZE_MAX, 25),
+});
+export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
+
+/** What the browser asks for; omitted fields take the route's defaults. */
+export type DirectorySearch = Partial<DirectoryQuery>;
+
+export type DirectoryQueryResult =
+  | { success: true; query: DirectoryQuery }
+  | { success: false; fields: Record<string, string> };
+
+/** Repeated keys keep the first value, as the audit filters do. */
+export function parseDirectoryQuery(params: URLSearchParams): DirectoryQueryResult {
+  const record: Record<string, string | undefined> = {};
+  for (const key of params.keys()) record[key] ??= params.get(key) ?? undefined;
+  const parsed = directoryQuerySchema.safeParse(record);
+  return parsed.success
+    ? { success: true, query: parsed.data }
+    : { success: false, fields: fieldErrors(parsed.error) };
+}
+
+export function directoryQueryString(search: DirectorySearch): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const directoryRoute = (environment: Environment) => `/api/user-groups/${slugOf[environment]}`;
+
+const record = z.record(z.string(), z.unknown());
+
+export const directoryEntrySchema = z.object({
+  environment: z.enum(environments),
+  userGroupId: z.string(),
+  name: z.string().nullable(),
+  teamId: z.number().nullable(),
+  properties: record.nullable(),
+  mapping: record.nullable(),
+  tokenFingerprint: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  updatedAt: z.string(),
+  updatedBy: z.string().nullable(),
+  deletedAt: z.string().nullable(),
+  deletedBy: z.string().nullable(),
+});
+export type DirectoryEntryAnswer = z.infer<typeof directoryEntrySchema>;
+
+export const directoryPageSchema = z.object({
+  groups: z.array(directoryEntrySchema),
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  pageCount: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+});
+export type DirectoryPageAnswer = z.infer<typeof directoryPageSchema>;
+
+/**
+ * One page of an environment's directory. A GET (callConsoleRoute sends a JSON body, which a GET
+ * cannot carry), with the same failures: a ConsoleApiError with the console's message.
+ */
+export async function searchDirectory(
+  environment: Environment,
+  search: DirectorySearch = {},
+  signal?: AbortSignal,
+): Promise<DirectoryPageAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(`${directoryRoute(environment)}${directoryQueryString(search)}`, {
+      method: 'GET',
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
+  }
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const parsed = consoleErrorBodySchema.safeParse(payload);
+    if (parsed.success) {
+      const { code, message, fields, retryAfterSeconds } = parsed.data.error;
+      throw new ConsoleApiError(code, message, fields, retryAfterSeconds);
+    }
+    throw new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
+  }
+  const answer = directoryPageSchema.safeParse(payload);
+  if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
+  return answer.data;
+}
