@@ -164,9 +164,7 @@ export function CommandPalette({ environment, environments }: CommandPaletteProp
       <Button
         variant="outline"
         size="sm"
-        aria-label="Search or jump to… (Ctrl K)"
         aria-keyshortcuts="Control+K Meta+K"
-        className="text-muted-foreground"
         onClick={() => changeOpen(true)}
       >
         <Search aria-hidden="true" />

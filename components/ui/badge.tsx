@@ -8,9 +8,9 @@ const badgeVariants = cva(
     variants: {
       variant: {
         neutral: 'border-border bg-muted text-foreground',
-        success: 'border-success/30 bg-success/10 text-success',
-        info: 'border-info/30 bg-info/10 text-info',
-        danger: 'border-destructive/30 bg-destructive/10 text-destructive',
+        success: 'border-success/30 bg-success/10 text-green-900 dark:text-green-200',
+        info: 'border-info/30 bg-info/10 text-blue-900 dark:text-blue-200',
+        danger: 'border-destructive/30 bg-destructive/10 text-red-900 dark:text-red-200',
       },
     },
     defaultVariants: { variant: 'neutral' },
