@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { apiAs, postConsole } from './support/api';
+import { supportState } from './support/auth-states';
+import { expect, test } from './support/fixtures';
+
+test('Ctrl-K jumps to a group by part of its name, switches environment and opens the audit log', async ({
+  page,
+}) => {
+  const id = `palette-${randomUUID().slice(0, 8)}`;
+  const tag = randomUUID().slice(0, 6);
+  const support = await apiAs(supportState);
+  try {
+    await postConsole(support, '/api/user-groups/testing/get-or-create', {
+      user_group_id: id,
+      name: `Palette ${tag}`,
+    });
+  } finally {
+    await support.dispose();
+  }
+  await page.goto('/testing');
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await page.keyboard.type(`Palette ${tag}`);
+  await expect(palette.getByRole('option', { name: new RegExp(id) })).toBeVisible();
+  await palette.getByRole('option', { name: new RegExp(id) }).click();
+  await expect(page).toHaveURL(new RegExp(`/testing/groups/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
+
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('Customer');
+  await palette.getByRole('option', { name: /Switch to Customer/ }).click();
+  await expect(page).toHaveURL(/\/customer$/);
+
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('audit');
+  await page
+    .getByRole('dialog', { name: 'Command palette' })
+    .getByRole('option', { name: /audit log/i })
+    .click();
+  await expect(page).toHaveURL(/\/audit\?environment=Customer$/);
+});
