@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import type { AuditFilters } from '@/lib/audit/filters';
 import { auditActions } from '@/lib/audit/schema';
+import { environments } from '@/lib/environments';
 
 type AuditFiltersFormProps = {
   /** The values as typed (kept even when invalid, so they can be corrected). */
@@ -37,6 +38,21 @@ export function AuditFiltersForm({ values, errors }: AuditFiltersFormProps) {
             {auditActions.map((action) => (
               <option key={action} value={action}>
                 {action}
+              </option>
+            ))}
+          </select>
+        ))}
+        {field('environment', 'Environment', (control) => (
+          <select
+            {...control}
+            name="environment"
+            defaultValue={values.environment ?? ''}
+            className={selectClassName}
+          >
+            <option value="">Any environment</option>
+            {environments.map((environment) => (
+              <option key={environment} value={environment}>
+                {environment}
               </option>
             ))}
           </select>

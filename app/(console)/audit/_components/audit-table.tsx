@@ -61,6 +61,9 @@ export function AuditTable({ events }: { events: AuditEvent[] }) {
                 {event.user_group_name ? (
                   <div className="text-xs text-muted-foreground">{event.user_group_name}</div>
                 ) : null}
+                {event.environment ? (
+                  <div className="text-xs text-muted-foreground">in {event.environment}</div>
+                ) : null}
               </td>
               <td className="px-3 py-2">
                 <Badge variant={event.outcome === 'success' ? 'success' : 'danger'}>{event.outcome}</Badge>
