@@ -1,7 +1,7 @@
 'use client';
 
 import { usePathname, useRouter } from 'next/navigation';
-import { useEffect, useId, useState, useTransition } from 'react';
+import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { Input } from '@/components/ui/input';
 import { groupPath } from './paths';
 
@@ -19,14 +19,25 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
   const [query, setQuery] = useState(initialQuery);
   const [pending, startTransition] = useTransition();
 
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
   useEffect(() => {
     if (query === initialQuery) return;
-    const timer = setTimeout(() => {
+    timer.current = setTimeout(() => {
       const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : '';
       startTransition(() => router.replace(`${pathname}${search}`, { scroll: false }));
     }, 200);
-    return () => clearTimeout(timer);
+    return () => clearTimeout(timer.current);
   }, [query, initialQuery, pathname, router]);
+
+  // Following a link (a group in the list) must not be overtaken by a search still waiting to run.
+  useEffect(() => {
+    const cancel = (event: MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest('a[href]')) clearTimeout(timer.current);
+    };
+    document.addEventListener('click', cancel, true);
+    return () => document.removeEventListener('click', cancel, true);
+  }, []);
 
   return (
     <form
