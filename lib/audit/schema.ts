@@ -3,9 +3,10 @@
  * is lib/db's AuditEventTable). Times are ISO 8601 UTC strings with milliseconds, so text order
  * is time order.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import { z } from 'zod';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { migrateModule } from '@/lib/db/migrate';
 
 export const auditActions = [
   'get-or-create',
@@ -78,24 +79,7 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
 /** Idempotent: applies what is missing, in order. */
-export async function migrateAuditLog(db: ConsoleDb): Promise<void> {
-  const migrator = new Migrator({
-    // Migrations see the schema as it was when written, not as the current types say.
-    db: db as unknown as Kysely<unknown>,
-    provider,
-    migrationTableName: 'audit_migration',
-    migrationLockTableName: 'audit_migration_lock',
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`The audit log migration ${failed} failed: ${errorMessage(error)}`);
-  }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+export function migrateAuditLog(db: ConsoleDb): Promise<void> {
+  return migrateModule(db, 'audit', migrations);
 }

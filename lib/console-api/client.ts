@@ -40,20 +40,25 @@ export const CONSOLE_UNREACHABLE_MESSAGE =
  * the console's message, field errors and retry delay.
  */
 export async function callConsoleRoute<Answer>(
-  method: 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH',
   path: string,
   body: unknown,
   answerSchema: z.ZodType<Answer>,
+  signal?: AbortSignal,
 ): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
+      // A GET carries its question in the URL.
+      ...(method === 'GET'
+        ? { headers: { Accept: 'application/json' } }
+        : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
       cache: 'no-store',
+      signal,
     });
-  } catch {
+  } catch (error) {
+    if (signal?.aborted) throw error;
     throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
   }
   const payload: unknown = await response.json().catch(() => undefined);

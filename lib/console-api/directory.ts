@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { type Environment, environments, slugOf } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from './client';
-import { consoleErrorBodySchema } from './contract';
+import { callConsoleRoute } from './client';
 
 export const DIRECTORY_SEARCH_MAX = 200;
 export const DIRECTORY_PAGE_MAX = 100_000;
@@ -102,37 +101,12 @@ export const directoryPageSchema = z.object({
 });
 export type DirectoryPageAnswer = z.infer<typeof directoryPageSchema>;
 
-/**
- * One page of an environment's directory. A GET (callConsoleRoute sends a JSON body, which a GET
- * cannot carry), with the same failures: a ConsoleApiError with the console's message.
- */
-export async function searchDirectory(
+/** One page of an environment's directory. */
+export function searchDirectory(
   environment: Environment,
   search: DirectorySearch = {},
   signal?: AbortSignal,
 ): Promise<DirectoryPageAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(`${directoryRoute(environment)}${directoryQueryString(search)}`, {
-      method: 'GET',
-      headers: { Accept: 'application/json' },
-      cache: 'no-store',
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
-  }
-  const payload: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = consoleErrorBodySchema.safeParse(payload);
-    if (parsed.success) {
-      const { code, message, fields, retryAfterSeconds } = parsed.data.error;
-      throw new ConsoleApiError(code, message, fields, retryAfterSeconds);
-    }
-    throw new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
-  }
-  const answer = directoryPageSchema.safeParse(payload);
-  if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
-  return answer.data;
+  const path = `${directoryRoute(environment)}${directoryQueryString(search)}`;
+  return callConsoleRoute('GET', path, undefined, directoryPageSchema, signal);
 }

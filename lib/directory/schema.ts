@@ -3,8 +3,9 @@
  * so the console keeps its own record, per environment, of every group it has got, created,
  * rotated or deleted. Tokens are never stored, only their fingerprints.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { migrateModule } from '@/lib/db/migrate';
 
 const migrations: Record<string, Migration> = {
   '2026-11-23-001-directory': {
@@ -56,21 +57,7 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
 /** Idempotent: applies what is missing, in order. */
-export async function migrateDirectory(db: ConsoleDb): Promise<void> {
-  const migrator = new Migrator({
-    db: db as unknown as Kysely<unknown>,
-    provider,
-    migrationTableName: 'directory_migration',
-    migrationLockTableName: 'directory_migration_lock',
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(
-      `The directory migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+export function migrateDirectory(db: ConsoleDb): Promise<void> {
+  return migrateModule(db, 'directory', migrations);
 }

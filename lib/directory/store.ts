@@ -43,6 +43,17 @@ interface Change {
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
+/** What any answer of the service tells about a group, and who saw it when. */
+function seenIn(change: Change & { group: ServiceGroup }, at: string) {
+  return {
+    name: change.group.name,
+    team_id: change.group.team_id,
+    token_fingerprint: tokenFingerprint(change.group.token),
+    updated_at: at,
+    updated_by: change.operatorEmail,
+  };
+}
+
 /**
  * After a get-or-create. A new group starts its record afresh (even over a deleted one: the id was
  * created anew); an existing one is returned unchanged by the service, so the mapping this console
@@ -54,11 +65,7 @@ export async function recordGetOrCreate(
 ): Promise<void> {
   const at = (change.at ?? new Date()).toISOString();
   const seen = {
-    name: change.group.name,
-    team_id: change.group.team_id,
-    token_fingerprint: tokenFingerprint(change.group.token),
-    updated_at: at,
-    updated_by: change.operatorEmail,
+    ...seenIn(change, at),
     ...(change.group.properties !== undefined ? { properties: json(change.group.properties) } : {}),
   };
   const created = change.isNew
@@ -93,13 +100,7 @@ export async function recordGetOrCreate(
 /** After a rotation: the new token's fingerprint. */
 export async function recordRotation(db: ConsoleDb, change: Change & { group: ServiceGroup }): Promise<void> {
   const at = (change.at ?? new Date()).toISOString();
-  const seen = {
-    name: change.group.name,
-    team_id: change.group.team_id,
-    token_fingerprint: tokenFingerprint(change.group.token),
-    updated_at: at,
-    updated_by: change.operatorEmail,
-  };
+  const seen = seenIn(change, at);
   await db
     .insertInto('directory_entry')
     .values({ environment: change.environment, user_group_id: change.group.provided_id, ...seen })
