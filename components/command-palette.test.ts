@@ -7,24 +7,21 @@ const environments = [
 ] as const;
 
 const listed = (search: string, groups: { userGroupId: string; name: string | null }[] = []) =>
-  paletteSections({ environment: 'Customer', environments, search, groups }).map((section) => ({
-    heading: section.heading,
-    commands: section.commands.map(({ label, detail, href, disabled }) => ({
-      label,
-      detail,
-      href,
-      disabled,
-    })),
-  }));
+  paletteSections({ environment: 'Customer', environments, search, groups, mayPasteToken: true }).map(
+    (section) => ({
+      heading: section.heading,
+      commands: section.commands.map(({ label, detail, href }) => ({ label, detail, href })),
+    }),
+  );
 
 describe('paletteSections', () => {
-  it('lists every command while nothing is typed, an environment without a key disabled', () => {
+  it('lists every command while nothing is typed; an environment without a key says so but stays reachable', () => {
     expect(listed('  ')).toEqual([
       {
         heading: 'Go to',
         commands: [
-          { label: 'Switch to Customer', detail: 'current', href: '/customer', disabled: false },
-          { label: 'Switch to Testing', detail: 'not configured', href: '/testing', disabled: true },
+          { label: 'Switch to Customer', detail: 'current', href: '/customer' },
+          { label: 'Switch to Testing', detail: 'not configured', href: '/testing' },
           { label: 'Open the audit log', href: '/audit?environment=Customer' },
           { label: 'Paste a token', href: '/customer/paste-token' },
         ],
@@ -50,6 +47,7 @@ describe('paletteSections', () => {
 
   it('gives every command a distinct value', () => {
     const sections = paletteSections({
+      mayPasteToken: true,
       environment: 'Testing',
       environments,
       search: 'a',
@@ -66,5 +64,18 @@ describe('paletteSections', () => {
 describe('groupHref', () => {
   it('encodes the id as one path segment', () => {
     expect(groupHref('Testing', 'a b/c?d#e')).toBe('/testing/groups/a%20b%2Fc%3Fd%23e');
+  });
+
+  it('offers Paste a token only to a role that may use it', () => {
+    const labels = paletteSections({
+      environment: 'Testing',
+      environments,
+      search: '',
+      groups: [],
+      mayPasteToken: false,
+    })
+      .flatMap((section) => section.commands)
+      .map((command) => command.label);
+    expect(labels).not.toContain('Paste a token');
   });
 });

@@ -27,6 +27,8 @@ export type EnvironmentState = { environment: Environment; configured: boolean }
 export interface CommandPaletteProps {
   environment: Environment;
   environments: EnvironmentState[];
+  /** Whether the operator's role may rotate or delete by a pasted token. */
+  mayPasteToken: boolean;
 }
 
 export interface PaletteCommand {
@@ -35,7 +37,6 @@ export interface PaletteCommand {
   label: string;
   detail?: string;
   href: string;
-  disabled?: boolean;
   icon: LucideIcon;
 }
 
@@ -56,6 +57,7 @@ export function paletteSections(input: {
   environments: readonly EnvironmentState[];
   search: string;
   groups: readonly Pick<DirectoryEntryAnswer, 'userGroupId' | 'name'>[];
+  mayPasteToken: boolean;
 }): PaletteSection[] {
   const { environment } = input;
   const typed = input.search.trim();
@@ -85,7 +87,6 @@ export function paletteSections(input: {
       label: `Switch to ${target}`,
       detail: !configured ? 'not configured' : target === environment ? 'current' : undefined,
       href: `/${slugOf[target]}`,
-      disabled: !configured,
       icon: ArrowRightLeft,
     })),
     {
@@ -94,7 +95,9 @@ export function paletteSections(input: {
       href: `/audit?environment=${environment}`,
       icon: ScrollText,
     },
-    { value: 'paste-token', label: 'Paste a token', href: `/${slug}/paste-token`, icon: ClipboardPaste },
+    ...(input.mayPasteToken
+      ? [{ value: 'paste-token', label: 'Paste a token', href: `/${slug}/paste-token`, icon: ClipboardPaste }]
+      : []),
   ].filter((command) => command.label.toLowerCase().includes(typed.toLowerCase()));
   return [
     { heading: `User groups in ${environment}`, commands: userGroups },
@@ -119,7 +122,7 @@ function useDebounced<Value>(value: Value, delayMs: number): Value {
 }
 
 /** The header's "Search or jump to…" button and the palette it opens, also with Ctrl-K or Cmd-K. */
-export function CommandPalette({ environment, environments }: CommandPaletteProps) {
+export function CommandPalette({ environment, environments, mayPasteToken }: CommandPaletteProps) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
@@ -128,7 +131,7 @@ export function CommandPalette({ environment, environments }: CommandPaletteProp
   const directory = useQuery({ ...directorySearch(environment, searched), enabled: open && searched !== '' });
   const current = typed !== '' && searched === typed;
   const groups = current ? (directory.data?.groups ?? []) : [];
-  const sections = paletteSections({ environment, environments, search, groups });
+  const sections = paletteSections({ environment, environments, search, groups, mayPasteToken });
 
   const changeOpen = (next: boolean) => {
     setOpen(next);
@@ -142,6 +145,10 @@ export function CommandPalette({ environment, environments }: CommandPaletteProp
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+      if (event.repeat || event.isComposing) return;
+      // Another dialog (a confirmation) keeps the keyboard; the palette's own toggles it closed.
+      const dialog = document.querySelector('[role="dialog"]');
+      if (dialog && !dialog.hasAttribute('data-command-palette')) return;
       event.preventDefault();
       setOpen((wasOpen) => !wasOpen);
       setSearch('');
@@ -172,7 +179,10 @@ export function CommandPalette({ environment, environments }: CommandPaletteProp
         <kbd className="rounded border border-border bg-muted px-1 font-sans text-[0.7rem]">Ctrl K</kbd>
       </Button>
       <Dialog open={open} onOpenChange={changeOpen}>
-        <DialogContent className="top-[12dvh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0 sm:p-0">
+        <DialogContent
+          data-command-palette
+          className="top-[12dvh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0 sm:p-0"
+        >
           <DialogTitle className="sr-only">Command palette</DialogTitle>
           <DialogDescription className="sr-only">
             Search the user groups of {environment}, or jump to a page. Arrows move, Enter opens.
@@ -210,7 +220,6 @@ export function CommandPalette({ environment, environments }: CommandPaletteProp
                     <Command.Item
                       key={command.value}
                       value={command.value}
-                      disabled={command.disabled}
                       onSelect={() => go(command.href)}
                       className="flex cursor-pointer items-center gap-2.5 rounded-md px-2.5 py-2 text-sm text-foreground outline-none data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-muted-foreground data-[selected=true]:bg-muted data-[selected=true]:ring-2 data-[selected=true]:ring-ring data-[selected=true]:ring-inset"
                     >

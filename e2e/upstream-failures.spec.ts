@@ -36,7 +36,7 @@ test('each upstream failure is explained and the input kept', async ({ page }) =
     await signInThroughPage(page, adminCredentials, { origin: consoleUrl, next: '/testing' });
 
     const cases: Array<[string, RegExp]> = [
-      ['refused-key', /API key was refused/],
+      ['refused-key', /API key for Testing was refused: check USER_GROUP_API_KEY_TESTING/],
       ['rate-limited', /retry in 7 s/],
       ['server-error', /failed \(HTTP 503\)/],
       ['malformed', /unexpected shape|not a User Group Service|Is USER_GROUP_API_URL/i],

@@ -110,4 +110,28 @@ describe('parseConfig', () => {
     expect(config.auth.secret).toBeUndefined();
     expect(config.oidc).toBeNull();
   });
+
+  it('gives each environment its key, the single key to the one it names, and refuses a key without a server', () => {
+    const both = parseConfig({
+      USER_GROUP_API_URL: 'https://api.vendor.example',
+      USER_GROUP_API_KEY_CUSTOMER: 'c-key',
+      USER_GROUP_API_KEY_TESTING: 't-key',
+      USER_GROUP_API_URL_TESTING: 'https://sandbox.vendor.example',
+    });
+    expect(both.upstreams.Customer).toMatchObject({ baseUrl: 'https://api.vendor.example', apiKey: 'c-key' });
+    expect(both.upstreams.Testing).toMatchObject({
+      baseUrl: 'https://sandbox.vendor.example',
+      apiKey: 't-key',
+    });
+    const single = parseConfig({
+      USER_GROUP_API_URL: 'https://api.vendor.example',
+      USER_GROUP_API_KEY: 'one-key',
+      USER_GROUP_API_ENVIRONMENT: 'Testing',
+    });
+    expect(single.upstreams).toMatchObject({ Customer: null, Testing: { apiKey: 'one-key' } });
+    expect(parseConfig({}).upstreams).toEqual({ Customer: null, Testing: null });
+    expect(() => parseConfig({ USER_GROUP_API_KEY_CUSTOMER: 'c-key' })).toThrow(/no server/);
+    expect(() => parseConfig({ USER_GROUP_API_KEY: 'one-key' })).toThrow(/no server/);
+    expect(() => parseConfig({ USER_GROUP_API_URL: 'https://api.vendor.example' })).toThrow(/no API key/);
+  });
 });

@@ -183,6 +183,19 @@ export function parseConfig(env: Env): ConsoleConfig {
   const trustedProxies = parseTrustedProxies(settings.CONSOLE_TRUSTED_PROXIES);
   if (trustedProxies instanceof Error) throw new ConfigError(trustedProxies.message);
   const upstreams = upstreamsOf(settings);
+  // A key without a server must not fall back to the embedded service: "Customer (production)"
+  // would then be a local sandbox.
+  for (const environment of environments) {
+    const variable = `USER_GROUP_API_KEY_${environment.toUpperCase()}`;
+    const key =
+      settings[variable as 'USER_GROUP_API_KEY_CUSTOMER'] ??
+      (settings.USER_GROUP_API_ENVIRONMENT === environment ? settings.USER_GROUP_API_KEY : undefined);
+    if (key && !upstreams[environment]) {
+      throw new ConfigError(
+        `An API key for ${environment} is set but no server: set USER_GROUP_API_URL (or USER_GROUP_API_URL_${environment.toUpperCase()}).`,
+      );
+    }
+  }
   if (settings.USER_GROUP_API_URL && !upstreams.Customer && !upstreams.Testing) {
     throw new ConfigError(
       'USER_GROUP_API_URL is set but no API key is: set USER_GROUP_API_KEY_CUSTOMER and/or USER_GROUP_API_KEY_TESTING (or USER_GROUP_API_KEY).',

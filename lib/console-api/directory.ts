@@ -36,6 +36,7 @@ export const directoryQuerySchema = z.object({
     z
       .string()
       .max(DIRECTORY_SEARCH_MAX, { error: `must be at most ${DIRECTORY_SEARCH_MAX} characters` })
+      .refine((value) => !value.includes('\0'), { error: 'must not contain a NUL character' })
       .optional(),
   ),
   sort: z.preprocess(blankToUndefined, directorySortSchema.optional()),

@@ -135,6 +135,9 @@ describe('the directory', () => {
     expect(await ids('WIND')).toEqual(['north-1']);
     expect(await ids('_')).toEqual(['south_1']);
     expect(await ids('%')).toEqual(['100%']);
+    // FTS syntax and a NUL are searched as text, never run or failing.
+    expect(await ids('name:north OR "')).toEqual([]);
+    expect(await ids('nor\0th')).toEqual(['north-1', 'north-2']);
     expect(await ids('', { descending: true })).toEqual(['south_1', 'north-2', 'north-1', '100%']);
     const page = await searchDirectory(database.db, {
       environment: 'Customer',

@@ -100,7 +100,8 @@ export async function recordGetOrCreate(
 /** After a rotation: the new token's fingerprint. */
 export async function recordRotation(db: ConsoleDb, change: Change & { group: ServiceGroup }): Promise<void> {
   const at = (change.at ?? new Date()).toISOString();
-  const seen = seenIn(change, at);
+  // A group that answers a rotation exists, whatever the directory last knew.
+  const seen = { ...seenIn(change, at), deleted_at: null, deleted_by: null };
   await db
     .insertInto('directory_entry')
     .values({ environment: change.environment, user_group_id: change.group.provided_id, ...seen })
@@ -159,10 +160,12 @@ const MIN_INDEXED_SEARCH = 3;
 
 export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Promise<DirectoryPage> {
   const pageSize = query.pageSize ?? 25;
-  const search = query.search?.trim() ?? '';
+  // NUL ends an SQLite string early: the FTS query would fail. No id or name holds one.
+  const search = query.search?.replaceAll('\0', '').trim() ?? '';
   let base = db.selectFrom('directory_entry').where('directory_entry.environment', '=', query.environment);
   if (!query.includeDeleted) base = base.where('directory_entry.deleted_at', 'is', null);
-  if (search.length >= MIN_INDEXED_SEARCH) {
+  // Characters, not UTF-16 units: the trigram index counts code points.
+  if ([...search].length >= MIN_INDEXED_SEARCH) {
     // A trigram phrase: the characters as typed, quotes doubled.
     const phrase = `"${search.replaceAll('"', '""')}"`;
     base = base.where(

@@ -2,9 +2,10 @@
  * `npm start`: one command that starts everything, Ctrl-C stops everything.
  *
  * - Builds the console when no build exists.
- * - With USER_GROUP_API_URL unset (the embedded default), starts the built-in User Group Service on
- *   loopback with its database under DATA_DIR, creates the console's API key once, and hands both to
- *   the console. With it set, the console talks to that server with USER_GROUP_API_KEY.
+ * - With no User Group Service configured (the embedded default), starts the built-in one on
+ *   loopback with its database under DATA_DIR, creates the console's API key for each environment
+ *   once, and hands them to the console. Otherwise the console talks to the configured servers with
+ *   each environment's key (lib/config).
  * - Migrates the console database (operators, sessions, audit log) and creates the first admin
  *   when there is none, printing a generated password once (lib/launcher/operator-sign-in.ts).
  * - Runs the console's server (lib/launcher/console-server.ts: Next's handler behind node:http) as

@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { UserGroupOperation } from '@/lib/console-api/contract';
+import type { Environment } from '@/lib/environments';
 import { UpstreamError } from '@/lib/user-group-api/client';
 import { describeFieldErrors } from '@/lib/validation/field-errors';
 
@@ -49,7 +50,13 @@ const notFoundMessages: Record<UserGroupOperation, string> = {
  * The one place where upstream failures become errors a person can act on. Anything that is not
  * an UpstreamError is returned as is (the route wrapper answers unknown errors with `internal`).
  */
-export function fromUpstreamError(error: unknown, operation: UserGroupOperation, requestId: string): unknown {
+export function fromUpstreamError(
+  error: unknown,
+  operation: UserGroupOperation,
+  environment: Environment,
+  requestId: string,
+): unknown {
+  const suffix = environment.toUpperCase();
   if (!(error instanceof UpstreamError)) return error;
   const { status, fields, retryAfterSeconds } = error.details;
   switch (error.kind) {
@@ -62,7 +69,7 @@ export function fromUpstreamError(error: unknown, operation: UserGroupOperation,
     case 'unauthorized':
       return new ConsoleError(
         'api_key_refused',
-        "The console's API key was refused: check USER_GROUP_API_KEY.",
+        `The console's API key for ${environment} was refused: check USER_GROUP_API_KEY_${suffix}.`,
         {
           requestId,
         },
@@ -80,7 +87,7 @@ export function fromUpstreamError(error: unknown, operation: UserGroupOperation,
     case 'unreachable':
       return new ConsoleError(
         'upstream_unreachable',
-        `${error.message} Check that it is running and that USER_GROUP_API_URL is right.`,
+        `${error.message} Check that it is running and that USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) is right.`,
         { requestId },
       );
     case 'timeout':
@@ -88,7 +95,7 @@ export function fromUpstreamError(error: unknown, operation: UserGroupOperation,
     case 'malformed':
       return new ConsoleError(
         'upstream_malformed',
-        `${error.message} Is USER_GROUP_API_URL a User Group Service?`,
+        `${error.message} Is USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) a User Group Service?`,
         {
           requestId,
         },

@@ -53,14 +53,14 @@ export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) 
         name: spec.operation,
         permission: permissionOf[spec.operation],
         body: spec.body,
-        audit: { action: spec.operation, environment, ...spec.audit },
+        audit: { ...spec.audit, action: spec.operation, environment },
       },
       async ({ body, requestId, server, operator }) => {
         let result: Result;
         try {
           result = await spec.call(server.userGroupApi(environment), body, requestId);
         } catch (error) {
-          throw fromUpstreamError(error, spec.operation, requestId);
+          throw fromUpstreamError(error, spec.operation, environment, requestId);
         }
         // The action happened: a directory that missed it is repaired by the next look at the group.
         await spec

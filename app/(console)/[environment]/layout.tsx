@@ -4,6 +4,8 @@ import { CommandPalette } from '@/components/command-palette';
 import { cn } from '@/components/ui/cn';
 import { consoleConfig } from '@/lib/config';
 import { environmentLooks, environments, slugOf } from '@/lib/environments';
+import { can } from '@/lib/roles';
+import { requirePageOperator } from '@/lib/server/page-guard';
 import { pageEnvironment } from './_components/environment';
 
 type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environment: string }> };
@@ -14,6 +16,8 @@ type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environme
  */
 export default async function EnvironmentLayout({ children, params }: EnvironmentLayoutProps) {
   const environment = await pageEnvironment(params);
+  const operator = await requirePageOperator('audit:read');
+  const mayPasteToken = can(operator.role, 'user-groups:rotate');
   const look = environmentLooks[environment];
   const slug = slugOf[environment];
   const { upstreams } = consoleConfig();
@@ -48,10 +52,16 @@ export default async function EnvironmentLayout({ children, params }: Environmen
           <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
             Groups
           </Link>
-          <Link href={`/${slug}/paste-token`} className="underline-offset-4 hover:underline">
-            Paste a token
-          </Link>
-          <CommandPalette environment={environment} environments={environmentStates} />
+          {mayPasteToken ? (
+            <Link href={`/${slug}/paste-token`} className="underline-offset-4 hover:underline">
+              Paste a token
+            </Link>
+          ) : null}
+          <CommandPalette
+            environment={environment}
+            environments={environmentStates}
+            mayPasteToken={mayPasteToken}
+          />
         </nav>
       </section>
       {configured ? null : (

@@ -1,11 +1,15 @@
 'use client';
 
+import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { Input } from '@/components/ui/input';
 import { groupPath } from './paths';
 
 type DirectorySearchProps = { initialQuery: string; slug: string };
+
+/** A pasted token looks like this: it must not end up in a URL or the browser's history. */
+const looksLikeToken = (text: string) => /^[0-9a-f]{64}$/i.test(text);
 
 /**
  * The search field the environment opens on. Typing filters the list below (the URL's `q`, so a
@@ -18,17 +22,28 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
   const pathname = usePathname();
   const [query, setQuery] = useState(initialQuery);
   const [pending, startTransition] = useTransition();
-
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The search this field last put in the URL: another change of the URL (a link) resets the field.
+  const sent = useRef(initialQuery);
+
+  if (initialQuery !== sent.current) {
+    sent.current = initialQuery;
+    setQuery(initialQuery);
+  }
+
+  const trimmed = query.trim();
+  const token = looksLikeToken(trimmed);
 
   useEffect(() => {
-    if (query === initialQuery) return;
+    if (trimmed === sent.current || token) return;
     timer.current = setTimeout(() => {
-      const search = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : '';
-      startTransition(() => router.replace(`${pathname}${search}`, { scroll: false }));
+      sent.current = trimmed;
+      startTransition(() =>
+        router.replace(`${pathname}${trimmed ? `?q=${encodeURIComponent(trimmed)}` : ''}`, { scroll: false }),
+      );
     }, 200);
     return () => clearTimeout(timer.current);
-  }, [query, initialQuery, pathname, router]);
+  }, [trimmed, token, pathname, router]);
 
   // Following a link (a group in the list) must not be overtaken by a search still waiting to run.
   useEffect(() => {
@@ -44,7 +59,8 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
       aria-label="User groups"
       onSubmit={(event) => {
         event.preventDefault();
-        if (query.trim()) router.push(groupPath(slug, query.trim()));
+        clearTimeout(timer.current);
+        if (trimmed && !token) router.push(groupPath(slug, trimmed));
       }}
       className="flex flex-col gap-2"
     >
@@ -64,7 +80,22 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
         autoFocus
       />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground" aria-live="polite">
-        {pending ? 'Searching…' : 'Typing filters the list. Enter opens the group with exactly that ID.'}
+        {token ? (
+          <>
+            That looks like a token, which is not searched (it would land in the address bar).{' '}
+            <Link
+              href={`/${slug}/paste-token`}
+              className="font-medium text-foreground underline underline-offset-4"
+            >
+              Paste a token
+            </Link>{' '}
+            instead.
+          </>
+        ) : pending ? (
+          'Searching…'
+        ) : (
+          'Typing filters the list. Enter opens the group with exactly that ID.'
+        )}
       </p>
     </form>
   );

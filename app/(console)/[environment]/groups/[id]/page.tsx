@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
 import { listAuditEvents } from '@/lib/audit/store';
-import { findDirectoryEntry } from '@/lib/directory/store';
+import { type DirectoryEntry, findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import { consoleServer } from '@/lib/server';
+import { auditRead } from '@/lib/server/audit-log';
 import { requirePageOperator } from '@/lib/server/page-guard';
+import { getOrCreateRequestSchema } from '@/lib/user-group-api/contract';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { createPath } from '../../_components/paths';
 import { TokenPanel } from './_components/token-panel';
@@ -31,6 +34,16 @@ const json = (value: Record<string, unknown> | null) =>
     </pre>
   );
 
+/** The directory's record as a get-or-create request (a record that no longer validates is left out). */
+function recordedRequest(entry: DirectoryEntry) {
+  const parsed = getOrCreateRequestSchema.omit({ user_group_id: true }).safeParse({
+    name: entry.name ?? undefined,
+    mapping: entry.mapping ?? undefined,
+    properties: entry.properties ?? undefined,
+  });
+  return parsed.success ? parsed.data : {};
+}
+
 /** One user group in one environment: what the console knows of it, its history, and its token. */
 export default async function GroupPage({ params }: GroupPageProps) {
   const environment = await pageEnvironment(params);
@@ -38,10 +51,13 @@ export default async function GroupPage({ params }: GroupPageProps) {
   const operator = await requirePageOperator('audit:read');
   const slug = slugOf[environment];
   const { database } = await consoleServer();
+  const historyFilters = { group: userGroupId, environment, page: 1 };
   const [entry, history] = await Promise.all([
     findDirectoryEntry(database.db, environment, userGroupId),
-    listAuditEvents(database.db, { group: userGroupId, environment, page: 1 }),
+    listAuditEvents(database.db, historyFilters),
   ]);
+  // Reading a group's history is reading the audit log: on record like any other read.
+  await auditRead('audit.read', operator, randomUUID(), historyFilters, history.events.length);
   const mayShowToken = can(operator.role, 'user-groups:reveal-token');
 
   return (
@@ -124,6 +140,7 @@ export default async function GroupPage({ params }: GroupPageProps) {
               <TokenPanel
                 environment={environment}
                 userGroupId={userGroupId}
+                recorded={recordedRequest(entry)}
                 mayRotate={can(operator.role, 'user-groups:rotate')}
                 mayDelete={can(operator.role, 'user-groups:delete')}
               />

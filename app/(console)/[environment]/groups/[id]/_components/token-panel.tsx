@@ -12,11 +12,17 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConsoleApiError } from '@/lib/console-api/client';
 import type { Environment } from '@/lib/environments';
+import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import { ConfirmAction } from '../../../_components/confirm-action';
 
 type TokenPanelProps = {
   environment: Environment;
   userGroupId: string;
+  /**
+   * What the directory holds of the group, sent along with Show token: should the group have been
+   * deleted elsewhere, it is created anew as it was, not empty.
+   */
+  recorded: Omit<GetOrCreateRequest, 'user_group_id'>;
   mayRotate: boolean;
   mayDelete: boolean;
 };
@@ -28,7 +34,7 @@ type Rotated = { oldToken: string; newToken: string; copied: boolean };
  * says so when it had to create the group anew), Reveal and Copy, Rotate (the new token stays on
  * screen until copied or closing is confirmed) and Delete with the token the page holds.
  */
-export function TokenPanel({ environment, userGroupId, mayRotate, mayDelete }: TokenPanelProps) {
+export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayDelete }: TokenPanelProps) {
   const router = useRouter();
   const [token, setToken] = useState<string | null>(null);
   const [recreated, setRecreated] = useState(false);
@@ -115,7 +121,10 @@ export function TokenPanel({ environment, userGroupId, mayRotate, mayDelete }: T
         <SecretField label="Token" value={token} />
       ) : (
         <div>
-          <Button onClick={() => show.mutate({ user_group_id: userGroupId })} disabled={show.isPending}>
+          <Button
+            onClick={() => show.mutate({ ...recorded, user_group_id: userGroupId })}
+            disabled={show.isPending}
+          >
             <KeyRound aria-hidden="true" />
             {show.isPending ? 'Fetching…' : 'Show token'}
           </Button>
@@ -124,8 +133,8 @@ export function TokenPanel({ environment, userGroupId, mayRotate, mayDelete }: T
 
       {recreated ? (
         <Alert variant="notice" role="status">
-          This group had been deleted elsewhere: the service created it anew, with a new token and without the
-          mapping and properties it had.
+          This group had been deleted elsewhere: the service created it anew, with a new token, from the name,
+          mapping and properties this console had on record.
         </Alert>
       ) : null}
 
