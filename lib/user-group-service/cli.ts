@@ -90,6 +90,13 @@ program
       logLevel: string;
     }) => {
       const logger = createLogger(options.logLevel);
+      // Signals are taken from the start: one that arrives while the service is still starting (it
+      // logs "listening" before it returns) stops it as soon as it has started.
+      let stop: ((signal: string) => void) | undefined;
+      let pendingSignal: string | undefined;
+      const onSignal = (signal: string) => (stop ? stop(signal) : (pendingSignal = signal));
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
       const service = await startUserGroupService({
         host: options.host,
         port: options.port,
@@ -103,7 +110,7 @@ program
         maxConnections: options.maxConnections,
         logger,
       });
-      const stop = (signal: string) => {
+      stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');
         // Log lines are written asynchronously: flush them before exiting.
         const exit = (code: number) => logger.flush(() => process.exit(code));
@@ -115,8 +122,7 @@ program
           },
         );
       };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      if (pendingSignal) stop(pendingSignal);
     },
   );
 

@@ -4,8 +4,7 @@
  * `<database>.key`, mode 0600. PostgreSQL without a key refuses to start: several instances share
  * that database and must share one key, which a file on one machine cannot give them.
  */
-import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readOrCreateSecretFile } from '../secret-file';
 import type { ServiceDatabase } from './database';
 import { generateEncryptionKey, parseEncryptionKey, type TokenCrypto } from './token-crypto';
 
@@ -31,32 +30,7 @@ export function resolveEncryptionKey(database: ServiceDatabase, explicitKey?: st
 }
 
 function readOrCreateKeyFile(keyFile: string): Buffer {
-  const existing = readKeyFile(keyFile);
-  if (existing) return existing;
-  // Write a temporary file, then link it into place: link fails if another process won the race,
-  // and nobody ever reads a half-written key.
-  const temporary = `${keyFile}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temporary, `${generateEncryptionKey().toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    linkSync(temporary, keyFile);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  const created = readKeyFile(keyFile);
-  if (!created) throw new Error(`could not read the encryption key file ${keyFile}`);
-  return created;
-}
-
-function readKeyFile(keyFile: string): Buffer | null {
-  let text: string;
-  try {
-    text = readFileSync(keyFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = readOrCreateSecretFile(keyFile, () => generateEncryptionKey().toString('hex'));
   try {
     return parseEncryptionKey(text);
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from '../user-group-api/contract';
 
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_request: 400,
   unauthorized: 401,
   not_found: 404,

@@ -3,23 +3,7 @@
  * `redact` censors the usual places in case one slips in.
  */
 import { type DestinationStream, type Logger, pino } from 'pino';
-
-export const REDACTED_PATHS = [
-  'authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'token',
-  'current_token',
-  'key',
-  'apiKey',
-  'encryptionKey',
-  '*.authorization',
-  '*.token',
-  '*.current_token',
-  '*.key',
-  '*.apiKey',
-  '*.encryptionKey',
-];
+import { logRedaction } from '../log-redaction';
 
 /** Logs to stdout unless a destination is given (tests capture the lines). */
 export function createLogger(level = 'info', destination?: DestinationStream): Logger {
@@ -27,7 +11,7 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
     level,
     base: { service: 'user-group-service' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    redact: logRedaction,
   };
   return destination ? pino(options, destination) : pino(options);
 }
