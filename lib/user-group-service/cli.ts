@@ -94,7 +94,10 @@ program
       // logs "listening" before it returns) stops it as soon as it has started.
       let stop: ((signal: string) => void) | undefined;
       let pendingSignal: string | undefined;
-      const onSignal = (signal: string) => (stop ? stop(signal) : (pendingSignal = signal));
+      const onSignal = (signal: string) => {
+        if (stop) stop(signal);
+        else pendingSignal = signal;
+      };
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
       const service = await startUserGroupService({
