@@ -60,6 +60,11 @@ export interface ServiceDatabase {
   kind: DatabaseKind;
   /** The SQLite file, or null for PostgreSQL and `:memory:`. */
   sqliteFile: string | null;
+  /**
+   * Keeps this SQL prepared for the life of the connection: the one statement cache (see
+   * openSqlite). Does nothing on PostgreSQL, whose pool has no statement to keep.
+   */
+  keepPrepared(sql: string): void;
   close(): Promise<void>;
 }
 
@@ -75,7 +80,7 @@ function openPostgres(url: string): ServiceDatabase {
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', sqliteFile: null, close: () => db.destroy() };
+  return { db, kind: 'postgres', sqliteFile: null, keepPrepared: () => {}, close: () => db.destroy() };
 }
 
 function openSqlite(file: string): ServiceDatabase {
@@ -91,27 +96,29 @@ function openSqlite(file: string): ServiceDatabase {
   // Keep the WAL small after a burst (it is reused, not shrunk, otherwise).
   sqlite.pragma('journal_size_limit = 16777216');
 
-  // Kysely's SQLite driver prepares every statement anew; the service runs a handful of distinct
-  // statements, so keep them prepared (SQLite re-prepares them itself after a schema change).
-  const statements = new Map<string, SqliteDatabase.Statement>();
-  const cachingDatabase = {
+  // The one statement cache. Kysely's SQLite driver prepares every statement anew, a quarter of a
+  // request's CPU (README, "Speed-ups, measured"). One policy: what keepPrepared was given stays
+  // prepared for the life of the connection and is never evicted; everything else is prepared per
+  // call. Only the prepared queries (prepared-query.ts, built once at start) and the transaction
+  // statements the driver runs for each group commit are kept, so it holds a fixed handful.
+  // SQLite re-prepares a kept statement itself after a schema change.
+  const kept = new Map<string, SqliteDatabase.Statement>();
+  const keepPrepared = (sql: string) => {
+    if (!kept.has(sql)) kept.set(sql, sqlite.prepare(sql));
+  };
+  for (const sql of ['begin', 'commit', 'rollback']) keepPrepared(sql);
+  const driverDatabase = {
     close: () => {
       sqlite.close();
     },
-    prepare: (sql: string) => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        if (statements.size < 256) statements.set(sql, statement);
-      }
-      return statement;
-    },
+    prepare: (sql: string) => kept.get(sql) ?? sqlite.prepare(sql),
   };
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cachingDatabase }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: driverDatabase }) });
   return {
     db,
     kind: 'sqlite',
     sqliteFile: inMemory ? null : path.resolve(file),
+    keepPrepared,
     close: async () => {
       await db.destroy();
       // destroy() only closes a database Kysely has used; close it ourselves if it never was.

@@ -20,7 +20,6 @@ import { createLogger } from './logger';
 import { migrateToLatest } from './migrations';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { createRequestListener } from './router';
-import { BACKSTOP_AUTOCHECKPOINT_PAGES, type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { createTokenCrypto } from './token-crypto';
 import { createUserGroupStore } from './user-group-store';
 
@@ -93,11 +92,6 @@ export async function startUserGroupService(
     throw error;
   }
 
-  let checkpointer: Checkpointer | null = null;
-  if (database.sqliteFile) {
-    await sql.raw(`pragma wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`).execute(database.db);
-    checkpointer = startCheckpointer(database.sqliteFile);
-  }
   let closing = false;
   let inFlight = 0;
   const listener = createRequestListener({
@@ -142,7 +136,6 @@ export async function startUserGroupService(
       });
     });
   } catch (error) {
-    await checkpointer?.stop();
     await database.close();
     throw error;
   }
@@ -170,7 +163,6 @@ export async function startUserGroupService(
     }
     if (inFlight > 0)
       logger.warn({ in_flight: inFlight }, 'closing the database with requests still running');
-    await checkpointer?.stop();
     await database.close();
     logger.info({ url }, 'closed');
   }

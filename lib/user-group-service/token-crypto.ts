@@ -5,15 +5,7 @@
  *   HMAC-SHA256 digest whose key is derived from the encryption key with HKDF;
  * - API keys are stored only as SHA-256 digests (they are 256-bit random, so no slow hash is needed).
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  hkdfSync,
-  randomBytes,
-  randomFillSync,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 const TOKEN_BYTES = 32;
 const IV_BYTES = 12;
@@ -21,23 +13,6 @@ const TAG_BYTES = 16;
 const CIPHERTEXT_VERSION = 'v1';
 
 export const API_KEY_PREFIX = 'ugs_';
-
-/**
- * Random bytes drawn from the CSPRNG 8 KiB at a time: each randomBytes call costs a few
- * microseconds of fixed overhead, and a rotation needs two draws (as Node's randomUUID does too).
- * Every byte is handed out once.
- */
-const randomPool = Buffer.alloc(8192);
-let randomPoolOffset = randomPool.length;
-function takeRandom(length: number): Buffer {
-  if (randomPoolOffset + length > randomPool.length) {
-    randomFillSync(randomPool);
-    randomPoolOffset = 0;
-  }
-  const bytes = randomPool.subarray(randomPoolOffset, randomPoolOffset + length);
-  randomPoolOffset += length;
-  return bytes;
-}
 
 /** Accepts 64 hex characters or the base64 (or base64url) of exactly 32 bytes. */
 export function parseEncryptionKey(text: string): Buffer {
@@ -71,11 +46,10 @@ export function createTokenCrypto(encryptionKey: Buffer): TokenCrypto {
   const checkKey = Buffer.from(hkdfSync('sha256', encryptionKey, '', 'user-group-key-check/v1', 32));
 
   return {
-    newToken: () => takeRandom(TOKEN_BYTES).toString('hex'),
+    newToken: () => randomBytes(TOKEN_BYTES).toString('hex'),
     digest: (token) => createHmac('sha256', hmacKey).update(token, 'utf8').digest('hex'),
     encrypt(token, digest) {
-      // Copied: the pool's bytes are overwritten on refill, and the IV is stored below.
-      const iv = Buffer.from(takeRandom(IV_BYTES));
+      const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
       cipher.setAAD(Buffer.from(digest, 'utf8'));
       const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);

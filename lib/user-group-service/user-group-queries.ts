@@ -3,13 +3,12 @@
  * (see prepared-query.ts). Every statement names the environment or a row the environment check
  * already found, so one environment never touches another's groups.
  */
-
-import type { Kysely } from 'kysely';
 import type { Environment } from '../user-group-api/contract';
-import type { DatabaseSchema } from './database';
+import type { ServiceDatabase } from './database';
 import { prepareQuery } from './prepared-query';
 
-export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
+export function prepareUserGroupQueries(database: ServiceDatabase) {
+  const { db } = database;
   return {
     selectByProvidedId: prepareQuery<
       { environment: Environment; providedId: string },
@@ -20,7 +19,7 @@ export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
         token_digest: string;
         token_ciphertext: string;
       }
-    >(db, (param) =>
+    >(database, (param) =>
       db
         .selectFrom('user_groups')
         .select(['team_id', 'name', 'properties', 'token_digest', 'token_ciphertext'])
@@ -41,7 +40,7 @@ export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
         now: string;
       },
       { team_id: number }
-    >(db, (param) =>
+    >(database, (param) =>
       db
         .insertInto('user_groups')
         .values({
@@ -72,7 +71,7 @@ export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
         now: string;
       },
       { team_id: number; name: string; provided_id: string }
-    >(db, (param) =>
+    >(database, (param) =>
       db
         .updateTable('user_groups')
         .set({
@@ -86,7 +85,7 @@ export function prepareUserGroupQueries(db: Kysely<DatabaseSchema>) {
     ),
 
     /** Compare-and-delete: only while the row still holds the digest that was checked. */
-    deleteByTeamIdAndDigest: prepareQuery<{ teamId: number; tokenDigest: string }, never>(db, (param) =>
+    deleteByTeamIdAndDigest: prepareQuery<{ teamId: number; tokenDigest: string }, never>(database, (param) =>
       db
         .deleteFrom('user_groups')
         .where('team_id', '=', param('teamId'))

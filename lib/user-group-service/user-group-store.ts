@@ -45,9 +45,9 @@ const GET_OR_CREATE_ATTEMPTS = 5;
  */
 const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
-export function createUserGroupStore({ db, kind }: ServiceDatabase, crypto: TokenCrypto): UserGroupStore {
-  const queries = prepareUserGroupQueries(db);
-  const writes = createWriteBatcher(db, kind === 'sqlite');
+export function createUserGroupStore(database: ServiceDatabase, crypto: TokenCrypto): UserGroupStore {
+  const queries = prepareUserGroupQueries(database);
+  const writes = createWriteBatcher(database.db, database.kind === 'sqlite');
   const tokenCache = new Map<string, string>();
 
   function decryptToken(ciphertext: string, digest: string): string {
