@@ -70,7 +70,7 @@ describe('parseDirectoryQuery', () => {
 });
 
 describe('searchDirectory', () => {
-  const page = { groups: [], total: 0, page: 1, pageCount: 1, pageSize: 8 };
+  const page = { groups: [], total: 0, totalIsLowerBound: false, page: 1, pageCount: 1, pageSize: 8 };
 
   it('GETs the environment’s directory and parses the answer', async () => {
     const fetchMock = vi.fn(async () => Response.json(page));

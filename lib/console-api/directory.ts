@@ -96,6 +96,8 @@ export type DirectoryEntryAnswer = z.infer<typeof directoryEntrySchema>;
 export const directoryPageSchema = z.object({
   groups: z.array(directoryEntrySchema),
   total: z.number().int().nonnegative(),
+  /** More groups match a search than were counted: show `${total}+` and suggest refining. */
+  totalIsLowerBound: z.boolean(),
   page: z.number().int().positive(),
   pageCount: z.number().int().positive(),
   pageSize: z.number().int().positive(),

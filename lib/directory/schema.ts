@@ -55,6 +55,22 @@ const migrations: Record<string, Migration> = {
       await sql`drop table directory_entry`.execute(db);
     },
   },
+  '2026-11-23-002-directory-id-index-covers-name': {
+    // A short search ("ac") scans the live groups' ids and names: an id index that also holds the
+    // name answers it from the index alone, without reading each row.
+    async up(db: Kysely<unknown>) {
+      await sql`drop index directory_entry_live_user_group_id`.execute(db);
+      await sql`create index directory_entry_live_user_group_id on directory_entry (environment, user_group_id, name) where deleted_at is null`.execute(
+        db,
+      );
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index directory_entry_live_user_group_id`.execute(db);
+      await sql`create index directory_entry_live_user_group_id on directory_entry (environment, user_group_id, user_group_id) where deleted_at is null`.execute(
+        db,
+      );
+    },
+  },
 };
 
 /** Idempotent: applies what is missing, in order. */

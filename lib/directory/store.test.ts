@@ -10,6 +10,7 @@ import {
   recordDeletion,
   recordGetOrCreate,
   recordRotation,
+  SEARCH_MATCH_LIMIT,
   searchDirectory,
 } from './store';
 
@@ -147,5 +148,47 @@ describe('the directory', () => {
     });
     expect(page).toMatchObject({ total: 4, page: 2, pageCount: 2 });
     expect(page.groups.map((entry) => entry.userGroupId)).toEqual(['south_1']);
+  });
+
+  it('counts a search up to its limit, says when more match, and sorts few and many matches alike', async () => {
+    const at = Date.parse('2026-01-01T00:00:00Z');
+    const rows = Array.from({ length: SEARCH_MATCH_LIMIT + 5 }, (_, n) => ({
+      environment: 'Testing',
+      user_group_id: `bulk-${String(n).padStart(5, '0')}`,
+      name: n % 500 === 0 ? `Rare Zebra ${n}` : `Common ${n}`,
+      updated_at: new Date(at + n * 1000).toISOString(),
+    }));
+    for (let start = 0; start < rows.length; start += 200)
+      await database.db
+        .insertInto('directory_entry')
+        .values(rows.slice(start, start + 200))
+        .execute();
+    const search = (text: string, extra = {}) =>
+      searchDirectory(database.db, { environment: 'Testing', search: text, ...extra });
+
+    // Many matches, by the trigram index and by a short scan: a lower bound, pages within it.
+    for (const text of ['bulk', 'ul']) {
+      const many = await search(text, { page: 999 });
+      expect(many).toMatchObject({
+        total: SEARCH_MATCH_LIMIT,
+        totalIsLowerBound: true,
+        page: 40,
+        pageCount: 40,
+      });
+      const first = await search(text, { sort: 'updated', descending: true });
+      expect(first.groups[0]?.userGroupId).toBe(`bulk-${String(SEARCH_MATCH_LIMIT + 4).padStart(5, '0')}`);
+    }
+    // Few matches: counted exactly, in the order asked for.
+    const few = await search('zebra', { sort: 'name' });
+    expect(few).toMatchObject({ total: 3, totalIsLowerBound: false, pageCount: 1 });
+    expect(few.groups.map((entry) => entry.name)).toEqual([
+      'Rare Zebra 0',
+      'Rare Zebra 1000',
+      'Rare Zebra 500',
+    ]);
+    // The unfiltered list counts exactly, past the limit.
+    const all = await searchDirectory(database.db, { environment: 'Testing', includeDeleted: true });
+    expect(all.totalIsLowerBound).toBe(false);
+    expect(all.total).toBeGreaterThan(SEARCH_MATCH_LIMIT);
   });
 });

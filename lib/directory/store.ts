@@ -142,7 +142,10 @@ export interface DirectoryQuery {
 
 export interface DirectoryPage {
   groups: DirectoryEntry[];
+  /** Groups that match; for a search, counted up to SEARCH_MATCH_LIMIT (see totalIsLowerBound). */
   total: number;
+  /** True when a search matches more groups than were counted: show "1,000+", ask to refine. */
+  totalIsLowerBound: boolean;
   page: number;
   pageCount: number;
   pageSize: number;
@@ -158,32 +161,83 @@ const sortColumn = {
 /** Fewer characters than a trigram: searched by scanning, not by the index. */
 const MIN_INDEXED_SEARCH = 3;
 
-export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Promise<DirectoryPage> {
-  const pageSize = query.pageSize ?? 25;
-  // NUL ends an SQLite string early: the FTS query would fail. No id or name holds one.
-  const search = query.search?.replaceAll('\0', '').trim() ?? '';
-  let base = db.selectFrom('directory_entry').where('directory_entry.environment', '=', query.environment);
-  if (!query.includeDeleted) base = base.where('directory_entry.deleted_at', 'is', null);
+/**
+ * A search that matches thousands of groups is one to refine, not to page through: a search
+ * collects at most this many matches (40 pages of 25) and says when there are more. Collecting
+ * them first is also what keeps a search fast at 100,000 groups: a few matches are then sorted by
+ * themselves instead of found by walking the whole sort index, and many matches are found early on
+ * that walk. An unfiltered list counts and pages exactly.
+ */
+export const SEARCH_MATCH_LIMIT = 1_000;
+
+type DirectoryRows = ReturnType<typeof liveRows>;
+
+function liveRows(db: ConsoleDb, query: DirectoryQuery) {
+  const rows = db.selectFrom('directory_entry').where('directory_entry.environment', '=', query.environment);
+  return query.includeDeleted ? rows : rows.where('directory_entry.deleted_at', 'is', null);
+}
+
+/** The rows matching a search, as a filter, and their rowids up to SEARCH_MATCH_LIMIT + 1. */
+async function matchSearch(db: ConsoleDb, query: DirectoryQuery, search: string) {
+  const rows = liveRows(db, query);
   // Characters, not UTF-16 units: the trigram index counts code points.
   if ([...search].length >= MIN_INDEXED_SEARCH) {
     // A trigram phrase: the characters as typed, quotes doubled.
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    base = base.where(
+    // Collected from the index's side, which stops at the limit.
+    const { rows: found } = await sql<{ rowid: number }>`select directory_entry.rowid as rowid
+      from directory_search join directory_entry on directory_entry.rowid = directory_search.rowid
+      where directory_search match ${phrase} and directory_entry.environment = ${query.environment}
+      ${query.includeDeleted ? sql`` : sql`and directory_entry.deleted_at is null`}
+      limit ${SEARCH_MATCH_LIMIT + 1}`.execute(db);
+    const filter = rows.where(
       sql<SqlBool>`directory_entry.rowid in (select rowid from directory_search where directory_search match ${phrase})`,
     );
-  } else if (search) {
-    const pattern = `%${escapeLike(search)}%`;
-    base = base.where(
-      sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} like ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} like ${pattern} escape '\\')`,
-    );
+    return { filter, rowids: found.map((row) => row.rowid) };
   }
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const pageCount = Math.max(1, Math.ceil(Number(total) / pageSize));
+  const pattern = `%${escapeLike(search)}%`;
+  const filter = rows.where(
+    sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} like ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} like ${pattern} escape '\\')`,
+  );
+  // Read from the id index, which holds the name too: no row is read to test it.
+  const found = await filter
+    .select(sql<number>`directory_entry.rowid`.as('rowid'))
+    .limit(SEARCH_MATCH_LIMIT + 1)
+    .execute();
+  return { filter, rowids: found.map((row) => row.rowid) };
+}
+
+export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Promise<DirectoryPage> {
+  const pageSize = query.pageSize ?? 25;
+  // NUL ends an SQLite string early: the FTS query would fail. No id or name holds one.
+  const search = query.search?.replaceAll('\0', '').trim() ?? '';
+  let candidates: DirectoryRows;
+  let total: number;
+  let totalIsLowerBound = false;
+  if (search) {
+    const { filter, rowids } = await matchSearch(db, query, search);
+    totalIsLowerBound = rowids.length > SEARCH_MATCH_LIMIT;
+    total = Math.min(rowids.length, SEARCH_MATCH_LIMIT);
+    candidates = totalIsLowerBound
+      ? filter
+      : liveRows(db, query).where(
+          rowids.length === 0
+            ? sql<SqlBool>`0`
+            : sql<SqlBool>`directory_entry.rowid in (${sql.join(rowids)})`,
+        );
+  } else {
+    candidates = liveRows(db, query);
+    const counted = await candidates
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    total = Number(counted.total);
+  }
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
   const sort = sortColumn[query.sort ?? 'updated'];
   const direction = (query.descending ?? query.sort === undefined) ? 'desc' : 'asc';
   // The page's rows found in the index first, then read: a deep page skips index entries, not rows.
-  const ids = await base
+  const ids = await candidates
     .select(sql<number>`directory_entry.rowid`.as('rowid'))
     .orderBy(`directory_entry.${sort}`, direction)
     .orderBy('directory_entry.user_group_id', 'asc')
@@ -205,7 +259,7 @@ export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Pro
     const row = byRowid.get(rowid);
     return row ? [toEntry(row)] : [];
   });
-  return { groups, total: Number(total), page, pageCount, pageSize };
+  return { groups, total, totalIsLowerBound, page, pageCount, pageSize };
 }
 
 export async function findDirectoryEntry(

@@ -33,6 +33,12 @@ const sortLabels: Record<DirectorySort, string> = {
   created: 'Created',
 };
 
+function groupCount({ total, totalIsLowerBound }: { total: number; totalIsLowerBound: boolean }) {
+  const count = total.toLocaleString('en-US');
+  if (totalIsLowerBound) return `${count}+ groups`;
+  return total === 1 ? '1 group' : `${count} groups`;
+}
+
 /** An environment's front page: find a group (or create it), and the directory of known groups. */
 export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
   const environment = await pageEnvironment(params);
@@ -86,8 +92,9 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
             Directory
           </h2>
           <p className="text-sm text-muted-foreground" data-testid="directory-summary">
-            {directory.total === 1 ? '1 group' : `${directory.total} groups`}
+            {groupCount(directory)}
             {q ? ` matching “${q}”` : ''} · page {directory.page} of {directory.pageCount}
+            {directory.totalIsLowerBound ? ' · refine the search to see the others' : ''}
           </p>
         </div>
         <section
