@@ -21,6 +21,9 @@ export const auditActions = [
   'password.change',
   'audit.read',
   'audit.export',
+  'bulk.get-or-create',
+  'bulk.rotate',
+  'bulk.download',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

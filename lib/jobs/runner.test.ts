@@ -1,0 +1,301 @@
+/**
+ * The job runner against a real User Group Service on loopback and a real console database:
+ * what each row leaves in the service, the directory and the audit log, retries and pace, a
+ * refused key, and a job taken over from a console that died mid-rotation.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { migrateAuditLog } from '@/lib/audit/schema';
+import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
+import { migrateDirectory } from '@/lib/directory/schema';
+import { findDirectoryEntry } from '@/lib/directory/store';
+import type { Environment } from '@/lib/environments';
+import { createUserGroupApi } from '@/lib/user-group-api/client';
+import type { RunningUserGroupService } from '@/lib/user-group-service';
+import { createTestKeys, makeTempDir, startTestService } from '@/lib/user-group-service/test-support';
+import { readGetOrCreateCsv } from './csv';
+import { createJobRunner, type JobRunnerOptions } from './runner';
+import { jobsDb, migrateJobs } from './schema';
+import { createGetOrCreateJob, createRotateJob, jobProgress, jobResultRows, steerJob } from './store';
+import { readTokenList } from './token-list';
+import { createTokenVault } from './vault';
+
+const owner = { id: 'op-1', email: 'ann@example.com' };
+const vault = createTokenVault(randomBytes(32));
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let database: ConsoleDatabase;
+let service: RunningUserGroupService;
+let keys: { customer: string; testing: string };
+
+beforeAll(async () => {
+  temp = await makeTempDir();
+  const serviceDatabase = path.join(temp.dir, 'service.sqlite');
+  keys = await createTestKeys(serviceDatabase);
+  service = await startTestService(serviceDatabase);
+  database = openConsoleDatabase(path.join(temp.dir, 'console.sqlite'));
+  await migrateAuditLog(database.db);
+  await migrateDirectory(database.db);
+  await migrateJobs(database.db);
+});
+afterAll(async () => {
+  await database.close();
+  await service.close();
+  await temp.remove();
+});
+
+const apiFor = (url: string, key: string) =>
+  createUserGroupApi({ baseUrl: url, apiKey: key, timeoutMs: 5_000 });
+
+function runner(overrides: Partial<JobRunnerOptions> = {}) {
+  return createJobRunner({
+    db: database.db,
+    vault,
+    api: () => apiFor(service.url, keys.testing),
+    pace: () => null,
+    concurrency: 8,
+    log: () => {},
+    pollMs: 100,
+    leaseMs: 1_000,
+    ...overrides,
+  });
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const finished = (id: string) =>
+  until(
+    () => jobProgress(database.db, id),
+    (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
+  );
+
+function csv(rows: number, prefix: string) {
+  return [
+    'user_group_id,name,mapping,properties',
+    ...Array.from(
+      { length: rows },
+      (_, n) => `${prefix}-${n},Group ${n},"{""s"": ""ds_${n}""}","{""n"": ${n}}"`,
+    ),
+  ].join('\n');
+}
+
+async function getOrCreateJob(text: string, environment: Environment = 'Testing') {
+  const reading = readGetOrCreateCsv(text);
+  if (!reading.ok) throw new Error(reading.message);
+  const id = await createGetOrCreateJob(database.db, {
+    environment,
+    source: 'groups.csv',
+    owner,
+    ...reading,
+  });
+  await steerJob(database.db, id, 'start');
+  return id;
+}
+
+describe('the bulk job runner', () => {
+  it('runs every good row of a CSV once, recording each in the directory and the audit log', async () => {
+    const jobRunner = runner();
+    jobRunner.start();
+    try {
+      const id = await getOrCreateJob(`${csv(60, 'csv')}\n,no id,,\ncsv-1,duplicate,,`);
+      const progress = await finished(id);
+      expect(progress?.counts).toMatchObject({
+        total: 60,
+        invalid: 2,
+        done: 60,
+        failed: 0,
+        pending: 0,
+        sending: 0,
+      });
+      const results = await jobResultRows(database.db, id, vault);
+      const done = results.filter((row) => row.status === 'done');
+      expect(done).toHaveLength(60);
+      const api = apiFor(service.url, keys.testing);
+      for (const row of done.slice(0, 10)) {
+        const again = await api.getOrCreate({ user_group_id: row.userGroupId as string });
+        expect(again.new_user_group).toBe(false);
+        expect(again.user_group.token).toBe(row.token);
+        expect(again.user_group.properties).toEqual({ n: Number(row.userGroupId?.split('-')[1]) });
+      }
+      expect(await findDirectoryEntry(database.db, 'Testing', 'csv-7')).toMatchObject({
+        mapping: { s: 'ds_7' },
+        createdBy: owner.email,
+        tokenFingerprint: tokenFingerprint(done[7]?.token),
+      });
+      const audited = await database.db
+        .selectFrom('audit_event')
+        .select((eb) => eb.fn.countAll<number>().as('rows'))
+        .where('request_id', '=', id)
+        .where('outcome', '=', 'success')
+        .executeTakeFirstOrThrow();
+      expect(Number(audited.rows)).toBe(60);
+      // The tokens are sealed at rest: not in the row as text.
+      const stored = await jobsDb(database.db)
+        .selectFrom('bulk_job_row')
+        .select('result_token')
+        .where('job_id', '=', id)
+        .execute();
+      expect(
+        stored.some((row) => done.some((result) => row.result_token?.includes(result.token as string))),
+      ).toBe(false);
+    } finally {
+      await jobRunner.stop();
+    }
+  });
+
+  it('rotates 200 tokens: each group ends with exactly one new token, all in the result, every old one refused', async () => {
+    const api = apiFor(service.url, keys.testing);
+    const old = await Promise.all(
+      Array.from(
+        { length: 200 },
+        async (_, n) => (await api.getOrCreate({ user_group_id: `rot-${n}` })).user_group.token,
+      ),
+    );
+    const reading = readTokenList(old.join('\n'));
+    if (!reading.ok) throw new Error(reading.message);
+    const id = await createRotateJob(database.db, vault, {
+      environment: 'Testing',
+      source: 'pasted',
+      owner,
+      ...reading,
+    });
+    await steerJob(database.db, id, 'start');
+    const jobRunner = runner();
+    jobRunner.start();
+    try {
+      expect((await finished(id))?.counts).toMatchObject({ total: 200, done: 200, failed: 0 });
+    } finally {
+      await jobRunner.stop();
+    }
+    const results = await jobResultRows(database.db, id, vault);
+    expect(new Set(results.map((row) => row.userGroupId)).size).toBe(200);
+    for (const [n, token] of old.entries()) {
+      const row = results[n];
+      expect(row?.token).toMatch(/^[0-9a-f]{64}$/);
+      expect(row?.token).not.toBe(token);
+      // The new token is the group's current one; the old one is refused.
+      const current = await api.getOrCreate({ user_group_id: `rot-${n}` });
+      expect(current.user_group.token).toBe(row?.token);
+      await expect(api.rotate({ current_token: token })).rejects.toMatchObject({ kind: 'not_found' });
+    }
+    // Pasted tokens are erased once the job can run no more.
+    const inputs = await jobsDb(database.db)
+      .selectFrom('bulk_job_row')
+      .select('input_token')
+      .where('job_id', '=', id)
+      .execute();
+    expect(inputs.every((row) => row.input_token === null)).toBe(true);
+  });
+
+  it('paces requests to the environment’s rate and retries 429s: no failed row at a 3 per second limit', async () => {
+    const serviceDatabase = path.join(temp.dir, 'limited.sqlite');
+    const limitedKeys = await createTestKeys(serviceDatabase);
+    const limited = await startTestService(serviceDatabase, { rateLimit: { perSecond: 3, burst: 3 } });
+    const jobRunner = runner({ api: () => apiFor(limited.url, limitedKeys.testing), pace: () => 180 });
+    try {
+      const id = await getOrCreateJob(csv(100, 'paced'));
+      const started = performance.now();
+      jobRunner.start();
+      const progress = await until(
+        () => jobProgress(database.db, id),
+        (value) => value?.job.status === 'finished',
+        90_000,
+      );
+      const seconds = (performance.now() - started) / 1000;
+      expect(progress?.counts).toMatchObject({ done: 100, failed: 0 });
+      // 100 requests in evenly spaced slots a third of a second apart: 33 s; within 10% of 3/s.
+      const rate = 100 / seconds;
+      expect(rate).toBeGreaterThan(2.7);
+      expect(rate).toBeLessThan(3.3);
+    } finally {
+      await jobRunner.stop();
+      await limited.close();
+    }
+  }, 120_000);
+
+  it('pauses a job whose key is refused, keeping its rows to run after resume', async () => {
+    const jobRunner = runner({ api: () => apiFor(service.url, 'ugs_not-a-key') });
+    jobRunner.start();
+    try {
+      const id = await getOrCreateJob(csv(5, 'refused'));
+      const progress = await finished(id);
+      expect(progress?.job).toMatchObject({
+        status: 'paused',
+        paused_reason: expect.stringMatching(/refused/),
+      });
+      expect(progress?.counts).toMatchObject({ pending: 5, done: 0, failed: 0 });
+    } finally {
+      await jobRunner.stop();
+    }
+  });
+
+  it('takes over a job from a console that died mid-rotation without rotating any token twice', async () => {
+    const api = apiFor(service.url, keys.testing);
+    const groups = await Promise.all(
+      Array.from(
+        { length: 6 },
+        async (_, n) => (await api.getOrCreate({ user_group_id: `crash-${n}` })).user_group,
+      ),
+    );
+    // Known to the directory, so the job can find each token's group.
+    const { recordGetOrCreate } = await import('@/lib/directory/store');
+    for (const group of groups)
+      await recordGetOrCreate(database.db, {
+        environment: 'Testing',
+        operatorEmail: owner.email,
+        isNew: true,
+        group,
+        mappingSent: undefined,
+      });
+    const reading = readTokenList(groups.map((group) => group.token).join('\n'));
+    if (!reading.ok) throw new Error(reading.message);
+    const id = await createRotateJob(database.db, vault, {
+      environment: 'Testing',
+      source: 'pasted',
+      owner,
+      ...reading,
+    });
+    await steerJob(database.db, id, 'start');
+    // The dead console: its lease ran out; it had sent rows 1 and 2, and the service rotated row 1
+    // before the console died (its answer was lost); row 2's request never arrived.
+    const lost = await api.rotate({ current_token: groups[0]?.token as string });
+    const jobs = jobsDb(database.db);
+    await jobs
+      .updateTable('bulk_job')
+      .set({ lease_owner: 'dead', lease_expires_at: new Date(Date.now() - 1).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    await jobs
+      .updateTable('bulk_job_row')
+      .set({ status: 'sending' })
+      .where('job_id', '=', id)
+      .where('row_number', 'in', [1, 2])
+      .execute();
+    const jobRunner = runner();
+    jobRunner.start();
+    try {
+      expect((await finished(id))?.counts).toMatchObject({ done: 6, failed: 0 });
+    } finally {
+      await jobRunner.stop();
+    }
+    const results = await jobResultRows(database.db, id, vault);
+    // Row 1: read back, not rotated again; the token the lost answer carried is the result.
+    expect(results[0]).toMatchObject({
+      token: lost.user_group.token,
+      error: expect.stringMatching(/read back/),
+    });
+    for (const [n, row] of results.entries()) {
+      const current = await api.getOrCreate({ user_group_id: `crash-${n}` });
+      expect(current.user_group.token).toBe(row.token);
+    }
+  });
+});

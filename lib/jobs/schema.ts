@@ -1,0 +1,163 @@
+/**
+ * Bulk jobs' tables and migrations, on the console database. A job is one environment's batch of
+ * get-or-creates (from a CSV) or rotations (from tokens or directory ids); its rows are stored
+ * before anything is sent, so a restart resumes where the job stood. Tokens are stored only
+ * encrypted (lib/jobs/vault.ts) and erased once the person has downloaded them.
+ */
+import { type Generated, type Kysely, type Migration, sql } from 'kysely';
+import type { ConsoleDb } from '@/lib/db/console-database';
+import { migrateModule } from '@/lib/db/migrate';
+
+export const jobKinds = ['get-or-create', 'rotate'] as const;
+export type JobKind = (typeof jobKinds)[number];
+
+/** draft: previewed, nothing sent yet; running/paused; cancelled or finished: no more rows run. */
+export const jobStatuses = ['draft', 'running', 'paused', 'cancelled', 'finished'] as const;
+export type JobStatus = (typeof jobStatuses)[number];
+
+/**
+ * invalid: refused by the preview, never sent; pending: to send; sending: its request may be out
+ * (after a crash, such a row is uncertain: see the runner); done or failed: its outcome is stored.
+ */
+export const rowStatuses = ['invalid', 'pending', 'sending', 'done', 'failed'] as const;
+export type RowStatus = (typeof rowStatuses)[number];
+
+export interface BulkJobTable {
+  id: string;
+  environment: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** What the person uploaded or chose, for the list of jobs. */
+  source: string;
+  created_at: string;
+  created_by: string;
+  created_by_id: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Why the job paused by itself (a refused API key, an unconfigured environment), for the person. */
+  paused_reason: string | null;
+  /** The job's own audit entry, written when it starts and settled when it ends. */
+  audit_event_id: number | null;
+  /** When the tokens were downloaded and erased; results stay, tokens do not. */
+  tokens_erased_at: string | null;
+  /** The console instance running it, until then: one runner per job at a time. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+export interface BulkJobRowTable {
+  job_id: string;
+  /** 1-based position in the job. */
+  row_number: number;
+  /** Where the row came from: the CSV line, or the list's line. */
+  source_line: number;
+  user_group_id: string | null;
+  name: string | null;
+  /** JSON text, as validated. */
+  mapping: string | null;
+  properties: string | null;
+  /** For a rotation: the token to rotate, encrypted. */
+  input_token: string | null;
+  status: RowStatus;
+  attempts: Generated<number>;
+  /** The preview's findings or the failure, as a person reads them; never a token. */
+  error: string | null;
+  /** The token the answer carried, encrypted; null once erased. */
+  result_token: string | null;
+  result_fingerprint: string | null;
+  result_name: string | null;
+  result_team_id: number | null;
+  new_user_group: number | null;
+  finished_at: string | null;
+}
+
+export type JobTables = {
+  bulk_job: BulkJobTable;
+  bulk_job_row: BulkJobRowTable;
+};
+
+export type JobsDb = Kysely<JobTables>;
+
+/** The console database seen with the jobs' tables. */
+export function jobsDb(db: ConsoleDb): JobsDb {
+  return db.withTables<JobTables>() as unknown as JobsDb;
+}
+
+const migrations: Record<string, Migration> = {
+  '2026-11-23-001-bulk-jobs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('bulk_job')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('environment', 'text', (column) => column.notNull())
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('source', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .addColumn('created_by', 'text', (column) => column.notNull())
+        .addColumn('created_by_id', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('finished_at', 'text')
+        .addColumn('paused_reason', 'text')
+        .addColumn('audit_event_id', 'integer')
+        .addColumn('tokens_erased_at', 'text')
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_expires_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('bulk_job_status')
+        .on('bulk_job')
+        .columns(['status', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('bulk_job_environment')
+        .on('bulk_job')
+        .columns(['environment', 'created_at'])
+        .execute();
+      await db.schema
+        .createTable('bulk_job_row')
+        .addColumn('job_id', 'text', (column) =>
+          column.notNull().references('bulk_job.id').onDelete('cascade'),
+        )
+        .addColumn('row_number', 'integer', (column) => column.notNull())
+        .addColumn('source_line', 'integer', (column) => column.notNull())
+        .addColumn('user_group_id', 'text')
+        .addColumn('name', 'text')
+        .addColumn('mapping', 'text')
+        .addColumn('properties', 'text')
+        .addColumn('input_token', 'text')
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('error', 'text')
+        .addColumn('result_token', 'text')
+        .addColumn('result_fingerprint', 'text')
+        .addColumn('result_name', 'text')
+        .addColumn('result_team_id', 'integer')
+        .addColumn('new_user_group', 'integer')
+        .addColumn('finished_at', 'text')
+        .addPrimaryKeyConstraint('bulk_job_row_pk', ['job_id', 'row_number'])
+        .execute();
+      await db.schema
+        .createIndex('bulk_job_row_status')
+        .on('bulk_job_row')
+        .columns(['job_id', 'status', 'row_number'])
+        .execute();
+      await db.schema
+        .createIndex('bulk_job_row_finished')
+        .on('bulk_job_row')
+        .columns(['job_id', 'finished_at'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table bulk_job_row`.execute(db);
+      await sql`drop table bulk_job`.execute(db);
+    },
+  },
+};
+
+/** Idempotent: applies what is missing, in order. */
+export function migrateJobs(db: ConsoleDb): Promise<void> {
+  return migrateModule(db, 'jobs', migrations);
+}
