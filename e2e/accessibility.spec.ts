@@ -24,6 +24,8 @@ test.describe('as support', () => {
   test.use({ storageState: supportState });
 
   test('pages and states of the user group journeys', async ({ page }) => {
+    // A dozen axe scans: on a loaded 2-core machine they alone can take more than the default minute.
+    test.setTimeout(180_000);
     const id = await someGroup('testing');
     for (const path of [
       '/customer',

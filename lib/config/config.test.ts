@@ -37,6 +37,28 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ CONSOLE_TRUSTED_PROXIES: 'my-proxy' })).toThrow(/CONSOLE_TRUSTED_PROXIES/);
   });
 
+  it('paces bulk jobs at 180 a minute unless told, per environment or "unlimited"', () => {
+    const keys = {
+      USER_GROUP_API_URL: 'http://127.0.0.1:9',
+      USER_GROUP_API_KEY_CUSTOMER: 'c',
+      USER_GROUP_API_KEY_TESTING: 't',
+    };
+    const paces = (env: Record<string, string>) => {
+      const { upstreams } = parseConfig({ ...keys, ...env });
+      return [upstreams.Customer?.requestsPerMinute, upstreams.Testing?.requestsPerMinute];
+    };
+    expect(paces({})).toEqual([180, 180]);
+    expect(paces({ USER_GROUP_API_REQUESTS_PER_MINUTE: 'unlimited' })).toEqual([null, null]);
+    expect(
+      paces({ USER_GROUP_API_REQUESTS_PER_MINUTE: '600', USER_GROUP_API_REQUESTS_PER_MINUTE_CUSTOMER: '60' }),
+    ).toEqual([60, 600]);
+    expect(() => paces({ USER_GROUP_API_REQUESTS_PER_MINUTE_TESTING: 'fast' })).toThrow(
+      /USER_GROUP_API_REQUESTS_PER_MINUTE_TESTING must be a whole number/,
+    );
+    expect(() => parseConfig({ CONSOLE_JOB_TOKEN_KEY: 'short' })).toThrow(/CONSOLE_JOB_TOKEN_KEY/);
+    expect(parseConfig({}).jobs).toEqual({ concurrency: 8, tokenKey: undefined });
+  });
+
   it('turns the sign-in limit off or reads attempts/seconds', () => {
     expect(parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'off' }).auth.signInRateLimit).toBeNull();
     expect(parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: '10 / 300' }).auth.signInRateLimit).toEqual({

@@ -44,6 +44,27 @@ const rateLimitSchema = z
     return { max, windowSeconds };
   });
 
+/** A bulk job's pace against a server: requests per minute, or "unlimited" (the embedded service). */
+const requestsPerMinute = (name: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value.toLowerCase() === 'unlimited') return null;
+      const rate = Number(value);
+      if (!Number.isInteger(rate) || rate < 1) {
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number of requests per minute or "unlimited"`,
+        });
+        return z.NEVER;
+      }
+      return rate;
+    });
+
+/** The pace of a vendor that says nothing else: 180 a minute per caller is typical. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 180;
+
 const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
 
 const envSchema = z.object({
@@ -64,6 +85,24 @@ const envSchema = z.object({
   USER_GROUP_API_URL_CUSTOMER: optional(httpUrl('USER_GROUP_API_URL_CUSTOMER')),
   USER_GROUP_API_URL_TESTING: optional(httpUrl('USER_GROUP_API_URL_TESTING')),
   USER_GROUP_API_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  USER_GROUP_API_REQUESTS_PER_MINUTE: optional(requestsPerMinute('USER_GROUP_API_REQUESTS_PER_MINUTE')),
+  USER_GROUP_API_REQUESTS_PER_MINUTE_CUSTOMER: optional(
+    requestsPerMinute('USER_GROUP_API_REQUESTS_PER_MINUTE_CUSTOMER'),
+  ),
+  USER_GROUP_API_REQUESTS_PER_MINUTE_TESTING: optional(
+    requestsPerMinute('USER_GROUP_API_REQUESTS_PER_MINUTE_TESTING'),
+  ),
+  CONSOLE_JOB_CONCURRENCY: z.coerce
+    .number({ error: 'CONSOLE_JOB_CONCURRENCY must be a number' })
+    .int()
+    .min(1)
+    .max(64, { error: 'CONSOLE_JOB_CONCURRENCY must be between 1 and 64' })
+    .default(8),
+  CONSOLE_JOB_TOKEN_KEY: optional(
+    z.string().regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, {
+      error: 'CONSOLE_JOB_TOKEN_KEY must be 64 hex characters or the base64 of 32 bytes',
+    }),
+  ),
   BETTER_AUTH_SECRET: optional(
     z.string().min(32, { error: 'BETTER_AUTH_SECRET must be at least 32 characters' }),
   ),
@@ -122,6 +161,8 @@ export interface UpstreamConfig {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
+  /** Bulk jobs' pace against this server; null: unlimited. */
+  requestsPerMinute: number | null;
 }
 
 export interface ConsoleConfig {
@@ -152,6 +193,12 @@ export interface ConsoleConfig {
     firstAdmin: { email: string; password: string | undefined };
   };
   oidc: OidcConfig | null;
+  jobs: {
+    /** Requests in flight per job. */
+    concurrency: number;
+    /** The key sealing jobs' tokens at rest; unset: a key file under DATA_DIR. */
+    tokenKey: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -223,6 +270,7 @@ export function parseConfig(env: Env): ConsoleConfig {
       },
     },
     oidc: oidcConfig(settings),
+    jobs: { concurrency: settings.CONSOLE_JOB_CONCURRENCY, tokenKey: settings.CONSOLE_JOB_TOKEN_KEY },
   };
 }
 
@@ -242,10 +290,23 @@ function upstreamsOf(settings: Settings): Record<Environment, UpstreamConfig | n
     Customer: settings.USER_GROUP_API_URL_CUSTOMER ?? settings.USER_GROUP_API_URL,
     Testing: settings.USER_GROUP_API_URL_TESTING ?? settings.USER_GROUP_API_URL,
   };
+  const paces: Record<Environment, number | null | undefined> = {
+    Customer: settings.USER_GROUP_API_REQUESTS_PER_MINUTE_CUSTOMER,
+    Testing: settings.USER_GROUP_API_REQUESTS_PER_MINUTE_TESTING,
+  };
   const upstream = (environment: Environment): UpstreamConfig | null => {
     const apiKey = keys[environment];
     const baseUrl = urls[environment];
-    return apiKey && baseUrl ? { baseUrl, apiKey, timeoutMs: settings.USER_GROUP_API_TIMEOUT_MS } : null;
+    const pace =
+      paces[environment] !== undefined ? paces[environment] : settings.USER_GROUP_API_REQUESTS_PER_MINUTE;
+    return apiKey && baseUrl
+      ? {
+          baseUrl,
+          apiKey,
+          timeoutMs: settings.USER_GROUP_API_TIMEOUT_MS,
+          requestsPerMinute: pace === undefined ? DEFAULT_REQUESTS_PER_MINUTE : pace,
+        }
+      : null;
   };
   return { Customer: upstream('Customer'), Testing: upstream('Testing') };
 }

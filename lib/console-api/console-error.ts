@@ -14,6 +14,7 @@ export const statusOfCode: Record<ConsoleErrorCode, number> = {
   api_key_refused: 502,
   environment_not_configured: 503,
   not_found: 404,
+  conflict: 409,
   rate_limited: 429,
   upstream_unreachable: 502,
   upstream_timeout: 504,

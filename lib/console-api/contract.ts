@@ -51,6 +51,7 @@ export const consoleErrorCodeSchema = z.enum([
   'api_key_refused', // the service refused the environment's API key
   'environment_not_configured', // the console has no API key for that environment
   'not_found', // no user group for that token / id
+  'conflict', // the thing is not in a state that allows this (a finished job cannot be paused)
   'rate_limited',
   'upstream_unreachable',
   'upstream_timeout',

@@ -91,6 +91,10 @@ export function openConsoleDatabase(file: string): ConsoleDatabase {
   // Password hashes and sessions: readable by the console's user only.
   chmodSync(file, 0o600);
   sqlite.pragma('journal_mode = WAL');
+  // In WAL mode, NORMAL loses no committed transaction when the process dies (kill -9), only,
+  // possibly, the last ones on a power cut; FULL would wait for the disk on every commit, and a
+  // bulk job commits once per row.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<ConsoleTables>({

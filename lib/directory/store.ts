@@ -41,14 +41,18 @@ interface Change {
   at?: Date;
 }
 
+/** A group as a bulk job kept it: its token sealed away, only the token's fingerprint at hand. */
+export type RecordedGroup = Omit<ServiceGroup, 'token'> & { tokenFingerprint: string | null };
+
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** What any answer of the service tells about a group, and who saw it when. */
-function seenIn(change: Change & { group: ServiceGroup }, at: string) {
+function seenIn(change: Change & { group: ServiceGroup | RecordedGroup }, at: string) {
   return {
     name: change.group.name,
     team_id: change.group.team_id,
-    token_fingerprint: tokenFingerprint(change.group.token),
+    token_fingerprint:
+      'token' in change.group ? tokenFingerprint(change.group.token) : change.group.tokenFingerprint,
     updated_at: at,
     updated_by: change.operatorEmail,
   };
@@ -61,7 +65,11 @@ function seenIn(change: Change & { group: ServiceGroup }, at: string) {
  */
 export async function recordGetOrCreate(
   db: ConsoleDb,
-  change: Change & { isNew: boolean; group: ServiceGroup; mappingSent: Record<string, unknown> | undefined },
+  change: Change & {
+    isNew: boolean;
+    group: ServiceGroup | RecordedGroup;
+    mappingSent: Record<string, unknown> | undefined;
+  },
 ): Promise<void> {
   const at = (change.at ?? new Date()).toISOString();
   const seen = {
@@ -98,7 +106,10 @@ export async function recordGetOrCreate(
 }
 
 /** After a rotation: the new token's fingerprint. */
-export async function recordRotation(db: ConsoleDb, change: Change & { group: ServiceGroup }): Promise<void> {
+export async function recordRotation(
+  db: ConsoleDb,
+  change: Change & { group: ServiceGroup | RecordedGroup },
+): Promise<void> {
   const at = (change.at ?? new Date()).toISOString();
   // A group that answers a rotation exists, whatever the directory last knew.
   const seen = { ...seenIn(change, at), deleted_at: null, deleted_by: null };

@@ -10,7 +10,7 @@
  * is); a rotation is settled by reading the group's current token, never by rotating twice.
  */
 import { randomUUID } from 'node:crypto';
-import { type Selectable, type SqlBool, sql } from 'kysely';
+import { type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import type { ConsoleDb } from '@/lib/db/console-database';
@@ -18,7 +18,7 @@ import { recordGetOrCreate, recordRotation, type ServiceGroup } from '@/lib/dire
 import type { Environment } from '@/lib/environments';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import { createPacer, type Pacer } from './pacer';
-import { type BulkJobRowTable, type BulkJobTable, jobsDb } from './schema';
+import { type BulkJobRowTable, type BulkJobTable, type JobTables, jobsDb } from './schema';
 import { eraseInputTokens, tokenPlace } from './store';
 import type { TokenVault } from './vault';
 
@@ -165,12 +165,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         .execute();
       let next = 0;
       let halt: JobHalt | null = null;
+      // Rows are marked `sending` a handful at a time, ahead of the workers that take them: one
+      // write per handful instead of one per row. A row so marked may have been sent; after a
+      // crash that is all a `sending` row means, and what the recovery assumes.
+      const claim = createClaimer(job.id, rows, Math.max(1, options.concurrency));
       const worker = async () => {
         try {
           // The bound is checked after the await: other workers take rows meanwhile.
           while (!halt && (await mayContinue()) && next < rows.length) {
-            const row = rows[next++] as Row;
-            await runRow(job, row, mayContinue);
+            const index = next++;
+            await claim.through(index);
+            await runRow(job, rows[index] as Row, mayContinue);
           }
         } catch (error) {
           if (!(error instanceof JobHalt)) throw error;
@@ -179,6 +184,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       };
       // Every worker settles (its row back to pending) before the job is paused or finished.
       await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+      // Claimed but never taken (the job was paused or stopped): not sent, so not uncertain.
+      await claim.release(next);
+      await syncDirectory();
       if (halt) await pause(id, (halt as JobHalt).message);
       else if (holding && !stopped) await finishIfDone(job);
     } finally {
@@ -193,15 +201,51 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
+  function createClaimer(jobId: string, rows: Row[], size: number) {
+    let claimedUpTo = 0;
+    let claiming: Promise<void> | null = null;
+    const mark = async (from: number, to: number) => {
+      await jobs
+        .updateTable('bulk_job_row')
+        .set({ status: 'sending', attempts: sql`attempts + 1` })
+        .where('job_id', '=', jobId)
+        .where(
+          'row_number',
+          'in',
+          rows.slice(from, to).map((row) => row.row_number),
+        )
+        .execute();
+      claimedUpTo = to;
+    };
+    return {
+      async through(index: number): Promise<void> {
+        while (index >= claimedUpTo) {
+          claiming ??= mark(claimedUpTo, Math.min(rows.length, claimedUpTo + size)).finally(() => {
+            claiming = null;
+          });
+          await claiming;
+        }
+      },
+      async release(from: number): Promise<void> {
+        const unsent = rows.slice(from, claimedUpTo).filter((row) => row.status === 'pending');
+        if (unsent.length === 0) return;
+        await jobs
+          .updateTable('bulk_job_row')
+          .set({ status: 'pending' })
+          .where('job_id', '=', jobId)
+          .where(
+            'row_number',
+            'in',
+            unsent.map((row) => row.row_number),
+          )
+          .execute();
+      },
+    };
+  }
+
   async function runRow(job: BulkJobTable, row: Row, mayContinue: () => Promise<boolean>): Promise<void> {
     const environment = job.environment as Environment;
     const uncertain = row.status === 'sending';
-    await jobs
-      .updateTable('bulk_job_row')
-      .set({ status: 'sending', attempts: sql`attempts + 1` })
-      .where('job_id', '=', row.job_id)
-      .where('row_number', '=', row.row_number)
-      .execute();
     const inputToken = row.input_token
       ? vault.open(row.input_token, tokenPlace(job.id, row.row_number, 'input'))
       : null;
@@ -314,7 +358,50 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  async function record(
+  /**
+   * Outcomes waiting to be written. Each worker waits for its own to be committed before its next
+   * request; outcomes that arrive while a commit is under way are written together in the next one
+   * (group commit): one transaction per row would spend most of a job's time committing.
+   */
+  const unwritten: {
+    write: (trx: Transaction<JobTables>) => Promise<void>;
+    settle: (error?: unknown) => void;
+  }[] = [];
+  let writing = false;
+
+  async function writeOutcomes(): Promise<void> {
+    if (writing) return;
+    writing = true;
+    try {
+      while (unwritten.length > 0) {
+        const batch = unwritten.splice(0);
+        try {
+          await jobs.transaction().execute(async (trx) => {
+            for (const outcome of batch) await outcome.write(trx);
+          });
+          for (const outcome of batch) outcome.settle();
+          syncDirectorySoon();
+        } catch (error) {
+          for (const outcome of batch) outcome.settle(error);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  function record(job: BulkJobTable, row: Row, outcome: Outcome, inputToken: string | null): Promise<void> {
+    return new Promise((resolve, reject) => {
+      unwritten.push({
+        write: (trx) => writeOutcome(trx, job, row, outcome, inputToken),
+        settle: (error) => (error === undefined ? resolve() : reject(error)),
+      });
+      void writeOutcomes();
+    });
+  }
+
+  async function writeOutcome(
+    trx: Transaction<JobTables>,
     job: BulkJobTable,
     row: Row,
     outcome: Outcome,
@@ -323,7 +410,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const environment = job.environment as Environment;
     const at = new Date();
     const detail = `bulk job ${job.id.slice(0, 8)}, line ${row.source_line}`;
-    await jobs.transaction().execute(async (trx) => {
+    {
       const consoleTrx = trx as unknown as ConsoleDb;
       if (outcome.kind === 'done') {
         const { group } = outcome;
@@ -336,6 +423,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
             result_fingerprint: tokenFingerprint(group.token),
             result_name: group.name,
             result_team_id: group.team_id,
+            result_properties: group.properties == null ? null : JSON.stringify(group.properties),
             new_user_group: outcome.isNew === null ? null : Number(outcome.isNew),
             error: outcome.note ?? null,
             finished_at: at.toISOString(),
@@ -357,17 +445,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           detail,
           at,
         });
-        if (rotated)
-          await recordRotation(consoleTrx, { environment, operatorEmail: job.created_by, group, at });
-        else
-          await recordGetOrCreate(consoleTrx, {
-            environment,
-            operatorEmail: job.created_by,
-            isNew: outcome.isNew === true,
-            group,
-            mappingSent: row.mapping === null ? undefined : JSON.parse(row.mapping),
-            at,
-          });
       } else {
         await trx
           .updateTable('bulk_job_row')
@@ -387,7 +464,109 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           at,
         });
       }
+    }
+  }
+
+  /**
+   * The directory learns done rows' outcomes in batches, a moment after the rows' own records:
+   * its search index costs a commit each time, and it is a record of what happened, not the place
+   * a token is kept. A row is marked when the directory has it, so a console that died in between
+   * catches up when it next runs a job.
+   */
+  let syncing: Promise<void> | null = null;
+  let syncAgain = false;
+  let syncTimer: NodeJS.Timeout | undefined;
+
+  function syncDirectorySoon(): void {
+    syncTimer ??= setTimeout(() => {
+      syncTimer = undefined;
+      syncDirectory().catch((error: unknown) =>
+        log(
+          'error',
+          { err: { name: (error as Error)?.name } },
+          'could not update the directory from a bulk job',
+        ),
+      );
+    }, 200);
+  }
+
+  function syncDirectory(): Promise<void> {
+    if (syncing) {
+      syncAgain = true;
+      return syncing;
+    }
+    syncing = (async () => {
+      do {
+        syncAgain = false;
+        while (await syncDirectoryBatch()) {}
+      } while (syncAgain);
+    })().finally(() => {
+      syncing = null;
     });
+    return syncing;
+  }
+
+  const SYNC_BATCH = 500;
+
+  /** Answers whether there may be more. */
+  async function syncDirectoryBatch(): Promise<boolean> {
+    const rows = await jobs
+      .selectFrom('bulk_job_row')
+      .innerJoin('bulk_job', 'bulk_job.id', 'bulk_job_row.job_id')
+      .select([
+        'bulk_job_row.job_id',
+        'bulk_job_row.row_number',
+        'bulk_job_row.user_group_id',
+        'bulk_job_row.mapping',
+        'bulk_job_row.result_name',
+        'bulk_job_row.result_team_id',
+        'bulk_job_row.result_fingerprint',
+        'bulk_job_row.result_properties',
+        'bulk_job_row.new_user_group',
+        'bulk_job_row.finished_at',
+        'bulk_job.environment',
+        'bulk_job.kind',
+        'bulk_job.created_by',
+      ])
+      .where('bulk_job_row.status', '=', 'done')
+      .where('bulk_job_row.directory_at', 'is', null)
+      .orderBy('bulk_job_row.job_id')
+      .orderBy('bulk_job_row.row_number')
+      .limit(SYNC_BATCH)
+      .execute();
+    if (rows.length === 0) return false;
+    const now = new Date().toISOString();
+    await jobs.transaction().execute(async (trx) => {
+      const consoleTrx = trx as unknown as ConsoleDb;
+      for (const row of rows) {
+        const change = {
+          environment: row.environment as Environment,
+          operatorEmail: row.created_by,
+          at: new Date(row.finished_at ?? now),
+          group: {
+            provided_id: row.user_group_id as string,
+            name: row.result_name ?? '',
+            team_id: row.result_team_id ?? 0,
+            tokenFingerprint: row.result_fingerprint,
+            ...(row.result_properties !== null ? { properties: JSON.parse(row.result_properties) } : {}),
+          },
+        };
+        if (row.kind === 'rotate' && row.new_user_group !== 1) await recordRotation(consoleTrx, change);
+        else
+          await recordGetOrCreate(consoleTrx, {
+            ...change,
+            isNew: row.new_user_group === 1,
+            mappingSent: row.mapping === null ? undefined : JSON.parse(row.mapping),
+          });
+        await trx
+          .updateTable('bulk_job_row')
+          .set({ directory_at: now })
+          .where('job_id', '=', row.job_id)
+          .where('row_number', '=', row.row_number)
+          .execute();
+      }
+    });
+    return rows.length === SYNC_BATCH;
   }
 
   async function pause(id: string, reason: string): Promise<void> {
@@ -452,6 +631,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       if (timer) clearInterval(timer);
       timer = undefined;
       await Promise.allSettled(running.values());
+      if (syncTimer) clearTimeout(syncTimer);
+      syncTimer = undefined;
+      await syncDirectory().catch(() => undefined);
     },
   };
 }

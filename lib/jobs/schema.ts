@@ -68,8 +68,12 @@ export interface BulkJobRowTable {
   result_fingerprint: string | null;
   result_name: string | null;
   result_team_id: number | null;
+  /** JSON, as the service answered (not secret: the directory shows them too). */
+  result_properties: string | null;
   new_user_group: number | null;
   finished_at: string | null;
+  /** When the directory learnt this row's outcome (written in batches after the row's own record). */
+  directory_at: string | null;
 }
 
 export type JobTables = {
@@ -135,8 +139,10 @@ const migrations: Record<string, Migration> = {
         .addColumn('result_fingerprint', 'text')
         .addColumn('result_name', 'text')
         .addColumn('result_team_id', 'integer')
+        .addColumn('result_properties', 'text')
         .addColumn('new_user_group', 'integer')
         .addColumn('finished_at', 'text')
+        .addColumn('directory_at', 'text')
         .addPrimaryKeyConstraint('bulk_job_row_pk', ['job_id', 'row_number'])
         .execute();
       await db.schema
@@ -144,6 +150,10 @@ const migrations: Record<string, Migration> = {
         .on('bulk_job_row')
         .columns(['job_id', 'status', 'row_number'])
         .execute();
+      // Rows whose outcome the directory has yet to learn: few at any time, found without a scan.
+      await sql`create index bulk_job_row_directory_due on bulk_job_row (job_id, row_number) where status = 'done' and directory_at is null`.execute(
+        db,
+      );
       await db.schema
         .createIndex('bulk_job_row_finished')
         .on('bulk_job_row')

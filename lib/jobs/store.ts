@@ -331,7 +331,10 @@ export interface ResultRow {
   token?: string | null;
 }
 
-/** Every row in the job's order; with tokens, decrypted (null where none or already erased). */
+/**
+ * Every row the job ran (the preview's refusals are not results), in the job's order; with tokens,
+ * decrypted (null where none or already erased).
+ */
 export async function jobResultRows(
   db: ConsoleDb,
   id: string,
@@ -341,6 +344,7 @@ export async function jobResultRows(
     .selectFrom('bulk_job_row')
     .selectAll()
     .where('job_id', '=', id)
+    .where('status', '!=', 'invalid')
     .orderBy('row_number')
     .execute();
   return rows.map((row) => ({

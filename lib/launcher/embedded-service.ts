@@ -65,6 +65,8 @@ export async function ensureEmbeddedService(
       USER_GROUP_API_URL: service.url,
       USER_GROUP_API_KEY_CUSTOMER: keyOf('Customer'),
       USER_GROUP_API_KEY_TESTING: keyOf('Testing'),
+      // The embedded service is this machine's own: bulk jobs need not be paced for it.
+      USER_GROUP_API_REQUESTS_PER_MINUTE: 'unlimited',
     },
     url: service.url,
     close: () => service.close(),

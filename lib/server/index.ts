@@ -2,6 +2,8 @@ import 'server-only';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { Environment } from '@/lib/environments';
+import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
+import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
@@ -17,6 +19,8 @@ import { migrateConsoleDatabase } from './migrate';
 export interface ConsoleServer extends ConsoleParts {
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
+  /** Bulk jobs: their runner (started with the server) and the vault of their tokens. */
+  jobs: { runner: JobRunner; vault: TokenVault };
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -37,17 +41,27 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
   await migrateConsoleDatabase(parts.auth, parts.database);
   const clients = new Map<Environment, UserGroupApi>();
-  return {
-    ...parts,
-    userGroupApi: (environment) => {
-      let client = clients.get(environment);
-      if (!client) {
-        client = createUserGroupApi(upstreamOf(parts.config, environment));
-        clients.set(environment, client);
-      }
-      return client;
-    },
+  const userGroupApi = (environment: Environment) => {
+    let client = clients.get(environment);
+    if (!client) {
+      client = createUserGroupApi(upstreamOf(parts.config, environment));
+      clients.set(environment, client);
+    }
+    return client;
   };
+  const vault = createTokenVault(jobTokenKey(config.dataDir, config.jobs.tokenKey));
+  const jobLogger = logger.child({ component: 'jobs' });
+  const runner = createJobRunner({
+    db: parts.database.db,
+    vault,
+    api: userGroupApi,
+    pace: (environment) => config.upstreams[environment]?.requestsPerMinute ?? null,
+    concurrency: config.jobs.concurrency,
+    log: (level, fields, message) => jobLogger[level](fields, message),
+  });
+  // Jobs a restart interrupted resume on their own, without waiting for a person to look.
+  runner.start();
+  return { ...parts, userGroupApi, jobs: { runner, vault } };
 }
 
 function upstreamOf(config: ConsoleConfig, environment: Environment) {

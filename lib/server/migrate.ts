@@ -1,6 +1,6 @@
 /**
  * Brings the console database up to date: better-auth's tables (from its options, as its CLI would,
- * which needs Node 22) and the audit log's. Idempotent, so the launcher runs it on every start
+ * which needs Node 22) the audit log's, the directory's and the bulk jobs'. Idempotent, so the launcher runs it on every start
  * before the console's server starts, and the server runs it again harmlessly before building its instance.
  */
 import { getMigrations } from 'better-auth/db/migration';
@@ -8,6 +8,7 @@ import { migrateAuditLog } from '@/lib/audit/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { migrateDirectory } from '@/lib/directory/schema';
+import { migrateJobs } from '@/lib/jobs/schema';
 
 export interface MigrationReport {
   createdTables: string[];
@@ -24,6 +25,7 @@ export async function migrateConsoleDatabase(
   }
   await migrateAuditLog(database.db);
   await migrateDirectory(database.db);
+  await migrateJobs(database.db);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

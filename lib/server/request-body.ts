@@ -33,18 +33,22 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
 const isJson = (request: Request) => /^application\/json\b/i.test(request.headers.get('content-type') ?? '');
 
 /** The body as JSON of any shape; throws ConsoleError (415, 413, 400). */
-export async function readJson(request: Request): Promise<unknown> {
+export async function readJson(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   if (!isJson(request)) {
     throw new ConsoleError(
       'unsupported_media_type',
       'Send the request as JSON (Content-Type: application/json).',
     );
   }
-  const body = await readBodyText(request);
-  if ('tooLarge' in body) throw new ConsoleError('body_too_large', 'The request is larger than 1 MiB.');
+  const body = await readBodyText(request, limit);
+  if ('tooLarge' in body) {
+    throw new ConsoleError('body_too_large', `The request is larger than ${megabytes(limit)}.`);
+  }
   try {
     return JSON.parse(body.text);
   } catch {
@@ -53,8 +57,12 @@ export async function readJson(request: Request): Promise<unknown> {
 }
 
 /** The body validated with the schema the form uses; throws ConsoleError with field messages. */
-export async function parseJson<Body>(request: Request, schema: z.ZodType<Body>): Promise<Body> {
-  const parsed = schema.safeParse(await readJson(request));
+export async function parseJson<Body>(
+  request: Request,
+  schema: z.ZodType<Body>,
+  limit = MAX_BODY_BYTES,
+): Promise<Body> {
+  const parsed = schema.safeParse(await readJson(request, limit));
   if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
   return parsed.data;
 }

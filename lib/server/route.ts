@@ -79,6 +79,8 @@ export interface RouteSpec<Body, Result> {
   permission: Permission;
   /** The body's schema, the same the form uses; without it the body is not read. */
   body?: z.ZodType<Body>;
+  /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
+  maxBodyBytes?: number;
   /**
    * An action that must be on record: its entry is written before the handler runs, and nothing
    * happens without it (503 audit_unavailable); its outcome is filled in afterwards.
@@ -133,7 +135,7 @@ export function consoleRoute<Body = undefined, Result = unknown, Params = Record
       let body = undefined as Body;
       if (spec.body) {
         try {
-          body = await parseJson(request, spec.body);
+          body = await parseJson(request, spec.body, spec.maxBodyBytes);
         } catch (error) {
           if (spec.audit && error instanceof ConsoleError) {
             await audit(entry(spec.audit.action, operator, error.code, {})).catch(() => undefined);

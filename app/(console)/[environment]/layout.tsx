@@ -52,6 +52,9 @@ export default async function EnvironmentLayout({ children, params }: Environmen
           <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
             Groups
           </Link>
+          <Link href={`/${slug}/bulk`} className="underline-offset-4 hover:underline">
+            Bulk jobs
+          </Link>
           {mayPasteToken ? (
             <Link href={`/${slug}/paste-token`} className="underline-offset-4 hover:underline">
               Paste a token

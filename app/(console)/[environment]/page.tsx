@@ -14,6 +14,7 @@ import { requirePageOperator } from '@/lib/server/page-guard';
 import { DirectorySearch } from './_components/directory-search';
 import { environmentTitle, pageEnvironment } from './_components/environment';
 import { createPath, groupPath } from './_components/paths';
+import { RotateSelected } from './_components/rotate-selected';
 
 type DirectoryPageProps = {
   params: Promise<{ environment: string }>;
@@ -57,6 +58,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
     q ? findDirectoryEntry(database.db, environment, q) : null,
   ]);
   const mayCreate = can(operator.role, 'user-groups:get-or-create');
+  const mayRotate = can(operator.role, 'user-groups:rotate');
   const link = (changes: Record<string, string | number | undefined>) => {
     const next = new URLSearchParams();
     const values = { q, sort, order: descending ? 'desc' : 'asc', page, ...changes };
@@ -97,77 +99,98 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
             {directory.totalIsLowerBound ? ' · refine the search to see the others' : ''}
           </p>
         </div>
-        <section
-          className="overflow-x-auto rounded-lg border border-border bg-card"
-          aria-label="Directory table"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-          tabIndex={0}
-        >
-          <table className="w-full min-w-[40rem] text-sm">
-            <caption className="sr-only">User groups of {environment} known to this console</caption>
-            <thead className="border-b border-border text-left text-xs text-muted-foreground">
-              <tr>
-                {(['id', 'name', 'updated', 'created'] as const).map((column) => (
-                  <th
-                    key={column}
-                    scope="col"
-                    className="px-3 py-2 font-medium"
-                    aria-sort={sort === column ? (descending ? 'descending' : 'ascending') : undefined}
-                  >
-                    <Link
-                      href={link({
-                        sort: column,
-                        order: sort === column && !descending ? 'desc' : 'asc',
-                        page: 1,
-                      })}
-                      className="hover:text-foreground"
+        <form aria-label="Directory" className="flex flex-col gap-3">
+          <section
+            className="overflow-x-auto rounded-lg border border-border bg-card"
+            aria-label="Directory table"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
+            tabIndex={0}
+          >
+            <table className="w-full min-w-[40rem] text-sm">
+              <caption className="sr-only">User groups of {environment} known to this console</caption>
+              <thead className="border-b border-border text-left text-xs text-muted-foreground">
+                <tr>
+                  {mayRotate ? (
+                    <th scope="col" className="w-8 px-3 py-2 font-medium">
+                      <span className="sr-only">Select</span>
+                    </th>
+                  ) : null}
+                  {(['id', 'name', 'updated', 'created'] as const).map((column) => (
+                    <th
+                      key={column}
+                      scope="col"
+                      className="px-3 py-2 font-medium"
+                      aria-sort={sort === column ? (descending ? 'descending' : 'ascending') : undefined}
                     >
-                      {sortLabels[column]}
-                      {sort === column ? (descending ? ' ↓' : ' ↑') : ''}
-                    </Link>
+                      <Link
+                        href={link({
+                          sort: column,
+                          order: sort === column && !descending ? 'desc' : 'asc',
+                          page: 1,
+                        })}
+                        className="hover:text-foreground"
+                      >
+                        {sortLabels[column]}
+                        {sort === column ? (descending ? ' ↓' : ' ↑') : ''}
+                      </Link>
+                    </th>
+                  ))}
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Team ID
                   </th>
-                ))}
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Team ID
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {directory.groups.map((group) => (
-                <tr
-                  key={group.userGroupId}
-                  className="border-b border-border last:border-0"
-                  data-testid="directory-row"
-                >
-                  <td className="px-3 py-2 font-mono">
-                    <Link
-                      href={groupPath(slug, group.userGroupId)}
-                      className="underline-offset-4 hover:underline"
-                    >
-                      {group.userGroupId}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">{group.name ?? '—'}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    <time dateTime={group.updatedAt}>{group.updatedAt.slice(0, 16).replace('T', ' ')}</time>
-                    {group.updatedBy ? (
-                      <span className="text-muted-foreground"> · {group.updatedBy}</span>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
-                    {group.createdAt ? group.createdAt.slice(0, 10) : 'before this console'}
-                  </td>
-                  <td className="px-3 py-2 font-mono">{group.teamId ?? '—'}</td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {directory.groups.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-muted-foreground">
-              {q ? 'No group matches.' : 'No group yet: find or create one above.'}
-            </p>
+              </thead>
+              <tbody>
+                {directory.groups.map((group) => (
+                  <tr
+                    key={group.userGroupId}
+                    className="border-b border-border last:border-0"
+                    data-testid="directory-row"
+                  >
+                    {mayRotate ? (
+                      <td className="px-3 py-2">
+                        <input
+                          type="checkbox"
+                          name="rotate"
+                          value={group.userGroupId}
+                          aria-label={`Select ${group.userGroupId}`}
+                          className="size-4 accent-primary"
+                        />
+                      </td>
+                    ) : null}
+                    <td className="px-3 py-2 font-mono">
+                      <Link
+                        href={groupPath(slug, group.userGroupId)}
+                        className="underline-offset-4 hover:underline"
+                      >
+                        {group.userGroupId}
+                      </Link>
+                    </td>
+                    <td className="px-3 py-2">{group.name ?? '—'}</td>
+                    <td className="px-3 py-2 whitespace-nowrap">
+                      <time dateTime={group.updatedAt}>{group.updatedAt.slice(0, 16).replace('T', ' ')}</time>
+                      {group.updatedBy ? (
+                        <span className="text-muted-foreground"> · {group.updatedBy}</span>
+                      ) : null}
+                    </td>
+                    <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
+                      {group.createdAt ? group.createdAt.slice(0, 10) : 'before this console'}
+                    </td>
+                    <td className="px-3 py-2 font-mono">{group.teamId ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {directory.groups.length === 0 ? (
+              <p className="px-3 py-6 text-center text-sm text-muted-foreground">
+                {q ? 'No group matches.' : 'No group yet: find or create one above.'}
+              </p>
+            ) : null}
+          </section>
+          {mayRotate && directory.groups.length > 0 ? (
+            <RotateSelected environment={environment} slug={slug} />
           ) : null}
-        </section>
+        </form>
         {directory.pageCount > 1 ? (
           <nav aria-label="Pages" className="flex items-center justify-between text-sm">
             {directory.page > 1 ? (

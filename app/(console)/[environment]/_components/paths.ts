@@ -4,3 +4,7 @@ export const groupPath = (slug: string, userGroupId: string) =>
 
 export const createPath = (slug: string, userGroupId: string) =>
   `/${slug}/new?id=${encodeURIComponent(userGroupId)}`;
+
+export const bulkPath = (slug: string) => `/${slug}/bulk`;
+
+export const jobPath = (slug: string, jobId: string) => `/${slug}/bulk/${encodeURIComponent(jobId)}`;

@@ -1,0 +1,53 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { slugOf } from '@/lib/environments';
+import { jobProgress } from '@/lib/jobs/store';
+import { can } from '@/lib/roles';
+import { consoleServer } from '@/lib/server';
+import { jobPermission, toJobView } from '@/lib/server/jobs';
+import { requirePageOperator } from '@/lib/server/page-guard';
+import { environmentTitle, pageEnvironment } from '../../_components/environment';
+import { bulkPath } from '../../_components/paths';
+import { JobPanel } from '../_components/job-panel';
+import { jobTitle } from '../_components/job-status';
+
+type JobPageProps = { params: Promise<{ environment: string; id: string }> };
+
+export async function generateMetadata({ params }: JobPageProps): Promise<Metadata> {
+  return { title: environmentTitle(await pageEnvironment(params), 'Bulk job') };
+}
+
+/** One bulk job: its preview before it runs, its progress while it runs, its result after. */
+export default async function JobPage({ params }: JobPageProps) {
+  const environment = await pageEnvironment(params);
+  const operator = await requirePageOperator('audit:read');
+  const slug = slugOf[environment];
+  const { database } = await consoleServer();
+  const progress = await jobProgress(database.db, decodeURIComponent((await params).id));
+  if (!progress || progress.job.environment !== environment) notFound();
+  const job = toJobView(progress);
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-1">
+        <Link
+          href={bulkPath(slug)}
+          className="text-sm text-muted-foreground underline-offset-4 hover:underline"
+        >
+          ← Bulk jobs
+        </Link>
+        <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">
+          {jobTitle(job.kind, job.source)}
+        </h1>
+        <p className="text-sm text-muted-foreground">
+          Created by {job.createdBy} on {job.createdAt.slice(0, 16).replace('T', ' ')} UTC
+        </p>
+      </div>
+      <JobPanel
+        initial={job}
+        maySteer={can(operator.role, jobPermission[job.kind])}
+        mayDownloadTokens={can(operator.role, 'user-groups:reveal-token')}
+      />
+    </div>
+  );
+}

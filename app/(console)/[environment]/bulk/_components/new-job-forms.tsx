@@ -1,0 +1,191 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useId, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ConsoleApiError } from '@/lib/console-api/client';
+import { jobsApi, MAX_CSV_MB } from '@/lib/console-api/jobs';
+import type { Environment } from '@/lib/environments';
+import { jobPath } from '../../_components/paths';
+
+type NewJobFormsProps = {
+  environment: Environment;
+  slug: string;
+  mayGetOrCreate: boolean;
+  mayRotate: boolean;
+};
+
+const MAX_BYTES = MAX_CSV_MB * 1024 * 1024;
+
+/** Read a chosen file as text, refusing an oversized one before it is uploaded. */
+async function readChosenFile(file: File): Promise<string> {
+  if (file.size > MAX_BYTES)
+    throw new Error(`${file.name} is over ${MAX_CSV_MB} MB: split it into several jobs.`);
+  return file.text();
+}
+
+const errorMessage = (error: unknown) =>
+  error instanceof ConsoleApiError || error instanceof Error ? error.message : 'Something went wrong.';
+
+/** The two ways to start bulk work: a CSV of groups to get or create, and tokens to rotate. */
+export function NewJobForms({ environment, slug, mayGetOrCreate, mayRotate }: NewJobFormsProps) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      {mayGetOrCreate ? <CsvJobForm environment={environment} slug={slug} /> : null}
+      {mayRotate ? <RotateJobForm environment={environment} slug={slug} /> : null}
+    </div>
+  );
+}
+
+function CsvJobForm({ environment, slug }: { environment: Environment; slug: string }) {
+  const router = useRouter();
+  const fileId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const upload = useMutation({
+    mutationFn: async (chosen: File) =>
+      jobsApi.createGetOrCreate(environment, { source: chosen.name, csv: await readChosenFile(chosen) }),
+    onSuccess: (job) => router.push(jobPath(slug, job.id)),
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Get or create groups from a CSV</CardTitle>
+        <CardDescription>
+          Columns <code className="font-mono">user_group_id</code> (required),{' '}
+          <code className="font-mono">name</code>, <code className="font-mono">mapping</code> and{' '}
+          <code className="font-mono">properties</code> (JSON objects). Up to 10,000 rows or {MAX_CSV_MB} MB.
+          Every row is checked first; nothing is sent until you run the job. Existing groups are returned
+          unchanged.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          className="flex flex-col gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (file) upload.mutate(file);
+          }}
+        >
+          <label htmlFor={fileId} className="text-sm font-medium">
+            CSV file
+          </label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".csv,text/csv"
+            className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-muted file:px-3 file:py-1.5 file:text-sm"
+            onChange={(event) => {
+              upload.reset();
+              setFile(event.target.files?.[0] ?? null);
+            }}
+          />
+          {upload.isError ? (
+            <Alert variant="error" role="alert">
+              {errorMessage(upload.error)}
+            </Alert>
+          ) : null}
+          <div>
+            <Button type="submit" disabled={!file || upload.isPending}>
+              {upload.isPending ? 'Checking…' : 'Check the file'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function RotateJobForm({ environment, slug }: { environment: Environment; slug: string }) {
+  const router = useRouter();
+  const listId = useId();
+  const fileId = useId();
+  const [tokens, setTokens] = useState('');
+  const [revealed, setRevealed] = useState(false);
+  const create = useMutation({
+    mutationFn: async ({ source, tokens: from }: { source: string; tokens: string | File }) =>
+      jobsApi.createRotate(environment, {
+        source,
+        tokens: typeof from === 'string' ? from : await readChosenFile(from),
+      }),
+    onSuccess: (job) => router.push(jobPath(slug, job.id)),
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Rotate many tokens</CardTitle>
+        <CardDescription>
+          After a leak: paste the tokens (one per line) or upload a file of them (a CSV needs a{' '}
+          <code className="font-mono">token</code> column). Each gets a new token; the old ones stop working.
+          The tokens are checked first, and nothing is sent until you run the job.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          className="flex flex-col gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.mutate({ source: 'pasted tokens', tokens });
+          }}
+        >
+          <div className="flex items-center justify-between gap-2">
+            <label htmlFor={listId} className="text-sm font-medium">
+              Tokens to rotate
+            </label>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              aria-pressed={revealed}
+              onClick={() => setRevealed(!revealed)}
+            >
+              {revealed ? 'Hide' : 'Reveal'}
+            </Button>
+          </div>
+          <textarea
+            id={listId}
+            value={tokens}
+            onChange={(event) => {
+              create.reset();
+              setTokens(event.target.value);
+            }}
+            rows={6}
+            autoComplete="off"
+            autoCorrect="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            data-1p-ignore
+            data-lpignore="true"
+            // Masked like a password field until Reveal is pressed: tokens are secrets.
+            className={`rounded-md border border-input bg-background px-3 py-2 font-mono text-sm focus-visible:outline-2 focus-visible:outline-ring ${revealed ? '' : '[-webkit-text-security:disc]'}`}
+          />
+          <label htmlFor={fileId} className="text-sm font-medium">
+            Or a file of tokens
+          </label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".csv,.txt,text/csv,text/plain"
+            className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-muted file:px-3 file:py-1.5 file:text-sm"
+            onChange={(event) => {
+              const chosen = event.target.files?.[0];
+              if (chosen) create.mutate({ source: chosen.name, tokens: chosen });
+            }}
+          />
+          {create.isError ? (
+            <Alert variant="error" role="alert">
+              {errorMessage(create.error)}
+            </Alert>
+          ) : null}
+          <div>
+            <Button type="submit" disabled={tokens.trim() === '' || create.isPending}>
+              {create.isPending ? 'Checking…' : 'Check the tokens'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,40 @@
+import { ConsoleError } from '@/lib/console-api/console-error';
+import {
+  type CreateGetOrCreateJob,
+  createGetOrCreateJobSchema,
+  JOB_BODY_MAX_BYTES,
+  type JobView,
+} from '@/lib/console-api/jobs';
+import { environmentFromSlug } from '@/lib/environments';
+import { readGetOrCreateCsv } from '@/lib/jobs/csv';
+import { createGetOrCreateJob } from '@/lib/jobs/store';
+import { loadJob, toJobView } from '@/lib/server/jobs';
+import { consoleRoute } from '@/lib/server/route';
+
+/**
+ * A CSV read and checked into a draft job: the answer previews its bad rows. Nothing is sent to the
+ * service until the person starts the job.
+ */
+export const POST = consoleRoute<CreateGetOrCreateJob, JobView, { environment: string }>(
+  {
+    name: 'jobs.create-get-or-create',
+    permission: 'user-groups:get-or-create',
+    body: createGetOrCreateJobSchema,
+    maxBodyBytes: JOB_BODY_MAX_BYTES,
+  },
+  async ({ body, params, operator, server }) => {
+    const environment = environmentFromSlug(params.environment);
+    if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+    const reading = readGetOrCreateCsv(body.csv);
+    if (!reading.ok)
+      throw new ConsoleError('invalid_request', reading.message, { fields: { csv: reading.message } });
+    const id = await createGetOrCreateJob(server.database.db, {
+      environment,
+      source: body.source,
+      owner: { id: operator.id, email: operator.email },
+      rows: reading.rows,
+      invalid: reading.invalid,
+    });
+    return toJobView(await loadJob(server, id));
+  },
+);

@@ -1,0 +1,89 @@
+/**
+ * The console's bulk job routes: what the browser sends to create and steer a job, and the
+ * progress it reads back. Tokens never travel in these answers; they come only in the result CSV,
+ * when asked for and allowed.
+ */
+import { z } from 'zod';
+import { type Environment, environments, slugOf } from '@/lib/environments';
+import { callConsoleRoute } from './client';
+
+export const MAX_CSV_MB = 5;
+/** A CSV sent as a JSON string may grow by its escapes: the route reads up to this much. */
+export const JOB_BODY_MAX_BYTES = 12 * 1024 * 1024;
+
+export const jobRoutes = (environment: Environment) => {
+  const base = `/api/user-groups/${slugOf[environment]}/jobs`;
+  return { list: base, getOrCreate: `${base}/get-or-create`, rotate: `${base}/rotate` } as const;
+};
+export const jobRoute = (id: string) => `/api/jobs/${encodeURIComponent(id)}`;
+export const jobResultRoute = (id: string, withTokens: boolean) =>
+  `${jobRoute(id)}/result${withTokens ? '?tokens=1' : ''}`;
+
+const source = z.string().trim().min(1).max(255);
+
+export const createGetOrCreateJobSchema = z.object({ source, csv: z.string() });
+export type CreateGetOrCreateJob = z.infer<typeof createGetOrCreateJobSchema>;
+
+export const createRotateJobSchema = z.union([
+  z.object({ source, tokens: z.string() }),
+  z.object({ source, userGroupIds: z.array(z.string()).max(10_000) }),
+]);
+export type CreateRotateJob = z.infer<typeof createRotateJobSchema>;
+
+export const jobActionSchema = z.object({
+  action: z.enum(['start', 'pause', 'resume', 'cancel']),
+  /** In Customer, starting a rotation job asks the person to type the number of tokens. */
+  confirmation: z.string().max(50).optional(),
+});
+export type JobActionBody = z.infer<typeof jobActionSchema>;
+
+export const jobViewSchema = z.object({
+  id: z.string(),
+  environment: z.enum(environments),
+  kind: z.enum(['get-or-create', 'rotate']),
+  status: z.enum(['draft', 'running', 'paused', 'cancelled', 'finished']),
+  source: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  pausedReason: z.string().nullable(),
+  tokensErasedAt: z.string().nullable(),
+  counts: z.object({
+    total: z.number(),
+    invalid: z.number(),
+    pending: z.number(),
+    sending: z.number(),
+    done: z.number(),
+    failed: z.number(),
+  }),
+  ratePerMinute: z.number().nullable(),
+  secondsLeft: z.number().nullable(),
+  invalidRows: z.array(
+    z.object({ line: z.number(), userGroupId: z.string().nullable(), problems: z.string() }),
+  ),
+  failedRows: z.array(z.object({ line: z.number(), userGroupId: z.string().nullable(), error: z.string() })),
+});
+export type JobView = z.infer<typeof jobViewSchema>;
+
+export const jobSummarySchema = jobViewSchema.pick({
+  id: true,
+  kind: true,
+  status: true,
+  source: true,
+  createdAt: true,
+  createdBy: true,
+  finishedAt: true,
+});
+export const jobListSchema = z.object({ jobs: z.array(jobSummarySchema) });
+export type JobSummary = z.infer<typeof jobSummarySchema>;
+
+export const jobsApi = {
+  createGetOrCreate: (environment: Environment, body: CreateGetOrCreateJob) =>
+    callConsoleRoute('POST', jobRoutes(environment).getOrCreate, body, jobViewSchema),
+  createRotate: (environment: Environment, body: CreateRotateJob) =>
+    callConsoleRoute('POST', jobRoutes(environment).rotate, body, jobViewSchema),
+  get: (id: string, signal?: AbortSignal) =>
+    callConsoleRoute('GET', jobRoute(id), undefined, jobViewSchema, signal),
+  steer: (id: string, body: JobActionBody) => callConsoleRoute('POST', jobRoute(id), body, jobViewSchema),
+};
