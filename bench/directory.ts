@@ -43,9 +43,9 @@ function percentile(samples: number[], p: number): number {
 
 export async function benchDirectory(): Promise<DirectoryBench> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-directory-'));
-  const database = openConsoleDatabase(path.join(dir, 'console.sqlite'));
+  const database = openConsoleDatabase({ dialect: 'sqlite', file: path.join(dir, 'console.sqlite') });
   try {
-    await migrateDirectory(database.db);
+    await migrateDirectory(database);
     const at = new Date().toISOString();
     for (let start = 0; start < GROUPS; start += 1_000) {
       const rows = Array.from({ length: 1_000 }, (_, offset) => {
@@ -82,13 +82,13 @@ export async function benchDirectory(): Promise<DirectoryBench> {
       { environment: 'Testing', search: 'umbrella', sort: 'id', descending: true },
       { environment: 'Customer', page: 3000 },
     ];
-    for (const query of queries) await searchDirectory(database.db, query); // warm
+    for (const query of queries) await searchDirectory(database, query); // warm
     const searches: number[] = [];
     const lookups: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const query of queries) {
         const started = performance.now();
-        await searchDirectory(database.db, query);
+        await searchDirectory(database, query);
         searches.push(performance.now() - started);
       }
       const n = (round * 997) % GROUPS;

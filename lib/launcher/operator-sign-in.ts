@@ -6,6 +6,7 @@
  */
 import { ensureFirstAdmin } from '@/lib/auth/bootstrap';
 import type { ConsoleConfig } from '@/lib/config';
+import { describeDatabase } from '@/lib/db/describe';
 import { composeConsole } from '@/lib/server/compose';
 import { migrateConsoleDatabase } from '@/lib/server/migrate';
 
@@ -23,7 +24,7 @@ export async function prepareOperatorSignIn(
   try {
     const migration = await migrateConsoleDatabase(auth, database);
     if (migration.createdTables.length > 0 || migration.addedColumns.length > 0) {
-      log(`console database ready (${config.databaseFile})`);
+      log(`console database ready (${describeDatabase(config.database)})`);
     }
     const firstAdmin = await ensureFirstAdmin(auth, database, config);
     if (firstAdmin.created && firstAdmin.generatedPassword) {
