@@ -22,10 +22,14 @@ export function migrateConsoleDatabase(
   auth: ConsoleAuth,
   database: ConsoleDatabase,
 ): Promise<MigrationReport> {
-  return whileMigrationLocked(database, () => migrate(auth, database));
+  return whileMigrationLocked(database, () => applyConsoleMigrations(auth, database));
 }
 
-async function migrate(auth: ConsoleAuth, database: ConsoleDatabase): Promise<MigrationReport> {
+/** The same, for a caller that holds the migration lock already (lib/db/migrate.ts's whileMigrationLocked). */
+export async function applyConsoleMigrations(
+  auth: ConsoleAuth,
+  database: ConsoleDatabase,
+): Promise<MigrationReport> {
   const plan = await getMigrations(auth.options);
   if (plan.toBeCreated.length > 0 || plan.toBeAdded.length > 0 || plan.toBeAddedIndexes.length > 0) {
     await plan.runMigrations();
