@@ -17,6 +17,8 @@ const postgresJourneys = [
   /audit\.spec\.ts/,
   /auth[\\/]operators\.spec\.ts/,
   /auth[\\/]sso\.spec\.ts/,
+  // Only here: two console instances on one PostgreSQL database.
+  /two-consoles\.spec\.ts/,
 ];
 
 export default defineConfig({

@@ -130,6 +130,15 @@ describe('parseConfig', () => {
     }
   });
 
+  it('counts rate limits in Redis when REDIS_URL is a redis URL, and refuses anything else without echoing it', () => {
+    expect(parseConfig({}).redisUrl).toBeNull();
+    expect(parseConfig({ REDIS_URL: 'rediss://:s3cret-pw@cache.internal:6380/2' }).redisUrl).toBe(
+      'rediss://:s3cret-pw@cache.internal:6380/2',
+    );
+    expect(() => parseConfig({ REDIS_URL: 'http://:s3cret-pw@cache.internal' })).toThrow(/REDIS_URL must be/);
+    expect(() => parseConfig({ REDIS_URL: 'http://:s3cret-pw@cache.internal' })).not.toThrow(/s3cret-pw/);
+  });
+
   it('treats empty variables (as .env files leave them) as unset', () => {
     const config = parseConfig({
       CONSOLE_URL: '',

@@ -60,6 +60,12 @@ const envSchema = z.object({
     }),
   ),
   CONSOLE_URL: optional(httpUrl('CONSOLE_URL')),
+  // Checked by shape only, as DATABASE_URL: the value may hold a password.
+  REDIS_URL: optional(
+    z.string().regex(/^rediss?:\/\/\S+$/i, {
+      error: 'REDIS_URL must be a redis:// or rediss:// URL, or unset to count rate limits per process',
+    }),
+  ),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   SERVICE_LOG_LEVEL: z.enum(logLevels).default('warn'),
   USER_GROUP_API_URL: optional(httpUrl('USER_GROUP_API_URL')),
@@ -142,6 +148,8 @@ export interface ConsoleConfig {
    * DATABASE_URL is set (several console instances share it), else DATA_DIR/console.sqlite.
    */
   database: ConsoleDatabaseLocation;
+  /** Where rate limits count (lib/rate-limit): Redis, shared by every instance, or null: per process. */
+  redisUrl: string | null;
   logLevel: LogLevel;
   serviceLogLevel: LogLevel;
   /** Where people reach the console; decides `Secure` cookies and better-auth's base URL. */
@@ -226,6 +234,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     database: settings.DATABASE_URL
       ? { dialect: 'postgres', url: settings.DATABASE_URL }
       : { dialect: 'sqlite', file: path.join(dataDir, 'console.sqlite') },
+    redisUrl: settings.REDIS_URL ?? null,
     logLevel: settings.LOG_LEVEL,
     serviceLogLevel: settings.SERVICE_LOG_LEVEL,
     consoleUrl,

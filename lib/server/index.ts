@@ -1,7 +1,9 @@
 import 'server-only';
+import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { Environment } from '@/lib/environments';
+import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
@@ -17,6 +19,8 @@ import { migrateConsoleDatabase } from './migrate';
 export interface ConsoleServer extends ConsoleParts {
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
+  /** null when CONSOLE_SIGN_IN_RATE_LIMIT is off; counts in Redis when REDIS_URL is set. */
+  signInLimiter: SignInLimiter | null;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -37,8 +41,16 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
   await migrateConsoleDatabase(parts.auth, parts.database);
   const clients = new Map<Environment, UserGroupApi>();
+  const { signInRateLimit } = config.auth;
+  const limitCounters = createLimitCounters({
+    redisUrl: signInRateLimit ? config.redisUrl : null,
+    namespace: 'user-group-console',
+    onRedisError: (message) => logger.warn({}, message),
+  });
+  await limitCounters.ready();
   return {
     ...parts,
+    signInLimiter: signInRateLimit ? new SignInLimiter(signInRateLimit, limitCounters) : null,
     userGroupApi: (environment) => {
       let client = clients.get(environment);
       if (!client) {
