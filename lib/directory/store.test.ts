@@ -144,6 +144,40 @@ describe('the directory', () => {
     expect(page.groups.map((entry) => entry.userGroupId)).toEqual(['south_1']);
   });
 
+  it('sorts byte-wise with unknown names first, the same on SQLite and PostgreSQL', async () => {
+    for (const [id, name] of [
+      ['sort-b', 'beta'],
+      ['sort-c', 'Charlie'],
+      ['sort-a', 'alpha'],
+    ] as const) {
+      await recordGetOrCreate(database.db, {
+        environment: 'Customer',
+        operatorEmail: 'ann@example.com',
+        isNew: true,
+        group: group(id, 'e'.repeat(64), name),
+        mappingSent: undefined,
+      });
+    }
+    // Deleted before this console ever saw it: no name.
+    await recordDeletion(database.db, {
+      environment: 'Customer',
+      operatorEmail: 'ann@example.com',
+      userGroupId: 'sort-x',
+    });
+    const names = async (descending: boolean) =>
+      (
+        await searchDirectory(database, {
+          environment: 'Customer',
+          search: 'sort-',
+          sort: 'name',
+          descending,
+          includeDeleted: true,
+        })
+      ).groups.map((entry) => entry.name);
+    expect(await names(false)).toEqual([null, 'Charlie', 'alpha', 'beta']);
+    expect(await names(true)).toEqual(['beta', 'alpha', 'Charlie', null]);
+  });
+
   it('counts a search up to its limit, says when more match, and sorts few and many matches alike', async () => {
     const at = Date.parse('2026-01-01T00:00:00Z');
     const rows = Array.from({ length: SEARCH_MATCH_LIMIT + 5 }, (_, n) => ({
