@@ -32,10 +32,13 @@ export interface TestDatabaseLocation {
   dispose(): Promise<void>;
 }
 
-export async function createTestDatabaseLocation(prefix: string): Promise<TestDatabaseLocation> {
+export async function createTestDatabaseLocation(
+  prefix: string,
+  dialect: 'sqlite' | 'postgres' = testDialect(),
+): Promise<TestDatabaseLocation> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
-  if (testDialect() === 'sqlite') {
+  if (dialect === 'sqlite') {
     return {
       location: { dialect: 'sqlite', file: path.join(dataDir, 'console.sqlite') },
       env: { DATA_DIR: dataDir },
@@ -63,8 +66,9 @@ export async function createTestDatabaseLocation(prefix: string): Promise<TestDa
 /** An open console database of the test's dialect; dispose() closes and removes it. */
 export async function openTestConsoleDatabase(
   prefix: string,
+  dialect: 'sqlite' | 'postgres' = testDialect(),
 ): Promise<ConsoleDatabase & { dispose(): Promise<void> }> {
-  const created = await createTestDatabaseLocation(prefix);
+  const created = await createTestDatabaseLocation(prefix, dialect);
   const database = openConsoleDatabase(created.location);
   return {
     ...database,
