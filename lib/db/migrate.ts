@@ -10,12 +10,15 @@ import {
 import type { ConsoleDatabase, ConsoleDialect } from './console-database';
 
 /**
- * One module's migrations, written once for both dialects: the function gets the dialect and
- * answers the migrations by name. Most of a migration is the same Kysely schema builder on both;
- * where they differ (an id the database numbers, a text index), the migration asks `dialect` or
- * uses the helpers below.
+ * One module's migrations by name, written once for both dialects. Most of a migration is the
+ * same Kysely schema builder on both (text, integer, primary keys, indexes, foreign keys): such a
+ * module passes its migrations as they are. Where the dialects differ (an id the database numbers,
+ * a text index), a function gets the dialect and answers the migrations, asking `dialect` or using
+ * the helpers below.
  */
-export type ConsoleMigrations = (dialect: ConsoleDialect) => Record<string, Migration>;
+export type ConsoleMigrations =
+  | Record<string, Migration>
+  | ((dialect: ConsoleDialect) => Record<string, Migration>);
 
 /**
  * Applies what is missing of one module's migrations, in order, each module with its own
@@ -28,7 +31,7 @@ export async function migrateModule(
   name: string,
   migrations: ConsoleMigrations,
 ): Promise<void> {
-  const forDialect = migrations(database.dialect);
+  const forDialect = typeof migrations === 'function' ? migrations(database.dialect) : migrations;
   const migrator = new Migrator({
     db: database.db as unknown as Kysely<unknown>,
     provider: { getMigrations: async () => forDialect },
