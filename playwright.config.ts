@@ -2,11 +2,29 @@ import { defineConfig, devices } from '@playwright/test';
 import { adminCredentials, supportState } from './e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable } from './e2e/support/chromium';
 import { mockOidc, oidcEnv } from './e2e/support/oidc-settings';
+import { e2eDatabaseEnv, e2eOnPostgres } from './e2e/support/postgres-database';
 import { consoleDataDir, consoleLogFile, consolePort, consoleUrl, e2eDataDir } from './e2e/support/servers';
+
+/**
+ * E2E_DATABASE=postgres (`npm run test:e2e:postgres`) runs the console on a PostgreSQL database of its
+ * own, and only the journeys that go through every table the console writes: sign-in, sessions and
+ * operators (better-auth), SSO identities, user groups (directory and search) and the audit log. The
+ * other specs check pages, roles and upstream failures, which do not depend on the database: they
+ * run once, on SQLite, rather than doubling the e2e run on a 2-core machine.
+ */
+const postgresJourneys = [
+  /user-groups\.spec\.ts/,
+  /audit\.spec\.ts/,
+  /auth[\\/]operators\.spec\.ts/,
+  /auth[\\/]sso\.spec\.ts/,
+  // Only here: two console instances on one PostgreSQL database.
+  /two-consoles\.spec\.ts/,
+];
 
 export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/support/global-setup.ts',
+  globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
@@ -29,6 +47,7 @@ export default defineConfig({
     {
       name: 'chromium',
       testIgnore: [/.*\.setup\.ts/, /.*\.teardown\.ts/],
+      ...(e2eOnPostgres ? { testMatch: postgresJourneys } : {}),
       dependencies: ['setup'],
       use: { storageState: supportState },
     },
@@ -45,7 +64,7 @@ export default defineConfig({
     // The real console on the embedded default (npm start's launcher), on throwaway data; its output
     // goes to e2e/.data/console.log as well, for the search at the end of the run.
     {
-      command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && node --import tsx lib/launcher/start.ts 2>&1 | tee ${consoleLogFile}`,
+      command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && ${e2eOnPostgres ? 'node --import tsx e2e/support/postgres-database.ts create && ' : ''}node --import tsx lib/launcher/start.ts 2>&1 | tee ${consoleLogFile}`,
       url: consoleUrl,
       env: {
         PORT: String(consolePort),
@@ -57,6 +76,7 @@ export default defineConfig({
         CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
         CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
         ...oidcEnv,
+        ...e2eDatabaseEnv(),
       },
       reuseExistingServer: false,
       timeout: 180_000,

@@ -56,11 +56,14 @@ async function throughClient(api: UserGroupApi, rows: number, prefix: string): P
 }
 
 async function throughRunner(api: UserGroupApi, rows: number, prefix: string, dir: string): Promise<number> {
-  const database = openConsoleDatabase(path.join(dir, `console-${prefix}.sqlite`));
+  const database = openConsoleDatabase({
+    dialect: 'sqlite',
+    file: path.join(dir, `console-${prefix}.sqlite`),
+  });
   try {
-    await migrateAuditLog(database.db);
-    await migrateDirectory(database.db);
-    await migrateJobs(database.db);
+    await migrateAuditLog(database);
+    await migrateDirectory(database);
+    await migrateJobs(database);
     const csv = [
       'user_group_id,name,mapping,properties',
       ...Array.from({ length: rows }, (_, n) => {

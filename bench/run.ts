@@ -61,12 +61,14 @@ if (wanted('pages')) {
   );
 }
 
-if (wanted('directory')) {
-  const directory = await benchDirectory();
-  results.directory = directory;
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  // PostgreSQL only when asked for by name: it needs a server on 127.0.0.1:5432.
+  if (dialect === 'sqlite' ? !wanted('directory') : !process.argv.includes('directory-postgres')) continue;
+  const directory = await benchDirectory(dialect);
+  results[dialect === 'sqlite' ? 'directory' : 'directoryPostgres'] = directory;
   console.table([
     {
-      scenario: `directory search, ${directory.groups} groups`,
+      scenario: `directory search, ${directory.groups} groups, ${dialect}`,
       searches: directory.searches,
       'p50 ms': directory.p50Ms,
       'p95 ms': directory.p95Ms,

@@ -35,7 +35,7 @@ describe('audit filters to SQL', () => {
       to: '2026-11-21',
     });
     expect(sql).toBe(
-      'select * from "audit_event" where ("operator_email" like ? escape \'\\\' and "action" = ? and "user_group_id" = ? and "at" >= ? and "at" < ?)',
+      'select * from "audit_event" where (lower("operator_email") like lower(?) escape \'\\\' and "action" = ? and "user_group_id" = ? and "at" >= ? and "at" < ?)',
     );
     expect(parameters).toEqual([
       '%Ann%',

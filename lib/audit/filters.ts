@@ -101,9 +101,10 @@ export function applyAuditFilters<O>(
   return query.where((eb) => {
     const parts: Expression<SqlBool>[] = [];
     if (filters.operator) {
-      // Substring of the email, case-insensitive (SQLite LIKE), wildcards in the input taken literally.
+      // Substring of the email, case-insensitive, wildcards in the input taken literally. lower() on
+      // both sides: SQLite's LIKE ignores case, PostgreSQL's does not.
       const pattern = `%${escapeLike(filters.operator)}%`;
-      parts.push(sql<SqlBool>`${sql.ref('operator_email')} like ${pattern} escape '\\'`);
+      parts.push(sql<SqlBool>`lower(${sql.ref('operator_email')}) like lower(${pattern}) escape '\\'`);
     }
     if (filters.action) parts.push(eb('action', '=', filters.action));
     if (filters.environment) parts.push(eb('environment', '=', filters.environment));

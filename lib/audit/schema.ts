@@ -3,10 +3,10 @@
  * is lib/db's AuditEventTable). Times are ISO 8601 UTC strings with milliseconds, so text order
  * is time order.
  */
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import type { ConsoleDb } from '@/lib/db/console-database';
-import { migrateModule } from '@/lib/db/migrate';
+import type { ConsoleDatabase } from '@/lib/db/console-database';
+import { autoIncrementId, type ConsoleMigrations, migrateModule } from '@/lib/db/migrate';
 
 export const auditActions = [
   'get-or-create',
@@ -28,12 +28,12 @@ export const auditActions = [
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
-const migrations: Record<string, Migration> = {
+const migrations: ConsoleMigrations = (dialect) => ({
   '2026-11-21-001-audit-event': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('audit_event')
-        .addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement())
+        .addColumn('id', ...autoIncrementId(dialect))
         .addColumn('at', 'text', (column) => column.notNull())
         .addColumn('operator_id', 'text')
         .addColumn('operator_email', 'text')
@@ -80,9 +80,9 @@ const migrations: Record<string, Migration> = {
       await sql`alter table audit_event drop column environment`.execute(db);
     },
   },
-};
+});
 
 /** Idempotent: applies what is missing, in order. */
-export function migrateAuditLog(db: ConsoleDb): Promise<void> {
-  return migrateModule(db, 'audit', migrations);
+export function migrateAuditLog(database: ConsoleDatabase): Promise<void> {
+  return migrateModule(database, 'audit', migrations);
 }

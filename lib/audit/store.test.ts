@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
+import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { parseAuditFilters } from './filters';
 import { tokenFingerprint } from './fingerprint';
 import { migrateAuditLog } from './schema';
 import { type AuditEntry, exportAuditEvents, listAuditEvents, recordAuditEvent } from './store';
 
-let directory: string;
-let database: ConsoleDatabase;
+let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const ann = { id: 'op-ann', email: 'ann@example.com' };
 const bob = { id: 'op-bob', email: 'bob@example.com' };
 
@@ -25,10 +21,9 @@ function entry(overrides: Partial<AuditEntry>, minute: number): AuditEntry {
 }
 
 beforeAll(async () => {
-  directory = mkdtempSync(path.join(tmpdir(), 'audit-store-'));
-  database = openConsoleDatabase(path.join(directory, 'console.sqlite'));
-  await migrateAuditLog(database.db);
-  await migrateAuditLog(database.db); // idempotent
+  database = await openTestConsoleDatabase('audit-store');
+  await migrateAuditLog(database);
+  await migrateAuditLog(database); // idempotent
   const entries: AuditEntry[] = [
     entry({ userGroupId: 'acme', userGroupName: 'Acme', token: 'token-acme-1' }, 0),
     entry({ userGroupId: 'globex', userGroupName: 'Globex', token: 'token-globex', operator: bob }, 1),
@@ -50,8 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database.close();
-  rmSync(directory, { recursive: true, force: true });
+  await database?.dispose();
 });
 
 function filters(params: Record<string, string>) {

@@ -96,7 +96,9 @@ export async function listAuditEvents(
   pageSize = AUDIT_PAGE_SIZE,
 ): Promise<AuditPage> {
   const base = applyAuditFilters(db.selectFrom('audit_event'), filters);
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const counted = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  // PostgreSQL answers a count as a bigint string.
+  const total = Number(counted.total);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(filters.page, pageCount);
   const events = await base

@@ -18,10 +18,11 @@ export async function ensureFirstAdmin(
   database: ConsoleDatabase,
   config: ConsoleConfig,
 ): Promise<FirstAdminResult> {
-  const { count } = await sql<{ count: number }>`select count(*) as count from "user"`
+  const { count } = await sql<{ count: number | string }>`select count(*) as count from "user"`
     .execute(database.db)
     .then((result) => result.rows[0] ?? { count: 0 });
-  if (count > 0) return { created: false };
+  // A bigint string on PostgreSQL.
+  if (Number(count) > 0) return { created: false };
 
   const generatedPassword = config.auth.firstAdmin.password ? null : generatePassword();
   const password = config.auth.firstAdmin.password ?? generatedPassword ?? '';

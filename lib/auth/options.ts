@@ -59,7 +59,7 @@ export function createConsoleAuth(
     baseURL: config.consoleUrl.origin,
     basePath: AUTH_BASE_PATH,
     secret: resolveAuthSecret(config.auth.secret, config.dataDir),
-    database: { db: database.db, type: 'sqlite' },
+    database: { db: database.db, type: database.dialect },
     trustedOrigins: config.trustedOrigins,
     emailAndPassword: {
       enabled: true,

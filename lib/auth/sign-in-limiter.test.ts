@@ -1,45 +1,59 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLimitCounters, type LimitCounters } from '@/lib/rate-limit/counters';
+import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
 import { SignInLimiter, signInKeys } from './sign-in-limiter';
 
-function limiter(max = 3, windowSeconds = 60, maxKeys?: number) {
-  let now = 1_000_000;
-  const instance = new SignInLimiter({ max, windowSeconds }, () => now, maxKeys);
-  return { instance, advance: (seconds: number) => (now += seconds * 1000) };
-}
+describe('SignInLimiter, counting in this process', () => {
+  // Windows are measured with Date.now and ended with timers: both are the test's to move.
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(1_000_000);
+  });
+  afterEach(() => vi.useRealTimers());
 
-describe('SignInLimiter', () => {
-  it('allows max attempts per window, then says when to retry', () => {
+  function limiter(max = 3, windowSeconds = 60) {
+    const counters = createLimitCounters({ redisUrl: null, namespace: 'unit' });
+    const instance = new SignInLimiter({ max, windowSeconds }, counters);
+    return { instance, advance: (seconds: number) => vi.advanceTimersByTime(seconds * 1000) };
+  }
+
+  it('allows max attempts per window, then says when to retry', async () => {
     const { instance, advance } = limiter(3, 60);
     const keys = signInKeys('Ann@Example.com', '10.0.0.1');
-    for (let i = 0; i < 3; i++) expect(instance.attempt(keys)).toEqual({ allowed: true });
+    for (let i = 0; i < 3; i++) expect(await instance.attempt(keys)).toEqual({ allowed: true });
     advance(20);
-    expect(instance.attempt(keys)).toEqual({ allowed: false, retryAfterSeconds: 40, firstRefusal: true });
+    expect(await instance.attempt(keys)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 40,
+      firstRefusal: true,
+    });
     advance(40);
-    expect(instance.attempt(keys)).toEqual({ allowed: true });
+    expect(await instance.attempt(keys)).toEqual({ allowed: true });
   });
 
-  it('counts per email whatever address the client comes from', () => {
+  it('counts per email whatever address the client comes from', async () => {
     const { instance } = limiter(2);
-    expect(instance.attempt(signInKeys('ann@example.com', '1.1.1.1')).allowed).toBe(true);
-    expect(instance.attempt(signInKeys('ANN@example.com ', '2.2.2.2')).allowed).toBe(true);
-    expect(instance.attempt(signInKeys('ann@example.com', '3.3.3.3')).allowed).toBe(false);
-    expect(instance.attempt(signInKeys('bob@example.com', '4.4.4.4')).allowed).toBe(true);
+    expect((await instance.attempt(signInKeys('ann@example.com', '1.1.1.1'))).allowed).toBe(true);
+    expect((await instance.attempt(signInKeys('ANN@example.com ', '2.2.2.2'))).allowed).toBe(true);
+    expect((await instance.attempt(signInKeys('ann@example.com', '3.3.3.3'))).allowed).toBe(false);
+    expect((await instance.attempt(signInKeys('bob@example.com', '4.4.4.4'))).allowed).toBe(true);
   });
 
-  it('counts per client address across emails, and per /64 for IPv6', () => {
+  it('counts per client address across emails, and per /64 for IPv6', async () => {
     const { instance } = limiter(2);
-    expect(instance.attempt(signInKeys('a@example.com', '1.1.1.1')).allowed).toBe(true);
-    expect(instance.attempt(signInKeys('b@example.com', '1.1.1.1')).allowed).toBe(true);
-    expect(instance.attempt(signInKeys('c@example.com', '1.1.1.1')).allowed).toBe(false);
+    expect((await instance.attempt(signInKeys('a@example.com', '1.1.1.1'))).allowed).toBe(true);
+    expect((await instance.attempt(signInKeys('b@example.com', '1.1.1.1'))).allowed).toBe(true);
+    expect((await instance.attempt(signInKeys('c@example.com', '1.1.1.1'))).allowed).toBe(false);
     expect(signInKeys(null, '2001:db8:1:2::9')).toEqual(signInKeys(null, '2001:db8:1:2:ffff::1'));
     expect(signInKeys(null, '2001:db8:1:2::9')).not.toEqual(signInKeys(null, '2001:db8:1:3::9'));
   });
 
-  it('does not count refused attempts, and flags only the first refusal of a window', () => {
+  it('does not count refused attempts, and flags only the first refusal of a window', async () => {
     const { instance, advance } = limiter(1, 10);
     const keys = signInKeys('a@example.com', null);
-    expect(instance.attempt(keys).allowed).toBe(true);
-    const refusals = Array.from({ length: 5 }, () => instance.attempt(keys));
+    expect((await instance.attempt(keys)).allowed).toBe(true);
+    const refusals = [];
+    for (let i = 0; i < 5; i++) refusals.push(await instance.attempt(keys));
     expect(refusals.map((verdict) => !verdict.allowed && verdict.firstRefusal)).toEqual([
       true,
       false,
@@ -48,14 +62,47 @@ describe('SignInLimiter', () => {
       false,
     ]);
     advance(10);
-    expect(instance.attempt(keys).allowed).toBe(true);
-    expect(instance.attempt(keys)).toMatchObject({ allowed: false, firstRefusal: true });
+    expect((await instance.attempt(keys)).allowed).toBe(true);
+    expect(await instance.attempt(keys)).toMatchObject({ allowed: false, firstRefusal: true });
   });
 
-  it('stays bounded under a flood of fresh keys, keeping the newest counts', () => {
-    const { instance } = limiter(1, 60, 100);
-    for (let i = 0; i < 10_000; i++) instance.attempt(signInKeys(`user${i}@example.com`, null));
-    expect(instance.trackedKeys).toBeLessThanOrEqual(100);
-    expect(instance.attempt(signInKeys('user9999@example.com', null)).allowed).toBe(false);
+  it('forgets a window when it ends: a flood of fresh keys holds no memory past its window', async () => {
+    const { instance, advance } = limiter(1, 60);
+    for (let i = 0; i < 1_000; i++) await instance.attempt(signInKeys(`user${i}@example.com`, null));
+    expect(vi.getTimerCount()).toBeGreaterThanOrEqual(1_000);
+    advance(60);
+    expect(vi.getTimerCount()).toBe(0);
+    expect((await instance.attempt(signInKeys('user999@example.com', null))).allowed).toBe(true);
+  });
+});
+
+// Two limiters over two Redis connections are two console instances: what one counts, the other sees.
+const redisUrl = await reachableTestRedis();
+
+describe.skipIf(!redisUrl)('SignInLimiter, counting in Redis', () => {
+  const counters: LimitCounters[] = [];
+  afterAll(async () => {
+    for (const counter of counters) await counter.close();
+  });
+
+  async function instance(namespace: string) {
+    const counter = createLimitCounters({ redisUrl, namespace });
+    counters.push(counter);
+    await counter.ready();
+    return new SignInLimiter({ max: 5, windowSeconds: 60 }, counter);
+  }
+
+  it('counts attempts spread over two instances once: the sixth is refused on either', async () => {
+    const namespace = testNamespace('sign-in');
+    const [a, b] = [await instance(namespace), await instance(namespace)];
+    const keys = signInKeys('spread@example.com', null);
+    const verdicts = [];
+    for (let i = 0; i < 6; i++) verdicts.push(await (i % 2 === 0 ? a : b).attempt(keys));
+    expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(verdicts[5]).toMatchObject({ allowed: false, firstRefusal: true });
+    // The window's first refusal was taken: the other instance does not audit it again.
+    expect(await a.attempt(keys)).toMatchObject({ allowed: false, firstRefusal: false });
+    // Another email is counted on its own.
+    expect((await b.attempt(signInKeys('other@example.com', null))).allowed).toBe(true);
   });
 });

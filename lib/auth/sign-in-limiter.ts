@@ -1,13 +1,17 @@
 /**
  * Sign-in attempts per window, counted per email address and per client address (the socket's,
  * or a trusted proxy's report of it: lib/config/trusted-proxies.ts). IPv6 clients count per /64, the
- * block one subscriber usually holds. In memory: the console runs as one process.
+ * block one subscriber usually holds. The counts live where lib/rate-limit puts them: in this
+ * process, or in Redis when REDIS_URL is set, so that attempts spread over several console
+ * instances count once.
  *
- * The map holds at most `maxKeys` windows: expired windows go first, then the oldest. A flood of
- * fresh keys can thus make the limiter forget a count, but each flood request also spends its
- * client's own budget.
+ * Refused attempts are not counted: an attempt is checked against every key first and counted only
+ * when none is full. A window is forgotten when it ends, so the memory held is what one window's
+ * attempts left.
  */
 import { isIPv6 } from 'node:net';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { LimitCounters } from '@/lib/rate-limit/counters';
 
 export interface SignInLimit {
   max: number;
@@ -19,65 +23,53 @@ export type LimitVerdict =
   /** `firstRefusal`: the first refused attempt of its window, the one worth an audit entry. */
   | { allowed: false; retryAfterSeconds: number; firstRefusal: boolean };
 
-interface Window {
-  startedAt: number;
-  count: number;
-  refused: boolean;
-}
-
 export class SignInLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly attempts: RateLimiterAbstract;
+  /** One point per key and window: whoever takes it has the window's first refusal. */
+  private readonly refusals: RateLimiterAbstract;
 
   constructor(
     private readonly limit: SignInLimit,
-    private readonly now: () => number = Date.now,
-    private readonly maxKeys = 10_000,
-  ) {}
-
-  get trackedKeys(): number {
-    return this.windows.size;
+    counters: LimitCounters,
+  ) {
+    this.attempts = counters.window('sign-in', { points: limit.max, durationSeconds: limit.windowSeconds });
+    this.refusals = counters.window('sign-in-refused', { points: 1, durationSeconds: limit.windowSeconds });
   }
 
   /** Counts one attempt against every key; refused when any key is over its limit. */
-  attempt(keys: readonly string[]): LimitVerdict {
-    const now = this.now();
-    const windowMs = this.limit.windowSeconds * 1000;
-    let retryAfterMs = 0;
-    let firstRefusal = false;
-    for (const key of keys) {
-      const window = this.windows.get(key);
-      if (window && now - window.startedAt < windowMs && window.count >= this.limit.max) {
-        retryAfterMs = Math.max(retryAfterMs, window.startedAt + windowMs - now);
-        firstRefusal ||= !window.refused;
-        window.refused = true;
-      }
+  async attempt(keys: readonly string[]): Promise<LimitVerdict> {
+    const windows = await Promise.all(keys.map((key) => this.attempts.get(key)));
+    const full = keys.flatMap((key, index) => {
+      const window = windows[index];
+      return window && window.consumedPoints >= this.limit.max ? [{ key, msLeft: window.msBeforeNext }] : [];
+    });
+    if (full.length === 0) {
+      const counted = await Promise.allSettled(keys.map((key) => this.attempts.consume(key)));
+      const overtaken = counted.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+      if (overtaken.length === 0) return { allowed: true };
+      // Another instance filled a window between the check and the count.
+      for (const reason of overtaken) if (!(reason instanceof RateLimiterRes)) throw reason;
+      full.push(...overtaken.map((reason: RateLimiterRes) => ({ key: '', msLeft: reason.msBeforeNext })));
     }
-    if (retryAfterMs > 0) {
-      return { allowed: false, retryAfterSeconds: Math.ceil(retryAfterMs / 1000), firstRefusal };
-    }
-    for (const key of keys) {
-      const window = this.windows.get(key);
-      if (window && now - window.startedAt < windowMs) {
-        window.count += 1;
-        continue;
-      }
-      this.windows.delete(key);
-      this.makeRoom(now, windowMs);
-      this.windows.set(key, { startedAt: now, count: 1, refused: false });
-    }
-    return { allowed: true };
-  }
-
-  private makeRoom(now: number, windowMs: number): void {
-    if (this.windows.size < this.maxKeys) return;
-    for (const [key, window] of this.windows) {
-      if (now - window.startedAt >= windowMs) this.windows.delete(key);
-    }
-    // Still full: the Map iterates in insertion order, so the first keys are the oldest windows.
-    for (const key of this.windows.keys()) {
-      if (this.windows.size < this.maxKeys) break;
-      this.windows.delete(key);
-    }
+    const msLeft = Math.max(...full.map((window) => window.msLeft));
+    const retryAfterSeconds = Math.max(1, Math.ceil(msLeft / 1000));
+    const firsts = await Promise.all(
+      full
+        .filter((window) => window.key)
+        .map((window) =>
+          this.refusals
+            // The refusal's window ends with the attempts' window it belongs to.
+            .consume(window.key, 1, { customDuration: Math.max(1, Math.ceil(window.msLeft / 1000)) })
+            .then(
+              () => true,
+              (reason: unknown) => {
+                if (reason instanceof RateLimiterRes) return false;
+                throw reason;
+              },
+            ),
+        ),
+    );
+    return { allowed: false, retryAfterSeconds, firstRefusal: firsts.some(Boolean) };
   }
 }
 

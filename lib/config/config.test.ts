@@ -5,7 +5,7 @@ import { ConfigError, parseConfig } from './index';
 describe('parseConfig', () => {
   it('defaults: ./data, localhost URL on PORT, 12 h sessions, 5/60 sign-ins, no SSO', () => {
     const config = parseConfig({ PORT: '3311' });
-    expect(config.databaseFile).toBe(path.resolve('data/console.sqlite'));
+    expect(config.database).toEqual({ dialect: 'sqlite', file: path.resolve('data/console.sqlite') });
     expect(config.consoleUrl.href).toBe('http://localhost:3311/');
     expect(config.trustedOrigins).toEqual(['http://localhost:3311', 'http://127.0.0.1:3311']);
     expect(config.secureCookies).toBe(false);
@@ -120,6 +120,45 @@ describe('parseConfig', () => {
     expect(message).toMatch(/CONSOLE_ADMIN_PASSWORD/);
     expect(message).not.toContain(secret);
     expect(message).not.toContain('tiny');
+  });
+
+  it('runs on PostgreSQL when DATABASE_URL is a postgres URL, and refuses anything else without echoing it', () => {
+    const url = 'postgres://console:s3cret-pw@db.internal:5432/console';
+    const BETTER_AUTH_SECRET = 'x'.repeat(32);
+    expect(parseConfig({ DATABASE_URL: url, BETTER_AUTH_SECRET }).database).toEqual({
+      dialect: 'postgres',
+      url,
+    });
+    expect(parseConfig({ DATABASE_URL: 'postgresql://h/db', BETTER_AUTH_SECRET }).database).toMatchObject({
+      dialect: 'postgres',
+    });
+    // Instances sharing the database share sessions: each generating its own secret would not.
+    expect(() => parseConfig({ DATABASE_URL: url })).toThrow(/BETTER_AUTH_SECRET/);
+    expect(parseConfig({ DATABASE_URL: '' }).database).toMatchObject({ dialect: 'sqlite' });
+    for (const wrong of [
+      'mysql://console:s3cret-pw@db.internal/console',
+      'postgres://console:s3cret-pw@db.internal',
+      './data/s3cret-pw.sqlite',
+    ]) {
+      let message = '';
+      try {
+        parseConfig({ DATABASE_URL: wrong });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+      expect(message).not.toContain('s3cret-pw');
+    }
+  });
+
+  it('counts rate limits in Redis when REDIS_URL is a redis URL, and refuses anything else without echoing it', () => {
+    expect(parseConfig({}).redisUrl).toBeNull();
+    expect(parseConfig({ REDIS_URL: 'rediss://:s3cret-pw@cache.internal:6380/2' }).redisUrl).toBe(
+      'rediss://:s3cret-pw@cache.internal:6380/2',
+    );
+    expect(() => parseConfig({ REDIS_URL: 'http://:s3cret-pw@cache.internal' })).toThrow(/REDIS_URL must be/);
+    expect(() => parseConfig({ REDIS_URL: 'http://:s3cret-pw@cache.internal' })).not.toThrow(/s3cret-pw/);
   });
 
   it('treats empty variables (as .env files leave them) as unset', () => {

@@ -9,6 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
 import { type Environment, environments } from '@/lib/environments';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import { type Role, roleSchema } from '@/lib/roles';
@@ -72,7 +73,20 @@ const envSchema = z.object({
   CONSOLE_HOSTNAME: optional(z.string()),
   HOSTNAME: optional(z.string()),
   DATA_DIR: optional(z.string()).transform((value) => value ?? './data'),
+  // Checked by shape only: the message must not repeat the value, which holds a password.
+  DATABASE_URL: optional(
+    z.string().regex(/^postgres(ql)?:\/\/[^/?#\s]+\/[^/?#\s]+/i, {
+      error:
+        'DATABASE_URL must be a PostgreSQL URL (postgres:// or postgresql://, a host and a database name), or unset for the SQLite file in DATA_DIR',
+    }),
+  ),
   CONSOLE_URL: optional(httpUrl('CONSOLE_URL')),
+  // Checked by shape only, as DATABASE_URL: the value may hold a password.
+  REDIS_URL: optional(
+    z.string().regex(/^rediss?:\/\/\S+$/i, {
+      error: 'REDIS_URL must be a redis:// or rediss:// URL, or unset to count rate limits per process',
+    }),
+  ),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   SERVICE_LOG_LEVEL: z.enum(logLevels).default('warn'),
   USER_GROUP_API_URL: optional(httpUrl('USER_GROUP_API_URL')),
@@ -170,8 +184,13 @@ export interface ConsoleConfig {
   /** The interface the console listens on. */
   hostname: string;
   dataDir: string;
-  /** The console's own database (operators, sessions, audit log). */
-  databaseFile: string;
+  /**
+   * The console's own database (operators, sessions, audit log, directory): PostgreSQL when
+   * DATABASE_URL is set (several console instances share it), else DATA_DIR/console.sqlite.
+   */
+  database: ConsoleDatabaseLocation;
+  /** Where rate limits count (lib/rate-limit): Redis, shared by every instance, or null: per process. */
+  redisUrl: string | null;
   logLevel: LogLevel;
   serviceLogLevel: LogLevel;
   /** Where people reach the console; decides `Secure` cookies and better-auth's base URL. */
@@ -229,6 +248,13 @@ export function parseConfig(env: Env): ConsoleConfig {
       : [];
   const trustedProxies = parseTrustedProxies(settings.CONSOLE_TRUSTED_PROXIES);
   if (trustedProxies instanceof Error) throw new ConfigError(trustedProxies.message);
+  // Several instances share a PostgreSQL database and each other's sessions: a secret generated
+  // into each instance's DATA_DIR would make every other instance refuse its cookies.
+  if (settings.DATABASE_URL && !settings.BETTER_AUTH_SECRET) {
+    throw new ConfigError(
+      'DATABASE_URL is set but BETTER_AUTH_SECRET is not: set it (32+ characters), the same on every console instance that shares the database.',
+    );
+  }
   const upstreams = upstreamsOf(settings);
   // A key without a server must not fall back to the embedded service: "Customer (production)"
   // would then be a local sandbox.
@@ -252,7 +278,10 @@ export function parseConfig(env: Env): ConsoleConfig {
     port: settings.PORT,
     hostname: listenAddress(settings.CONSOLE_HOSTNAME, settings.HOSTNAME),
     dataDir,
-    databaseFile: path.join(dataDir, 'console.sqlite'),
+    database: settings.DATABASE_URL
+      ? { dialect: 'postgres', url: settings.DATABASE_URL }
+      : { dialect: 'sqlite', file: path.join(dataDir, 'console.sqlite') },
+    redisUrl: settings.REDIS_URL ?? null,
     logLevel: settings.LOG_LEVEL,
     serviceLogLevel: settings.SERVICE_LOG_LEVEL,
     consoleUrl,

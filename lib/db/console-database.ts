@@ -1,13 +1,16 @@
 /**
- * The console's own database (operators, sessions, audit log): SQLite at DATA_DIR/console.sqlite,
- * one better-sqlite3 connection per process shared by better-auth and the audit log through one
- * Kysely instance. Opened on request, never at import. Depends on nothing else of the console:
- * auth and audit build on it.
+ * The console's own database (operators, sessions, audit log, directory): SQLite at
+ * DATA_DIR/console.sqlite (one better-sqlite3 connection per process), or PostgreSQL when
+ * DATABASE_URL is set (a pg pool; several console instances share it). Either way one Kysely
+ * instance is shared by better-auth and the console's own modules, which run the same queries on
+ * both; what differs is named by `dialect`, read where it matters (migrations, directory search).
+ * Opened on request, never at import. Depends on nothing else of the console: auth and audit build on it.
  */
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type Generated, Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { type Generated, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import pg from 'pg';
 
 /** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
 export interface AuditEventTable {
@@ -58,9 +61,13 @@ export interface OperatorTable {
   email: string;
   name: string;
   role: string | null;
-  banned: number | null;
-  /** better-auth writes dates to SQLite as ISO strings (older rows may hold epoch milliseconds). */
-  createdAt: string | number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  banned: number | boolean | null;
+  /**
+   * better-auth writes dates to SQLite as ISO strings (older rows may hold epoch milliseconds);
+   * PostgreSQL answers a Date.
+   */
+  createdAt: string | number | Date;
 }
 
 /** The columns of better-auth's `account` table the console reads (SSO identities). */
@@ -80,12 +87,33 @@ export interface ConsoleTables {
 
 export type ConsoleDb = Kysely<ConsoleTables>;
 
+export type ConsoleDialect = 'sqlite' | 'postgres';
+
+/** Where the console's database is (lib/config reads it from DATA_DIR or DATABASE_URL). */
+export type ConsoleDatabaseLocation =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string };
+
 export interface ConsoleDatabase {
   db: ConsoleDb;
+  /** What a module's migrations and dialect-specific queries choose by; everything else is shared. */
+  dialect: ConsoleDialect;
   close(): Promise<void>;
 }
 
-export function openConsoleDatabase(file: string): ConsoleDatabase {
+export function openConsoleDatabase(location: ConsoleDatabaseLocation): ConsoleDatabase {
+  return location.dialect === 'postgres' ? openPostgres(location.url) : openSqlite(location.file);
+}
+
+function openPostgres(url: string): ConsoleDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the console; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+function openSqlite(file: string): ConsoleDatabase {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new Database(file);
   // Password hashes and sessions: readable by the console's user only.
@@ -102,6 +130,7 @@ export function openConsoleDatabase(file: string): ConsoleDatabase {
   });
   return {
     db,
+    dialect: 'sqlite',
     close: async () => {
       await db.destroy();
       if (sqlite.open) sqlite.close();

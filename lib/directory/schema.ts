@@ -3,18 +3,19 @@
  * so the console keeps its own record, per environment, of every group it has got, created,
  * rotated or deleted. Tokens are never stored, only their fingerprints.
  */
-import { type Kysely, type Migration, sql } from 'kysely';
-import type { ConsoleDb } from '@/lib/db/console-database';
-import { migrateModule } from '@/lib/db/migrate';
+import { type Kysely, sql } from 'kysely';
+import type { ConsoleDatabase } from '@/lib/db/console-database';
+import { binaryText, type ConsoleMigrations, migrateModule } from '@/lib/db/migrate';
 
-const migrations: Record<string, Migration> = {
+const migrations: ConsoleMigrations = (dialect) => ({
   '2026-11-23-001-directory': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('directory_entry')
         .addColumn('environment', 'text', (column) => column.notNull())
-        .addColumn('user_group_id', 'text', (column) => column.notNull())
-        .addColumn('name', 'text')
+        // Sorted and paged by: byte order on both dialects, as SQLite's.
+        .addColumn('user_group_id', binaryText(dialect), (column) => column.notNull())
+        .addColumn('name', binaryText(dialect))
         .addColumn('team_id', 'integer')
         .addColumn('properties', 'text')
         .addColumn('mapping', 'text')
@@ -29,13 +30,20 @@ const migrations: Record<string, Migration> = {
         .execute();
       // Listing and sorting the groups that exist: partial indexes that hold every sort key, so a
       // page of 100,000 groups is read from the index alone.
+      // PostgreSQL keeps NULL last unless told; the pages sort it first, as SQLite does.
+      const nullsFirst = dialect === 'postgres' ? sql` nulls first` : sql``;
       for (const column of ['updated_at', 'name', 'created_at', 'user_group_id']) {
-        await sql`create index ${sql.id(`directory_entry_live_${column}`)} on directory_entry (environment, ${sql.id(column)}, user_group_id) where deleted_at is null`.execute(
+        await sql`create index ${sql.id(`directory_entry_live_${column}`)} on directory_entry (environment, ${sql.id(column)}${nullsFirst}, user_group_id) where deleted_at is null`.execute(
           db,
         );
       }
       // Search by part of an id or a name: a trigram index answers substrings (3+ characters)
-      // without reading every row. Kept in step with the table by triggers.
+      // without reading every row. PostgreSQL: pg_trgm's GIN indexes, which ILIKE uses.
+      if (dialect === 'postgres') {
+        await createTrigramIndexes(db);
+        return;
+      }
+      // SQLite: an FTS5 trigram table, kept in step with the table by triggers.
       await sql`create virtual table directory_search using fts5(user_group_id, name, content='directory_entry', tokenize='trigram')`.execute(
         db,
       );
@@ -51,7 +59,7 @@ const migrations: Record<string, Migration> = {
       end`.execute(db);
     },
     async down(db: Kysely<unknown>) {
-      await sql`drop table directory_search`.execute(db);
+      if (dialect === 'sqlite') await sql`drop table directory_search`.execute(db);
       await sql`drop table directory_entry`.execute(db);
     },
   },
@@ -71,9 +79,24 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
-};
+});
+
+async function createTrigramIndexes(db: Kysely<unknown>): Promise<void> {
+  try {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+  } catch (error) {
+    throw new Error(
+      `the directory needs PostgreSQL's pg_trgm extension, which this database user may not create: run "create extension pg_trgm" in the console's database as its owner or a superuser (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  for (const column of ['user_group_id', 'name']) {
+    await sql`create index ${sql.id(`directory_entry_search_${column}`)} on directory_entry using gin (${sql.id(column)} gin_trgm_ops)`.execute(
+      db,
+    );
+  }
+}
 
 /** Idempotent: applies what is missing, in order. */
-export function migrateDirectory(db: ConsoleDb): Promise<void> {
-  return migrateModule(db, 'directory', migrations);
+export function migrateDirectory(database: ConsoleDatabase): Promise<void> {
+  return migrateModule(database, 'directory', migrations);
 }

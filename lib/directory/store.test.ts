@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
+import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { migrateDirectory } from './schema';
 import {
   findDirectoryEntry,
@@ -14,17 +11,14 @@ import {
   searchDirectory,
 } from './store';
 
-let dir: string;
-let database: ConsoleDatabase;
+let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'directory-'));
-  database = openConsoleDatabase(path.join(dir, 'console.sqlite'));
-  await migrateDirectory(database.db);
+  database = await openTestConsoleDatabase('directory');
+  await migrateDirectory(database);
 });
 afterAll(async () => {
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await database?.dispose();
 });
 
 const group = (id: string, token: string, name = `Group ${id}`) => ({
@@ -92,9 +86,9 @@ describe('the directory', () => {
       deletedBy: 'ann@example.com',
       tokenFingerprint: null,
     });
-    expect((await searchDirectory(database.db, { environment: 'Testing', search: 'acme' })).total).toBe(0);
+    expect((await searchDirectory(database, { environment: 'Testing', search: 'acme' })).total).toBe(0);
     expect(
-      (await searchDirectory(database.db, { environment: 'Testing', search: 'acme', includeDeleted: true }))
+      (await searchDirectory(database, { environment: 'Testing', search: 'acme', includeDeleted: true }))
         .total,
     ).toBe(1);
 
@@ -129,9 +123,9 @@ describe('the directory', () => {
       });
     }
     const ids = async (search: string, extra = {}) =>
-      (
-        await searchDirectory(database.db, { environment: 'Customer', search, sort: 'id', ...extra })
-      ).groups.map((entry) => entry.userGroupId);
+      (await searchDirectory(database, { environment: 'Customer', search, sort: 'id', ...extra })).groups.map(
+        (entry) => entry.userGroupId,
+      );
     expect(await ids('north')).toEqual(['north-1', 'north-2']);
     expect(await ids('WIND')).toEqual(['north-1']);
     expect(await ids('_')).toEqual(['south_1']);
@@ -140,7 +134,7 @@ describe('the directory', () => {
     expect(await ids('name:north OR "')).toEqual([]);
     expect(await ids('nor\0th')).toEqual(['north-1', 'north-2']);
     expect(await ids('', { descending: true })).toEqual(['south_1', 'north-2', 'north-1', '100%']);
-    const page = await searchDirectory(database.db, {
+    const page = await searchDirectory(database, {
       environment: 'Customer',
       sort: 'id',
       pageSize: 3,
@@ -148,6 +142,40 @@ describe('the directory', () => {
     });
     expect(page).toMatchObject({ total: 4, page: 2, pageCount: 2 });
     expect(page.groups.map((entry) => entry.userGroupId)).toEqual(['south_1']);
+  });
+
+  it('sorts byte-wise with unknown names first, the same on SQLite and PostgreSQL', async () => {
+    for (const [id, name] of [
+      ['sort-b', 'beta'],
+      ['sort-c', 'Charlie'],
+      ['sort-a', 'alpha'],
+    ] as const) {
+      await recordGetOrCreate(database.db, {
+        environment: 'Customer',
+        operatorEmail: 'ann@example.com',
+        isNew: true,
+        group: group(id, 'e'.repeat(64), name),
+        mappingSent: undefined,
+      });
+    }
+    // Deleted before this console ever saw it: no name.
+    await recordDeletion(database.db, {
+      environment: 'Customer',
+      operatorEmail: 'ann@example.com',
+      userGroupId: 'sort-x',
+    });
+    const names = async (descending: boolean) =>
+      (
+        await searchDirectory(database, {
+          environment: 'Customer',
+          search: 'sort-',
+          sort: 'name',
+          descending,
+          includeDeleted: true,
+        })
+      ).groups.map((entry) => entry.name);
+    expect(await names(false)).toEqual([null, 'Charlie', 'alpha', 'beta']);
+    expect(await names(true)).toEqual(['beta', 'alpha', 'Charlie', null]);
   });
 
   it('counts a search up to its limit, says when more match, and sorts few and many matches alike', async () => {
@@ -164,7 +192,7 @@ describe('the directory', () => {
         .values(rows.slice(start, start + 200))
         .execute();
     const search = (text: string, extra = {}) =>
-      searchDirectory(database.db, { environment: 'Testing', search: text, ...extra });
+      searchDirectory(database, { environment: 'Testing', search: text, ...extra });
 
     // Many matches, by the trigram index and by a short scan: a lower bound, pages within it.
     for (const text of ['bulk', 'ul']) {
@@ -187,7 +215,7 @@ describe('the directory', () => {
       'Rare Zebra 500',
     ]);
     // The unfiltered list counts exactly, past the limit.
-    const all = await searchDirectory(database.db, { environment: 'Testing', includeDeleted: true });
+    const all = await searchDirectory(database, { environment: 'Testing', includeDeleted: true });
     expect(all.totalIsLowerBound).toBe(false);
     expect(all.total).toBeGreaterThan(SEARCH_MATCH_LIMIT);
   });

@@ -1,11 +1,12 @@
 /**
  * The directory of user groups: what this console has seen of each group, per environment, kept
  * up to date by every get-or-create, rotation and deletion it makes, and searched by id or name.
- * Framework-free: takes the console database's Kysely instance.
+ * Framework-free: takes the console database's Kysely instance (the search also its dialect:
+ * SQLite's FTS5 trigram table, or ILIKE over pg_trgm indexes on PostgreSQL, with the same results).
  */
 import { type SqlBool, sql } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import type { ConsoleDb, DirectoryEntryTable } from '@/lib/db/console-database';
+import type { ConsoleDatabase, ConsoleDb, DirectoryEntryTable } from '@/lib/db/console-database';
 import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
 
@@ -188,11 +189,30 @@ function liveRows(db: ConsoleDb, query: DirectoryQuery) {
   return query.includeDeleted ? rows : rows.where('directory_entry.deleted_at', 'is', null);
 }
 
-/** The rows matching a search, as a filter, and their rowids up to SEARCH_MATCH_LIMIT + 1. */
-async function matchSearch(db: ConsoleDb, query: DirectoryQuery, search: string) {
+/**
+ * What names a row within one environment's search: SQLite's rowid (the FTS table's key);
+ * PostgreSQL has no stable rowid, and the id is unique within an environment.
+ */
+type RowKey = number | string;
+const rowKeyOf = (database: ConsoleDatabase) =>
+  database.dialect === 'postgres'
+    ? sql<RowKey>`directory_entry.user_group_id`
+    : sql<RowKey>`directory_entry.rowid`;
+
+/** A LIKE of part of the id or the name, wildcards in the search taken literally. */
+function containing(database: ConsoleDatabase, search: string) {
+  const pattern = `%${escapeLike(search)}%`;
+  // PostgreSQL: ILIKE ignores case as SQLite's LIKE does, and pg_trgm's GIN indexes answer it.
+  const like = database.dialect === 'postgres' ? sql`ilike` : sql`like`;
+  return sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} ${like} ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} ${like} ${pattern} escape '\\')`;
+}
+
+/** The rows matching a search, as a filter, and their keys up to SEARCH_MATCH_LIMIT + 1. */
+async function matchSearch(database: ConsoleDatabase, query: DirectoryQuery, search: string) {
+  const { db } = database;
   const rows = liveRows(db, query);
   // Characters, not UTF-16 units: the trigram index counts code points.
-  if ([...search].length >= MIN_INDEXED_SEARCH) {
+  if (database.dialect === 'sqlite' && [...search].length >= MIN_INDEXED_SEARCH) {
     // A trigram phrase: the characters as typed, quotes doubled.
     const phrase = `"${search.replaceAll('"', '""')}"`;
     // Collected from the index's side, which stops at the limit.
@@ -204,43 +224,43 @@ async function matchSearch(db: ConsoleDb, query: DirectoryQuery, search: string)
     const filter = rows.where(
       sql<SqlBool>`directory_entry.rowid in (select rowid from directory_search where directory_search match ${phrase})`,
     );
-    return { filter, rowids: found.map((row) => row.rowid) };
+    return { filter, keys: found.map((row): RowKey => row.rowid) };
   }
-  const pattern = `%${escapeLike(search)}%`;
-  const filter = rows.where(
-    sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} like ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} like ${pattern} escape '\\')`,
-  );
-  // Read from the id index, which holds the name too: no row is read to test it.
+  const filter = rows.where(containing(database, search));
+  // SQLite reads a short search from the id index, which holds the name too: no row is read to test it.
   const found = await filter
-    .select(sql<number>`directory_entry.rowid`.as('rowid'))
+    .select(rowKeyOf(database).as('row_key'))
     .limit(SEARCH_MATCH_LIMIT + 1)
     .execute();
-  return { filter, rowids: found.map((row) => row.rowid) };
+  return { filter, keys: found.map((row) => row.row_key) };
 }
 
-export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Promise<DirectoryPage> {
+export async function searchDirectory(
+  database: ConsoleDatabase,
+  query: DirectoryQuery,
+): Promise<DirectoryPage> {
+  const { db } = database;
+  const rowKey = rowKeyOf(database);
   const pageSize = query.pageSize ?? 25;
-  // NUL ends an SQLite string early: the FTS query would fail. No id or name holds one.
+  // NUL ends an SQLite string early (the FTS query would fail) and PostgreSQL text cannot hold
+  // one. No id or name holds one.
   const search = query.search?.replaceAll('\0', '').trim() ?? '';
   let candidates: DirectoryRows;
   let total: number;
   let totalIsLowerBound = false;
   if (search) {
-    const { filter, rowids } = await matchSearch(db, query, search);
-    totalIsLowerBound = rowids.length > SEARCH_MATCH_LIMIT;
-    total = Math.min(rowids.length, SEARCH_MATCH_LIMIT);
+    const { filter, keys } = await matchSearch(database, query, search);
+    totalIsLowerBound = keys.length > SEARCH_MATCH_LIMIT;
+    total = Math.min(keys.length, SEARCH_MATCH_LIMIT);
     candidates = totalIsLowerBound
       ? filter
       : liveRows(db, query).where(
-          rowids.length === 0
-            ? sql<SqlBool>`0`
-            : sql<SqlBool>`directory_entry.rowid in (${sql.join(rowids)})`,
+          keys.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`${rowKey} in (${sql.join(keys)})`,
         );
   } else {
     candidates = liveRows(db, query);
-    const counted = await candidates
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
+    const counted = await candidates.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+    // PostgreSQL answers a count as a bigint string.
     total = Number(counted.total);
   }
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -248,26 +268,32 @@ export async function searchDirectory(db: ConsoleDb, query: DirectoryQuery): Pro
   const sort = sortColumn[query.sort ?? 'updated'];
   const direction = (query.descending ?? query.sort === undefined) ? 'desc' : 'asc';
   // The page's rows found in the index first, then read: a deep page skips index entries, not rows.
-  const ids = await candidates
-    .select(sql<number>`directory_entry.rowid`.as('rowid'))
-    .orderBy(`directory_entry.${sort}`, direction)
+  const found = await candidates
+    .select(rowKey.as('row_key'))
+    .orderBy(`directory_entry.${sort}`, (order) => {
+      const ordered = direction === 'desc' ? order.desc() : order.asc();
+      // SQLite sorts NULL (a name or creation time never seen) first; PostgreSQL last unless told.
+      if (database.dialect === 'sqlite') return ordered;
+      return direction === 'desc' ? ordered.nullsLast() : ordered.nullsFirst();
+    })
     .orderBy('directory_entry.user_group_id', 'asc')
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();
-  const order = ids.map((row) => row.rowid);
+  const order = found.map((row) => row.row_key);
   const rows =
     order.length === 0
       ? []
       : await db
           .selectFrom('directory_entry')
           .selectAll()
-          .select(sql<number>`rowid`.as('rowid'))
-          .where(sql<SqlBool>`rowid in (${sql.join(order)})`)
+          .select(rowKey.as('row_key'))
+          .where('directory_entry.environment', '=', query.environment)
+          .where(sql<SqlBool>`${rowKey} in (${sql.join(order)})`)
           .execute();
-  const byRowid = new Map(rows.map((row) => [row.rowid, row]));
-  const groups = order.flatMap((rowid) => {
-    const row = byRowid.get(rowid);
+  const byKey = new Map(rows.map((row) => [row.row_key, row]));
+  const groups = order.flatMap((key) => {
+    const row = byKey.get(key);
     return row ? [toEntry(row)] : [];
   });
   return { groups, total, totalIsLowerBound, page, pageCount, pageSize };

@@ -5,7 +5,7 @@
  * encrypted (lib/jobs/vault.ts) and erased once the person has downloaded them.
  */
 import { type Generated, type Kysely, type Migration, sql } from 'kysely';
-import type { ConsoleDb } from '@/lib/db/console-database';
+import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { migrateModule } from '@/lib/db/migrate';
 
 export const jobKinds = ['get-or-create', 'rotate'] as const;
@@ -167,7 +167,7 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-/** Idempotent: applies what is missing, in order. */
-export function migrateJobs(db: ConsoleDb): Promise<void> {
-  return migrateModule(db, 'jobs', migrations);
+/** Idempotent: applies what is missing, in order. The same DDL serves SQLite and PostgreSQL. */
+export function migrateJobs(database: ConsoleDatabase): Promise<void> {
+  return migrateModule(database, 'jobs', migrations);
 }

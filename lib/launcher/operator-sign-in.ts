@@ -6,8 +6,10 @@
  */
 import { ensureFirstAdmin } from '@/lib/auth/bootstrap';
 import type { ConsoleConfig } from '@/lib/config';
+import { describeDatabase } from '@/lib/db/describe';
+import { whileMigrationLocked } from '@/lib/db/migrate';
 import { composeConsole } from '@/lib/server/compose';
-import { migrateConsoleDatabase } from '@/lib/server/migrate';
+import { applyConsoleMigrations } from '@/lib/server/migrate';
 
 export interface OperatorSignIn {
   consoleUrl: string;
@@ -21,11 +23,15 @@ export async function prepareOperatorSignIn(
     if (level === 'warn' || level === 'error') log(`sign-in setup: ${message}`);
   });
   try {
-    const migration = await migrateConsoleDatabase(auth, database);
+    // Under the lock: console instances starting together on one PostgreSQL database would each
+    // find no operator and each create the first admin.
+    const { migration, firstAdmin } = await whileMigrationLocked(database, async () => ({
+      migration: await applyConsoleMigrations(auth, database),
+      firstAdmin: await ensureFirstAdmin(auth, database, config),
+    }));
     if (migration.createdTables.length > 0 || migration.addedColumns.length > 0) {
-      log(`console database ready (${config.databaseFile})`);
+      log(`console database ready (${describeDatabase(config.database)})`);
     }
-    const firstAdmin = await ensureFirstAdmin(auth, database, config);
     if (firstAdmin.created && firstAdmin.generatedPassword) {
       log(`First admin: ${firstAdmin.email} / ${firstAdmin.generatedPassword} — change it (Account page).`);
       log('This password is shown once; only its hash is stored.');

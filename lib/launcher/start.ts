@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type ConsoleConfig, parseConfig } from '@/lib/config';
 import { environments } from '@/lib/environments';
-import { redactUrlCredentials } from '@/lib/redact-url';
+import { redactUrlCredentials, redactUrlsInText } from '@/lib/redact-url';
 import { ensureEmbeddedService, type Upstream } from './embedded-service';
 import { prepareOperatorSignIn } from './operator-sign-in';
 
@@ -109,7 +109,7 @@ async function upstreamFor(config: ConsoleConfig): Promise<Upstream> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    `[console] could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    `[console] could not start: ${redactUrlsInText(error instanceof Error ? error.message : String(error))}\n`,
   );
   process.exit(1);
 });

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
 
 // The server reads its configuration from the environment once: set it before the first use.
-const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-route-'));
+const consoleDatabase = await createTestDatabaseLocation('auth-route');
 Object.assign(process.env, {
-  DATA_DIR: dataDir,
+  ...consoleDatabase.env,
   PORT: '3999',
   CONSOLE_URL: 'http://127.0.0.1:3999',
   CONSOLE_SIGN_IN_RATE_LIMIT: '3/60',
@@ -39,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const { database } = await consoleServer();
   await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await consoleDatabase.dispose();
 });
 
 describe('the /api/auth handler', () => {

@@ -1,8 +1,7 @@
 import 'server-only';
 import { AUTH_BASE_PATH } from '@/lib/auth/options';
 import { checkRequestOrigin } from '@/lib/auth/origin';
-import { SignInLimiter, signInKeys } from '@/lib/auth/sign-in-limiter';
-import type { ConsoleConfig } from '@/lib/config';
+import { signInKeys } from '@/lib/auth/sign-in-limiter';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
@@ -34,13 +33,6 @@ type EndpointKind = 'sign-in' | 'sso-start' | 'sso-callback' | 'sign-out' | 'cha
 const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password']);
 const limited = jsonOnly;
 
-let limiter: SignInLimiter | null | undefined;
-
-function signInLimiter(config: ConsoleConfig): SignInLimiter | null {
-  limiter ??= config.auth.signInRateLimit ? new SignInLimiter(config.auth.signInRateLimit) : null;
-  return limiter;
-}
-
 /** The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log. */
 export function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
@@ -54,7 +46,7 @@ export function handleAuthRequest(request: Request): Promise<Response> {
 }
 
 async function handleEndpoint(request: Request, kind: EndpointKind, requestId: string): Promise<Response> {
-  const { auth, config, database } = await consoleServer();
+  const { auth, config, database, signInLimiter } = await consoleServer();
   // The IdP posts its answer back from its own origin (form_post); state and PKCE protect it.
   if (kind !== 'sso-callback' && checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
     throw accessErrors.crossSite();
@@ -64,9 +56,9 @@ async function handleEndpoint(request: Request, kind: EndpointKind, requestId: s
   const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : null;
 
   if (limited.has(kind)) {
-    const verdict = signInLimiter(config)?.attempt(
+    const verdict = (await signInLimiter?.attempt(
       signInKeys(attemptedEmail, clientAddress(request.headers, config.trustedProxies)),
-    ) ?? { allowed: true };
+    )) ?? { allowed: true };
     if (!verdict.allowed) {
       // One entry per window and key, not one per refused guess: a flood cannot flood the log.
       if (kind === 'sign-in' && verdict.firstRefusal) {

@@ -18,7 +18,7 @@ export interface ConsoleParts {
 type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
 
 export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
-  const database = openConsoleDatabase(config.databaseFile);
+  const database = openConsoleDatabase(config.database);
   const auth = createConsoleAuth(config, database, {
     log,
     // Every sign-in, by password or SSO, is on record (failures are recorded by the auth route).

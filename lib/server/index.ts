@@ -1,9 +1,11 @@
 import 'server-only';
+import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
+import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
@@ -19,6 +21,8 @@ import { migrateConsoleDatabase } from './migrate';
 export interface ConsoleServer extends ConsoleParts {
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
+  /** null when CONSOLE_SIGN_IN_RATE_LIMIT is off; counts in Redis when REDIS_URL is set. */
+  signInLimiter: SignInLimiter | null;
   /** Bulk jobs: their runner (started with the server) and the vault of their tokens. */
   jobs: { runner: JobRunner; vault: TokenVault };
 }
@@ -49,6 +53,14 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     }
     return client;
   };
+  const { signInRateLimit } = config.auth;
+  const limitCounters = createLimitCounters({
+    redisUrl: signInRateLimit ? config.redisUrl : null,
+    namespace: 'user-group-console',
+    onRedisError: (message) => logger.warn({}, message),
+  });
+  await limitCounters.ready();
+  const signInLimiter = signInRateLimit ? new SignInLimiter(signInRateLimit, limitCounters) : null;
   const vault = createTokenVault(jobTokenKey(config.dataDir, config.jobs.tokenKey));
   const jobLogger = logger.child({ component: 'jobs' });
   const runner = createJobRunner({
@@ -61,7 +73,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
-  return { ...parts, userGroupApi, jobs: { runner, vault } };
+  return { ...parts, signInLimiter, userGroupApi, jobs: { runner, vault } };
 }
 
 function upstreamOf(config: ConsoleConfig, environment: Environment) {

@@ -1,12 +1,16 @@
 /**
  * Brings the console database up to date: better-auth's tables (from its options, as its CLI would,
- * which needs Node 22) the audit log's, the directory's and the bulk jobs'. Idempotent, so the launcher runs it on every start
- * before the console's server starts, and the server runs it again harmlessly before building its instance.
+ * which needs Node 22), the audit log's, the directory's and the bulk jobs'; a new module adds its
+ * migrateX(database) call here (built on lib/db/migrate.ts's migrateModule). Idempotent, so the
+ * launcher (and `npm run migrate`) runs it on every start before the console's server starts, and
+ * the server runs it again harmlessly before building its instance. On PostgreSQL one instance at a
+ * time migrates.
  */
 import { getMigrations } from 'better-auth/db/migration';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
+import { whileMigrationLocked } from '@/lib/db/migrate';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { migrateJobs } from '@/lib/jobs/schema';
 
@@ -15,7 +19,15 @@ export interface MigrationReport {
   addedColumns: string[];
 }
 
-export async function migrateConsoleDatabase(
+export function migrateConsoleDatabase(
+  auth: ConsoleAuth,
+  database: ConsoleDatabase,
+): Promise<MigrationReport> {
+  return whileMigrationLocked(database, () => applyConsoleMigrations(auth, database));
+}
+
+/** The same, for a caller that holds the migration lock already (lib/db/migrate.ts's whileMigrationLocked). */
+export async function applyConsoleMigrations(
   auth: ConsoleAuth,
   database: ConsoleDatabase,
 ): Promise<MigrationReport> {
@@ -23,9 +35,9 @@ export async function migrateConsoleDatabase(
   if (plan.toBeCreated.length > 0 || plan.toBeAdded.length > 0 || plan.toBeAddedIndexes.length > 0) {
     await plan.runMigrations();
   }
-  await migrateAuditLog(database.db);
-  await migrateDirectory(database.db);
-  await migrateJobs(database.db);
+  await migrateAuditLog(database);
+  await migrateDirectory(database);
+  await migrateJobs(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

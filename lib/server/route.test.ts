@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
 import {
   createSqliteBackend,
   createTestKeys,
@@ -15,10 +13,10 @@ import {
 const backend: TestBackend = await createSqliteBackend();
 const keys = await createTestKeys(backend.database);
 const service = await startTestService(backend.database);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'console-routes-'));
+const consoleDatabase = await createTestDatabaseLocation('console-routes');
 const origin = 'http://127.0.0.1:3997';
 Object.assign(process.env, {
-  DATA_DIR: dataDir,
+  ...consoleDatabase.env,
   PORT: '3997',
   CONSOLE_URL: origin,
   CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
@@ -55,13 +53,27 @@ const inTesting = { params: Promise.resolve({ environment: 'testing' }) };
 
 async function auditWritesFail<T>(run: () => Promise<T>): Promise<T> {
   const { database } = await consoleServer();
-  await sql`create trigger audit_off before insert on audit_event begin select raise(abort, 'audit off'); end`.execute(
-    database.db,
-  );
+  if (database.dialect === 'postgres') {
+    await sql`create function audit_off() returns trigger language plpgsql as $$ begin raise exception 'audit off'; end $$`.execute(
+      database.db,
+    );
+    await sql`create trigger audit_off before insert on audit_event execute function audit_off()`.execute(
+      database.db,
+    );
+  } else {
+    await sql`create trigger audit_off before insert on audit_event begin select raise(abort, 'audit off'); end`.execute(
+      database.db,
+    );
+  }
   try {
     return await run();
   } finally {
-    await sql`drop trigger audit_off`.execute(database.db);
+    if (database.dialect === 'postgres') {
+      await sql`drop trigger audit_off on audit_event`.execute(database.db);
+      await sql`drop function audit_off`.execute(database.db);
+    } else {
+      await sql`drop trigger audit_off`.execute(database.db);
+    }
   }
 }
 
@@ -86,7 +98,7 @@ afterAll(async () => {
   await database.close();
   await service.close();
   await backend.dispose();
-  rmSync(dataDir, { recursive: true, force: true });
+  await consoleDatabase.dispose();
 });
 
 describe('user group routes fail closed without their audit entry', () => {

@@ -3,9 +3,7 @@
  * SSO tests. The server reads its configuration from the environment once, so each test file
  * that uses this runs one configuration.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createTestDatabaseLocation } from './console-test-database';
 import { startMockOidc } from './mock-oidc';
 import { signInThroughSso } from './sso-flow';
 
@@ -14,9 +12,9 @@ export const ssoAdminEmail = 'admin@unit.example';
 
 export async function startSsoConsole(env: Record<string, string>) {
   const idp = await startMockOidc({ port: 0, clientId: 'unit-console', clientSecret: 'unit-secret' });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sso-'));
+  const consoleDatabase = await createTestDatabaseLocation('sso');
   Object.assign(process.env, {
-    DATA_DIR: dataDir,
+    ...consoleDatabase.env,
     PORT: '3998',
     CONSOLE_URL: ssoConsoleOrigin,
     CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
@@ -53,7 +51,7 @@ export async function startSsoConsole(env: Record<string, string>) {
     close: async () => {
       await server.database.close();
       await idp.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await consoleDatabase.dispose();
     },
   };
 }

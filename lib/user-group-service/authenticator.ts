@@ -10,6 +10,8 @@ import { ServiceError } from './errors';
 import { apiKeyDigest } from './token-crypto';
 
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 5_000;
+/** Several instances cache keys each: a revoked key is refused by every one within this. */
+export const MAX_API_KEY_CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const AUTHORIZATION_PATTERN = /^Token +([A-Za-z0-9_\-.~+/=]{1,512}) *$/i;
 
@@ -17,7 +19,8 @@ export interface Authenticator {
   authenticate(authorization: string | undefined): Promise<ApiKeyRecord>;
 }
 
-export function createAuthenticator(database: ServiceDatabase, cacheTtlMs: number): Authenticator {
+export function createAuthenticator(database: ServiceDatabase, requestedTtlMs: number): Authenticator {
+  const cacheTtlMs = Math.min(requestedTtlMs, MAX_API_KEY_CACHE_TTL_MS);
   // Keyed by the presented key: it is in memory for the request anyway, and this skips hashing.
   const cache = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
 

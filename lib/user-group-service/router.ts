@@ -56,7 +56,7 @@ export function createRequestListener(deps: RouterDependencies) {
     state.bodyReader = reader;
     const apiKey = await deps.authenticator.authenticate(request.headers.authorization);
     state.keyId = apiKey.id;
-    const retryAfter = deps.rateLimiter?.take(apiKey.id) ?? 0;
+    const retryAfter = (await deps.rateLimiter?.take(apiKey.id)) ?? 0;
     if (retryAfter > 0) {
       throw new ServiceError('rate_limited', 'too many requests for this API key; retry later', {
         headers: { 'Retry-After': String(retryAfter) },

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { createLimitCounters } from '../rate-limit/counters';
 import { redactUrlCredentials } from '../redact-url';
 import { createAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from './authenticator';
 import { openDatabase } from './database';
@@ -44,12 +45,20 @@ export interface UserGroupServiceOptions extends Partial<HttpLimits> {
   database: string;
   /** 64 hex characters or base64 of 32 bytes; default env SERVICE_ENCRYPTION_KEY, else `<db>.key`. */
   encryptionKey?: string;
-  /** Token bucket per API key and process; default 100/s, burst 200; false turns it off. */
+  /** Requests per API key (rate-limiter.ts); default 100/s, burst 200; false turns it off. */
   rateLimit?: RateLimit | false;
+  /**
+   * Where the rate limit counts: a redis:// or rediss:// URL shares it among every instance using
+   * that Redis; default env REDIS_URL, else (or null) per process.
+   */
+  redisUrl?: string | null;
   logger?: Logger;
   /** pino level when no logger is given; default env LOG_LEVEL, else info. */
   logLevel?: string;
-  /** How long a known API key is cached (a revocation takes effect within it); default 5000. */
+  /**
+   * How long a known API key is cached (a revocation takes effect within it, on every instance);
+   * default and at most 5000.
+   */
   apiKeyCacheTtlMs?: number;
 }
 
@@ -92,13 +101,29 @@ export async function startUserGroupService(
     throw error;
   }
 
+  const redisUrl = options.redisUrl === undefined ? process.env.REDIS_URL || null : options.redisUrl;
+  if (redisUrl && !/^rediss?:\/\/\S+$/i.test(redisUrl)) {
+    await database.close();
+    throw new Error(
+      'REDIS_URL must be a redis:// or rediss:// URL, or unset to count the rate limit per process',
+    );
+  }
+  const limitCounters = createLimitCounters({
+    redisUrl: options.rateLimit === false ? null : redisUrl,
+    namespace: 'user-group-service',
+    onRedisError: (message) => logger.warn(message),
+  });
+  await limitCounters.ready();
+
   let closing = false;
   let inFlight = 0;
   const listener = createRequestListener({
     store: createUserGroupStore(database, crypto),
     authenticator: createAuthenticator(database, options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS),
     rateLimiter:
-      options.rateLimit === false ? null : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+      options.rateLimit === false
+        ? null
+        : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, limitCounters),
     logger,
     checkHealth: async () => {
       await sql`select 1`.execute(database.db);
@@ -136,12 +161,22 @@ export async function startUserGroupService(
       });
     });
   } catch (error) {
+    await limitCounters.close();
     await database.close();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(host)}:${port}`;
-  logger.info({ url, port, database: redactUrlCredentials(options.database) }, 'listening');
+  logger.info(
+    {
+      url,
+      port,
+      database: redactUrlCredentials(options.database),
+      rate_limit:
+        options.rateLimit === false ? 'off' : limitCounters.shared ? 'shared (Redis)' : 'per process',
+    },
+    'listening',
+  );
 
   let closed: Promise<void> | undefined;
   async function shutDown(): Promise<void> {
@@ -163,6 +198,7 @@ export async function startUserGroupService(
     }
     if (inFlight > 0)
       logger.warn({ in_flight: inFlight }, 'closing the database with requests still running');
+    await limitCounters.close();
     await database.close();
     logger.info({ url }, 'closed');
   }

@@ -54,7 +54,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
   const page = Math.max(1, Math.min(100_000, Number.parseInt(first(query.page), 10) || 1));
   const { database } = await consoleServer();
   const [directory, exact] = await Promise.all([
-    searchDirectory(database.db, { environment, search: q, sort, descending, page }),
+    searchDirectory(database, { environment, search: q, sort, descending, page }),
     q ? findDirectoryEntry(database.db, environment, q) : null,
   ]);
   const mayCreate = can(operator.role, 'user-groups:get-or-create');

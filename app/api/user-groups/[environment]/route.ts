@@ -17,7 +17,7 @@ export const GET = consoleRoute<undefined, DirectoryPageAnswer, { environment: s
     const parsed = parseDirectoryQuery(new URL(request.url).searchParams);
     if (!parsed.success) throw invalidRequest(parsed.fields, 'search');
     const { q, sort, order, page, pageSize } = parsed.query;
-    return searchDirectory(server.database.db, {
+    return searchDirectory(server.database, {
       environment,
       search: q,
       sort,

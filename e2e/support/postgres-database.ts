@@ -1,0 +1,56 @@
+/**
+ * PostgreSQL databases of the e2e run. When E2E_DATABASE=postgres (`npm run test:postgres`) the run's
+ * console uses `console_e2e_<console port>` (so runs on other ports never share one): the webServer
+ * command creates it afresh before the console starts, global teardown drops it. Specs that start
+ * consoles of their own (two-consoles.spec.ts) create and drop theirs with the same helpers.
+ *
+ *   node --import tsx e2e/support/postgres-database.ts create|drop
+ */
+import pg from 'pg';
+import { consolePort } from './servers';
+
+export const e2eOnPostgres = process.env.E2E_DATABASE === 'postgres';
+const adminUrl = process.env.CONSOLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const runDatabase = `console_e2e_${consolePort}`;
+/** Not a secret of any real console: only these throwaway databases' sessions are signed with it. */
+export const e2eAuthSecret = 'e2e-better-auth-secret-for-postgres-runs-only';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** The console's variables for the run's database (none on SQLite: DATA_DIR holds it). */
+export function e2eDatabaseEnv(): Record<string, string> {
+  if (!e2eOnPostgres) return {};
+  return { DATABASE_URL: databaseUrl(runDatabase), BETTER_AUTH_SECRET: e2eAuthSecret };
+}
+
+/** Drops and creates: a re-run starts empty. */
+export async function createDatabase(name: string): Promise<void> {
+  await dropDatabase(name);
+  await asAdmin((admin) => admin.query(`create database ${name}`));
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await asAdmin((admin) => admin.query(`drop database if exists ${name} with (force)`));
+}
+
+export const dropE2eDatabase = () => dropDatabase(runDatabase);
+
+async function asAdmin(run: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  await admin.connect();
+  try {
+    await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+if (process.argv[1]?.endsWith('postgres-database.ts')) {
+  const command = process.argv[2];
+  await (command === 'create' ? createDatabase(runDatabase) : dropDatabase(runDatabase));
+  process.stdout.write(`e2e database ${runDatabase}: ${command === 'create' ? 'created' : 'dropped'}\n`);
+}
