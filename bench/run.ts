@@ -10,6 +10,7 @@ import { benchConsole } from './console';
 import { benchDirectory } from './directory';
 import type { LoadResult } from './load';
 import { benchPageWeight } from './page-weight';
+import { benchBrowserPageWeight } from './page-weight-browser';
 import { benchService } from './service';
 
 const sections = process.argv.slice(2);
@@ -48,17 +49,40 @@ if (wanted('console')) {
 
 if (wanted('pages')) {
   const pages = await benchPageWeight();
-  results.pages = pages;
-  console.info(`first-load JavaScript, gzip level ${pages.gzipLevel}, empty page = ${pages.emptyPage.route}`);
+  const browser = await benchBrowserPageWeight();
+  results.pages = { manifests: pages, chromium: browser };
+  console.info(
+    `\nfirst-load JavaScript from the build's manifests, gzip level ${pages.gzipLevel}, empty page = ${pages.emptyPage.route} (${pages.emptyPage.kB} kB)`,
+  );
   console.table(
     pages.pages.map((row) => ({
       page: row.page,
-      'first-load kB gz': row.kB,
-      'empty page kB gz': pages.emptyPage.kB,
+      'kB gz': row.kB,
       'delta kB': row.deltaKB,
       [`within +${pages.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
     })),
   );
+  console.info(
+    `\nscript Chromium downloads, signed in, bodies gzipped here at level ${browser.gzipLevel} (server sent: ${browser.contentEncodings.join(', ')}), empty page = ${browser.emptyPage.path} (${browser.emptyPage.kB} kB)`,
+  );
+  console.table(
+    browser.pages.map((row) => ({
+      page: row.page,
+      role: row.role,
+      'kB gz': row.kB,
+      'delta kB': row.deltaKB,
+      'on the wire kB': row.transferKB,
+      scripts: row.scripts,
+      [`within +${browser.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
+    })),
+  );
+  const over = [...pages.pages, ...browser.pages].filter((row) => !row.withinBudget);
+  if (over.length > 0) {
+    console.error(
+      `\n!!! pages over the +${pages.budgetKB} kB budget: ${[...new Set(over.map((row) => row.page))].join(', ')} !!!\n`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 if (wanted('directory')) {
