@@ -14,7 +14,7 @@ import { chromiumArgs, chromiumExecutable, noChromiumHelp } from '../e2e/support
 import { signInThroughPage } from '../e2e/support/sign-in';
 import { type BenchConsole, startBenchConsole } from './console-server';
 import { BUDGET_KB, GZIP_LEVEL } from './page-weight';
-import { round } from './service';
+import { round } from './pairs';
 
 type Role = keyof typeof stateByRole;
 

@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { round } from './service';
+import { round } from './pairs';
 
 export interface PageWeight {
   page: string;
