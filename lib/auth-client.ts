@@ -8,7 +8,7 @@
  * here reads `useSession` or calls `getSession`, and the client itself is not exported.
  */
 import { createAuthClient } from 'better-auth/client';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
 import { consoleErrorBodySchema } from '@/lib/console-api/contract';
 
@@ -44,8 +44,8 @@ const callOptions = { fetchOptions: { disableSignal: true } };
  */
 const authRefusalSchema = z.object({
   status: z.number(),
-  code: z.string().optional().catch(undefined),
-  error: consoleErrorBodySchema.shape.error.optional().catch(undefined),
+  code: z.catch(z.optional(z.string()), undefined),
+  error: z.catch(z.optional(consoleErrorBodySchema.shape.error), undefined),
 });
 
 /** What /api/auth answers when single sign-on starts: the identity provider's address. */

@@ -8,6 +8,7 @@ describe('environments', () => {
   });
 
   it('each has a slug that leads back to it', () => {
-    for (const environment of environments) expect(environmentFromSlug(slugOf[environment])).toBe(environment);
+    for (const environment of environments)
+      expect(environmentFromSlug(slugOf[environment])).toBe(environment);
   });
 });

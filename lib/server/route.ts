@@ -78,7 +78,7 @@ export interface RouteSpec<Body, Result> {
   name: string;
   permission: Permission;
   /** The body's schema, the same the form uses; without it the body is not read. */
-  body?: z.ZodType<Body>;
+  body?: z.core.$ZodType<Body>;
   /**
    * An action that must be on record: its entry is written before the handler runs, and nothing
    * happens without it (503 audit_unavailable); its outcome is filled in afterwards.
@@ -167,7 +167,7 @@ function respond(result: unknown): Response {
 
 async function readFacts<Body, Result>(
   request: Request,
-  schema: z.ZodType<Body> | undefined,
+  schema: z.core.$ZodType<Body> | undefined,
   actionAudit: ActionAudit<Body, Result>,
 ): Promise<AuditFacts> {
   if (!schema) return {};
