@@ -9,8 +9,10 @@
  */
 import { createAuthClient } from 'better-auth/client';
 import * as z from 'zod/mini';
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
 import { consoleErrorBodySchema } from '@/lib/console-api/contract';
+import { AuthRequestError } from './auth-request-error';
+
+export { AuthRequestError };
 
 /** The single sign-on provider's id on the server (genericOAuth `providerId`). */
 const SSO_PROVIDER_ID = 'oidc';
@@ -50,23 +52,6 @@ const authRefusalSchema = z.object({
 
 /** What /api/auth answers when single sign-on starts: the identity provider's address. */
 const ssoStartSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
-
-/** A sign-in, sign-out or password change that did not happen. */
-export class AuthRequestError extends Error {
-  constructor(
-    /** The HTTP status of the refusal; null when the console could not be reached. */
-    readonly status: number | null,
-    /** better-auth's error code: INVALID_EMAIL_OR_PASSWORD, BANNED_USER, INVALID_PASSWORD, … */
-    readonly code?: string,
-    /** With a 429: how long to wait. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(
-      status === null ? CONSOLE_UNREACHABLE_MESSAGE : `The console refused the request (HTTP ${status}).`,
-    );
-    this.name = 'AuthRequestError';
-  }
-}
 
 const UNEXPECTED_ANSWER = 'The console answered in an unexpected shape.';
 

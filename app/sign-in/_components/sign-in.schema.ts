@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { AuthRequestError } from '@/lib/auth-client';
+import { AuthRequestError } from '@/lib/auth-request-error';
 
 export const signInSchema = z.object({
   email: z.pipe(
