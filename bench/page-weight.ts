@@ -1,14 +1,15 @@
 /**
  * First-load JavaScript (gzip) of each console page against an empty page of the same build, read
- * from the build's manifests, so it is exact and needs no server:
+ * from the build's manifests, with no server:
  * - `build-manifest.json` rootMainFiles: the runtime every App Router page loads;
  * - each route's `page_client-reference-manifest.js`: the client chunks of every segment file on
  *   that route (root layout and its boundaries, group layouts, the page).
  * The empty page is Next's built-in `/_not-found` of the same build: the root layout and nothing of
  * its own. Polyfills are left out (nomodule: modern browsers skip them), and so is CSS.
- * Checked against Chromium loading each page signed in: the same chunks, except that Chromium did
- * not fetch the root `forbidden.tsx` chunk (3.2 kB) on the (console) pages; it is counted on every
- * page and on the empty page alike, so the deltas match the browser's exactly.
+ * An upper bound: Chromium (page-weight-browser.ts, which decides) loads the same chunks, except
+ * the root `forbidden.tsx` chunk (3.2 kB), which it fetches on the empty page but not on the
+ * (console) pages, so their deltas here read 3.2 kB above the browser's. Chunks a page imports on
+ * use (the palette, dialogs, the auth client) are in no manifest and loaded by neither.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

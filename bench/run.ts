@@ -104,13 +104,20 @@ if (wanted('pages')) {
       [`within +${browser.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
     })),
   );
-  const over = [...pages.pages, ...browser.pages].filter((row) => !row.withinBudget);
+  // The bar is what Chromium downloads. The manifests list every segment's chunks, boundaries such
+  // as forbidden.tsx included, which the browser fetches only where they render: an upper bound.
+  const over = browser.pages.filter((row) => !row.withinBudget);
   if (over.length > 0) {
     console.error(
-      `\n!!! pages over the +${pages.budgetKB} kB budget: ${[...new Set(over.map((row) => row.page))].join(', ')} !!!\n`,
+      `\n!!! pages over the +${browser.budgetKB} kB budget in Chromium: ${[...new Set(over.map((row) => row.page))].join(', ')} !!!\n`,
     );
     process.exitCode = 1;
   }
+  const overByManifest = pages.pages.filter((row) => !row.withinBudget);
+  if (overByManifest.length > 0)
+    console.warn(
+      `manifests (an upper bound) put ${overByManifest.map((row) => `${row.page} at +${row.deltaKB} kB`).join(', ')}; Chromium's figures above decide`,
+    );
 }
 
 if (wanted('directory')) {

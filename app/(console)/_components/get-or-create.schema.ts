@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { mappingSchema, NAME_MAX, propertiesSchema } from '@/lib/user-group-api/contract';
-import { jsonTextSchema, userGroupIdTextSchema } from './form-text.schema';
+import { userGroupIdTextSchema } from './form-text.schema';
+import { jsonTextSchema } from './json-text.schema';
 
 /** The get-or-create form as typed: every field is text; blank optional fields are omitted. */
 export const getOrCreateFormSchema = z.object({
