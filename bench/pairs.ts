@@ -33,6 +33,13 @@ export interface PairedFigure {
 
 type Run = (seconds: number) => Promise<LoadResult>;
 
+/** A measured run in which not one request was answered (a warm-up may be: first calls are slow). */
+async function answered(run: Run, seconds: number): Promise<LoadResult> {
+  const load = await run(seconds);
+  if (load.requests === 0) throw new Error(`no request was answered within ${seconds} s: nothing to measure`);
+  return load;
+}
+
 export async function measurePairs(
   runs: { baseline: Run; scenario: Run },
   ratioOf: (pair: Pair) => number = (pair) =>
@@ -43,11 +50,11 @@ export async function measurePairs(
   const pairs: Pair[] = [];
   for (let index = 0; index < PAIRS; index++) {
     if (index % 2 === 0) {
-      const baseline = await runs.baseline(SECONDS);
-      pairs.push({ baseline, scenario: await runs.scenario(SECONDS) });
+      const baseline = await answered(runs.baseline, SECONDS);
+      pairs.push({ baseline, scenario: await answered(runs.scenario, SECONDS) });
     } else {
-      const scenario = await runs.scenario(SECONDS);
-      pairs.push({ baseline: await runs.baseline(SECONDS), scenario });
+      const scenario = await answered(runs.scenario, SECONDS);
+      pairs.push({ baseline: await answered(runs.baseline, SECONDS), scenario });
     }
   }
   const ratios = pairs.map(ratioOf);
