@@ -3,12 +3,12 @@
  * at the built-in service in its own process (rate limiting off), with a signed-in admin's cookie.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '../lib/user-group-service';
 import { type Started, startServer } from './processes';
+import { staleBuild } from './stale-build';
 
 export interface BenchConsole {
   /** Where the bench sends requests. */
@@ -18,6 +18,8 @@ export interface BenchConsole {
   /** The signed-in admin's session cookie(s), as a Cookie header. */
   cookie: string;
   admin: { email: string; password: string };
+  /** The service the console calls, for the bench to call directly as well. */
+  service: { url: string; key: string };
   stop(): Promise<void>;
 }
 
@@ -69,20 +71,26 @@ export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_
       .getSetCookie()
       .map((line) => line.split(';')[0])
       .join('; ');
-    return { base, origin, cookie, admin, stop } satisfies BenchConsole;
+    return { base, origin, cookie, admin, service: { url: service.url, key }, stop } satisfies BenchConsole;
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-/** The launcher builds when no build exists; doing it here keeps the build out of its start-up wait. */
+/**
+ * A figure of a stale build measures code nobody will run: when a source file is newer than the
+ * build (or there is none), the bench builds first, and says so.
+ */
 async function ensureBuild(): Promise<void> {
-  if (existsSync(path.join('.next', 'BUILD_ID'))) return;
-  console.info('no build found: running next build once');
+  const stale = staleBuild();
+  if (!stale) return;
+  console.info(`${stale}: running next build first`);
   const build = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
   const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
   if (code !== 0) throw new Error(`next build exited with ${code}`);
+  const still = staleBuild();
+  if (still) throw new Error(`${still} even after next build`);
 }
 
 async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {

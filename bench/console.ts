@@ -1,44 +1,137 @@
 /**
- * The console's get-or-create route handler (origin check, real session lookup, audit write, upstream
- * call) at 32 connections, against the bare `GET /api/health` route of the same build and process,
- * measured right before it.
+ * The console's route handlers (origin check, real session lookup, audit write, upstream call):
+ * - throughput: get-or-create at 32 connections against the bare `GET /api/health` route of the
+ *   same build and process;
+ * - what one person feels: get-or-create, rotate and the directory search at one connection, p50
+ *   and p99, against the service called directly (get-or-create and rotate: the same call; the
+ *   search, which the service has not got: its get-or-create of an existing group).
+ * Every figure is the median of interleaved pairs (bench/pairs.ts).
  */
-import { startBenchConsole } from './console-server';
-import { type LoadResult, runLoad } from './load';
-import { round } from './service';
+import { request } from 'undici';
+import { type BenchConsole, startBenchConsole } from './console-server';
+import { type LoadOptions, runLoad } from './load';
+import { measurePairs, type PairedFigure } from './pairs';
+import { rotationLoad, tokenOf } from './rotation';
 
-export interface ConsoleRouteResult {
-  route: LoadResult;
-  baseline: LoadResult;
-  ratio: number;
+export interface ConsoleResult {
+  throughput: PairedFigure;
+  /** Console p50 over the service's p50 in each pair; p99s reported beside. */
+  onePerson: Array<{ operation: string; baseline: string; figure: PairedFigure }>;
 }
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const ROTATION_CHAIN = 4;
 
-export async function benchConsole(): Promise<ConsoleRouteResult> {
-  const consoleServer = await startBenchConsole();
+export async function benchConsole(): Promise<ConsoleResult> {
+  const benchConsole = await startBenchConsole();
   try {
-    const { base, origin, cookie } = consoleServer;
-    const headers = { cookie, origin, 'content-type': 'application/json' };
+    const { base, origin, cookie, service } = benchConsole;
+    const consoleHeaders = { cookie, origin, 'content-type': 'application/json' };
+    const serviceHeaders = { authorization: `Token ${service.key}`, 'content-type': 'application/json' };
     const body = JSON.stringify({
       user_group_id: 'bench-console',
       name: 'Bench',
       properties: { plan: 'pro' },
     });
-    const url = `${base}/api/user-groups/customer/get-or-create`;
+    const getOrCreateUrl = `${base}/api/user-groups/customer/get-or-create`;
     // Seed once, so the load measures the steady case (an existing group) and a bad session fails here.
-    const seeded = await fetch(url, { method: 'POST', headers, body });
-    if (!seeded.ok) throw new Error(`seeding answered ${seeded.status}: ${await seeded.text()}`);
+    await call(getOrCreateUrl, 'POST', consoleHeaders, body);
+    const consoleGetOrCreate = {
+      url: getOrCreateUrl,
+      method: 'POST' as const,
+      headers: consoleHeaders,
+      body,
+    };
+    const serviceGetOrCreate = {
+      url: `${service.url}/api/user`,
+      method: 'GET' as const,
+      headers: serviceHeaders,
+      body,
+    };
 
-    const health = { url: `${base}/api/health` };
-    const getOrCreate = { url, method: 'POST' as const, headers, body };
-    // `next start` loads a route's code and warms its JIT on first use: one discarded second each.
-    await runLoad({ ...health, duration: 1 });
-    await runLoad({ ...getOrCreate, duration: 1 });
-    const baseline = await runLoad({ ...health, duration: seconds });
-    const route = await runLoad({ ...getOrCreate, duration: seconds });
-    return { route, baseline, ratio: round(route.requestsPerSecond / baseline.requestsPerSecond) };
+    const throughput = await measurePairs({
+      baseline: (duration) => runLoad('console GET /api/health', { url: `${base}/api/health`, duration }),
+      scenario: (duration) => runLoad('console get-or-create', { ...consoleGetOrCreate, duration }),
+    });
+
+    const one = (label: string, options: LoadOptions) => (duration: number) =>
+      runLoad(label, { ...options, connections: 1, duration });
+    const p50Ratio = measurePairsOfLatency;
+    const onePerson: ConsoleResult['onePerson'] = [];
+    onePerson.push({
+      operation: 'get-or-create',
+      baseline: 'service get-or-create',
+      figure: await p50Ratio(
+        one('service get-or-create', serviceGetOrCreate),
+        one('console get-or-create', consoleGetOrCreate),
+      ),
+    });
+
+    const consoleRotate = await rotationChain(benchConsole, 'console');
+    const serviceRotate = await rotationChain(benchConsole, 'service');
+    onePerson.push({
+      operation: 'rotate',
+      baseline: 'service rotate',
+      figure: await p50Ratio(serviceRotate, consoleRotate),
+    });
+
+    const searchUrl = `${base}/api/user-groups/customer?q=${encodeURIComponent('bench')}`;
+    await call(searchUrl, 'GET', { cookie });
+    onePerson.push({
+      operation: 'directory search',
+      baseline: 'service get-or-create',
+      figure: await p50Ratio(
+        one('service get-or-create', serviceGetOrCreate),
+        one('console directory search', { url: searchUrl, headers: { cookie } }),
+      ),
+    });
+    return { throughput, onePerson };
   } finally {
-    await consoleServer.stop();
+    await benchConsole.stop();
   }
+}
+
+const measurePairsOfLatency = (
+  baseline: (seconds: number) => ReturnType<typeof runLoad>,
+  scenario: (seconds: number) => ReturnType<typeof runLoad>,
+) => measurePairs({ baseline, scenario }, (pair) => pair.scenario.p50Ms / pair.baseline.p50Ms);
+
+/**
+ * Rotation through the console or straight to the service, one connection: a chain of groups whose
+ * current tokens each answer replaces. An empty chain fails the run (bench/rotation.ts).
+ */
+async function rotationChain(
+  { base, origin, cookie, service }: BenchConsole,
+  through: 'console' | 'service',
+) {
+  const viaConsole = through === 'console';
+  const headers: Record<string, string> = viaConsole
+    ? { cookie, origin, 'content-type': 'application/json' }
+    : { authorization: `Token ${service.key}`, 'content-type': 'application/json' };
+  const rotation = rotationLoad(ROTATION_CHAIN, async (serial) => {
+    const seed = JSON.stringify({ user_group_id: `bench-${through}-rotate-${serial}` });
+    const answer = viaConsole
+      ? await call(`${base}/api/user-groups/customer/get-or-create`, 'POST', headers, seed)
+      : await call(`${service.url}/api/user`, 'GET', headers, seed);
+    return tokenOf(answer);
+  });
+  const url = viaConsole ? `${base}/api/user-groups/customer/rotate` : `${service.url}/api/user`;
+  return (duration: number) =>
+    rotation.checked(`${through} rotate`, () =>
+      runLoad(`${through} rotate`, {
+        url,
+        method: 'POST',
+        headers,
+        requests: [rotation.request],
+        connections: 1,
+        duration,
+      }),
+    );
+}
+
+/** One call (undici: the service's get-or-create is a GET with a body); throws unless 200. */
+async function call(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string) {
+  const answer = await request(url, { method, headers, body });
+  const text = await answer.body.text();
+  if (answer.statusCode !== 200) throw new Error(`${method} ${url} answered ${answer.statusCode}: ${text}`);
+  return text;
 }

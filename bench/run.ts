@@ -8,11 +8,14 @@ import os from 'node:os';
 import { benchBulk } from './bulk';
 import { benchConsole } from './console';
 import { benchDirectory } from './directory';
-import type { LoadResult } from './load';
 import { benchPageWeight } from './page-weight';
+import { benchBrowserPageWeight } from './page-weight-browser';
+import { NOISY_SPREAD, PAIRS, type PairedFigure, SECONDS, WARMUP_SECONDS } from './pairs';
 import { benchService } from './service';
+import { describeServiceSettings } from './service-settings';
 
 const sections = process.argv.slice(2);
+const pairsNote = `median of ${PAIRS} interleaved baseline/scenario pairs of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up; spread = (max - min) / median`;
 const wanted = (name: string) => sections.length === 0 || sections.includes(name);
 const results: Record<string, unknown> = {
   measuredAt: new Date().toISOString(),
@@ -20,45 +23,101 @@ const results: Record<string, unknown> = {
 };
 
 if (wanted('service')) {
+  console.info(`\n${describeServiceSettings()}`);
   const service = await benchService();
   results.service = service;
+  console.info(`\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}`);
   console.table(
-    service.map((row) => ({
-      scenario: row.scenario,
-      'req/s': row.service.requestsPerSecond,
-      'bare req/s': row.baseline.requestsPerSecond,
-      ratio: row.ratio,
-      'p50 ms': row.service.p50Ms,
-      'p99 ms': row.service.p99Ms,
-      'non-2xx': row.service.non2xx,
+    service.map(({ scenario, requestBytes, answerBytes, figure }) => ({
+      scenario,
+      'req/s': figure.scenario.requestsPerSecond,
+      'bare req/s': figure.baseline.requestsPerSecond,
+      ratio: figure.ratio,
+      'ratio spread': percent(figure.ratioSpread),
+      'bare spread': percent(figure.baselineSpread),
+      'p50 / p99 ms': `${figure.scenario.p50Ms} / ${figure.scenario.p99Ms}`,
+      'bytes in / out': `${requestBytes} / ${answerBytes}`,
     })),
   );
+  warnNoisy(service.map(({ scenario, figure }) => [scenario, figure]));
 }
 
 if (wanted('console')) {
-  const consoleRoute = await benchConsole();
-  results.console = consoleRoute;
-  const { route, baseline } = consoleRoute;
+  const consoleRoutes = await benchConsole();
+  results.console = consoleRoutes;
+  const { throughput, onePerson } = consoleRoutes;
+  console.info(`\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}`);
   console.table([
-    { route: 'GET /api/health (bare)', ...loadRow(baseline) },
-    { route: 'POST /api/user-groups/customer/get-or-create', ...loadRow(route), ratio: consoleRoute.ratio },
+    {
+      route: 'POST /api/user-groups/customer/get-or-create',
+      'req/s': throughput.scenario.requestsPerSecond,
+      'health req/s': throughput.baseline.requestsPerSecond,
+      ratio: throughput.ratio,
+      'ratio spread': percent(throughput.ratioSpread),
+      'baseline spread': percent(throughput.baselineSpread),
+      'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
+    },
   ]);
-  warnNon2xx('console', [route, baseline]);
+  console.info('\nwhat one person feels: one connection, the console against the service called directly');
+  console.table(
+    onePerson.map(({ operation, baseline, figure }) => ({
+      'console route': operation,
+      'p50 / p99 ms': `${figure.scenario.p50Ms} / ${figure.scenario.p99Ms}`,
+      baseline,
+      'baseline p50 / p99 ms': `${figure.baseline.p50Ms} / ${figure.baseline.p99Ms}`,
+      'p50 ratio': figure.ratio,
+      'ratio spread': percent(figure.ratioSpread),
+    })),
+  );
+  warnNoisy([
+    ['console get-or-create', throughput],
+    ...onePerson.map(({ operation, figure }): [string, PairedFigure] => [`one person: ${operation}`, figure]),
+  ]);
 }
 
 if (wanted('pages')) {
   const pages = await benchPageWeight();
-  results.pages = pages;
-  console.info(`first-load JavaScript, gzip level ${pages.gzipLevel}, empty page = ${pages.emptyPage.route}`);
+  const browser = await benchBrowserPageWeight();
+  results.pages = { manifests: pages, chromium: browser };
+  console.info(
+    `\nfirst-load JavaScript from the build's manifests, gzip level ${pages.gzipLevel}, empty page = ${pages.emptyPage.route} (${pages.emptyPage.kB} kB)`,
+  );
   console.table(
     pages.pages.map((row) => ({
       page: row.page,
-      'first-load kB gz': row.kB,
-      'empty page kB gz': pages.emptyPage.kB,
+      'kB gz': row.kB,
       'delta kB': row.deltaKB,
       [`within +${pages.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
     })),
   );
+  console.info(
+    `\nscript Chromium downloads, signed in, bodies gzipped here at level ${browser.gzipLevel} (server sent: ${browser.contentEncodings.join(', ')}), empty page = ${browser.emptyPage.path} (${browser.emptyPage.kB} kB)`,
+  );
+  console.table(
+    browser.pages.map((row) => ({
+      page: row.page,
+      role: row.role,
+      'kB gz': row.kB,
+      'delta kB': row.deltaKB,
+      'on the wire kB': row.transferKB,
+      scripts: row.scripts,
+      [`within +${browser.budgetKB} kB`]: row.withinBudget ? 'yes' : 'NO',
+    })),
+  );
+  // The bar is what Chromium downloads. The manifests list every segment's chunks, boundaries such
+  // as forbidden.tsx included, which the browser fetches only where they render: an upper bound.
+  const over = browser.pages.filter((row) => !row.withinBudget);
+  if (over.length > 0) {
+    console.error(
+      `\n!!! pages over the +${browser.budgetKB} kB budget in Chromium: ${[...new Set(over.map((row) => row.page))].join(', ')} !!!\n`,
+    );
+    process.exitCode = 1;
+  }
+  const overByManifest = pages.pages.filter((row) => !row.withinBudget);
+  if (overByManifest.length > 0)
+    console.warn(
+      `manifests (an upper bound) put ${overByManifest.map((row) => `${row.page} at +${row.deltaKB} kB`).join(', ')}; Chromium's figures above decide`,
+    );
 }
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -93,23 +152,17 @@ if (wanted('bulk')) {
   ]);
 }
 
-function loadRow(load: LoadResult) {
-  return {
-    'req/s': load.requestsPerSecond,
-    'p50 ms': load.p50Ms,
-    'p99 ms': load.p99Ms,
-    'non-2xx': load.non2xx,
-    errors: load.errors,
-  };
+function percent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`;
 }
 
-/** A ratio over failed requests measures the failure path, not the route: say so loudly. */
-function warnNon2xx(section: string, loads: LoadResult[]): void {
-  const bad = loads.reduce((sum, load) => sum + load.non2xx + load.errors, 0);
-  if (bad > 0)
-    console.error(
-      `\n!!! ${section}: ${bad} non-2xx answers or errors: the figures above are not valid !!!\n`,
-    );
+/** A figure whose baseline moved more than NOISY_SPREAD between its pairs says so. */
+function warnNoisy(figures: Array<[string, PairedFigure]>): void {
+  for (const [name, figure] of figures)
+    if (figure.noisy)
+      console.warn(
+        `!!! ${name}: the baseline spread ${percent(figure.baselineSpread)} over its ${figure.pairs.length} runs (more than ${percent(NOISY_SPREAD)}): the machine was busy; this ratio is not to be trusted !!!`,
+      );
 }
 
 await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);

@@ -1,32 +1,37 @@
 /**
- * The service under load at 32 connections, each scenario next to the bare node:http baseline
- * measured right before it with the same request and a same-sized answer.
+ * The service under load at 32 connections, as deployed (bench/service-settings.ts), each scenario
+ * against a bare node:http handler that reads the same request body and answers a body of the same
+ * size as the scenario's real answer, in interleaved pairs (bench/pairs.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createUserGroupApi } from '../lib/user-group-api/client';
+import { request } from 'undici';
 import { createApiKey } from '../lib/user-group-service';
-import { type LoadResult, runLoad } from './load';
+import { type LoadOptions, runLoad } from './load';
+import { measurePairs, type PairedFigure } from './pairs';
 import { startServer } from './processes';
+import { rotationLoad, tokenOf } from './rotation';
 
 export interface ServiceScenario {
   scenario: string;
-  service: LoadResult;
-  baseline: LoadResult;
-  ratio: number;
+  requestBytes: number;
+  answerBytes: number;
+  figure: PairedFigure;
 }
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+/** Tokens ready for rotation: each connection holds one at a time, each answer puts one back. */
+const ROTATION_POOL = 64;
 
 export async function benchService(): Promise<ServiceScenario[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ugs-bench-'));
   const database = path.join(dir, 'service.sqlite');
   const { key } = await createApiKey({ database, environment: 'Customer', name: 'bench' });
-  const baseline = await startServer('bench/servers/bare-http.ts');
+  const bare = await startServer('bench/servers/bare-http.ts');
   const service = await startServer('bench/servers/user-group-service.ts', [database]);
   const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
-  const api = createUserGroupApi({ baseUrl: service.url, apiKey: key });
+  const call = callService(`${service.url}/api/user`, headers);
 
   try {
     const existingBody = JSON.stringify({
@@ -34,75 +39,86 @@ export async function benchService(): Promise<ServiceScenario[]> {
       name: 'Bench',
       properties: { plan: 'pro' },
     });
-    const existing = await api.getOrCreate(JSON.parse(existingBody));
-
-    // Rotation needs a current token per request: a pool that each answer refills.
-    const tokens: string[] = [];
-    for (let i = 0; i < 64; i++)
-      tokens.push((await api.getOrCreate({ user_group_id: `bench-rotate-${i}` })).user_group.token);
-
-    const scenarios: Array<{ name: string; answerBytes: number; options: Parameters<typeof runLoad>[0] }> = [
+    await call('GET', existingBody);
+    // autocannon puts a fresh id in place of [<id>]; the baseline gets one of the same length.
+    const createBody = (id: string) => JSON.stringify({ user_group_id: `bench-new-${id}`, name: 'Bench' });
+    const rotation = rotationLoad(ROTATION_POOL, async (serial) =>
+      tokenOf(await call('GET', JSON.stringify({ user_group_id: `bench-rotate-${serial}` }))),
+    );
+    const rotated = await rotation.rotateOnce((token) =>
+      call('POST', JSON.stringify({ current_token: token })),
+    );
+    const scenarios: Array<{
+      name: string;
+      method: 'GET' | 'POST';
+      body: string;
+      answer: string;
+      load: LoadOptions;
+    }> = [
       {
         name: 'get-or-create (existing)',
-        answerBytes: JSON.stringify(existing).length,
-        options: { url: `${service.url}/api/user`, method: 'GET', headers, body: existingBody },
+        method: 'GET',
+        body: existingBody,
+        answer: await call('GET', existingBody),
+        load: { url: `${service.url}/api/user`, method: 'GET', headers, body: existingBody },
       },
       {
         name: 'get-or-create (first-time create)',
-        answerBytes: JSON.stringify({ ...existing, new_user_group: true }).length,
-        options: {
+        method: 'GET',
+        body: createBody(randomUUID()),
+        answer: await call('GET', createBody(randomUUID())),
+        load: {
           url: `${service.url}/api/user`,
           method: 'GET',
           headers,
-          body: JSON.stringify({ user_group_id: 'bench-new-[<id>]', name: 'Bench' }),
+          body: createBody('[<id>]'),
           idReplacement: true,
         },
       },
       {
         name: 'rotate',
-        answerBytes: 200,
-        options: {
-          url: `${service.url}/api/user`,
-          method: 'POST',
-          headers,
-          requests: [
-            {
-              setupRequest: (request) => ({
-                ...request,
-                body: JSON.stringify({ current_token: tokens.shift() }),
-              }),
-              onResponse: (status, body) => {
-                if (status === 200)
-                  tokens.push((JSON.parse(body) as { user_group: { token: string } }).user_group.token);
-              },
-            },
-          ],
-        },
+        method: 'POST',
+        body: JSON.stringify({ current_token: tokenOf(rotated) }),
+        answer: rotated,
+        load: { url: `${service.url}/api/user`, method: 'POST', headers, requests: [rotation.request] },
       },
     ];
 
     const results: ServiceScenario[] = [];
-    for (const { name, answerBytes, options } of scenarios) {
-      const bare = await runLoad({
-        url: `${baseline.url}/api/user`,
-        method: options.method,
-        headers: { ...headers, 'x-response-bytes': String(answerBytes) },
-        body: existingBody,
-        duration: seconds,
+    for (const scenario of scenarios) {
+      const answerBytes = Buffer.byteLength(scenario.answer);
+      const figure = await measurePairs({
+        baseline: (duration) =>
+          runLoad(`bare node:http for ${scenario.name}`, {
+            url: `${bare.url}/api/user`,
+            method: scenario.method,
+            headers: { ...headers, 'x-response-bytes': String(answerBytes) },
+            body: scenario.body,
+            duration,
+          }),
+        scenario: (duration) =>
+          rotation.checked(scenario.name, () => runLoad(scenario.name, { ...scenario.load, duration })),
       });
-      const measured = await runLoad({ ...options, duration: seconds });
       results.push({
-        scenario: name,
-        service: measured,
-        baseline: bare,
-        ratio: round(measured.requestsPerSecond / bare.requestsPerSecond),
+        scenario: scenario.name,
+        requestBytes: Buffer.byteLength(scenario.body),
+        answerBytes,
+        figure,
       });
     }
     return results;
   } finally {
-    await Promise.all([baseline.stop(), service.stop()]);
+    await Promise.all([bare.stop(), service.stop()]);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-export const round = (value: number) => Math.round(value * 100) / 100;
+/** One call to the service (a GET with a body, which fetch refuses to send); throws unless 200. */
+function callService(url: string, headers: Record<string, string>) {
+  return async (method: 'GET' | 'POST', body: string): Promise<string> => {
+    const answer = await request(url, { method, headers, body });
+    const text = await answer.body.text();
+    if (answer.statusCode !== 200) throw new Error(`${method} ${url} answered ${answer.statusCode}: ${text}`);
+    return text;
+  };
+}

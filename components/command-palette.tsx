@@ -13,8 +13,7 @@ import {
 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog-parts';
 import {
   DIRECTORY_SEARCH_MAX,
   type DirectoryEntryAnswer,
@@ -29,6 +28,12 @@ export interface CommandPaletteProps {
   environments: EnvironmentState[];
   /** Whether the operator's role may rotate or delete by a pasted token. */
   mayPasteToken: boolean;
+}
+
+export interface CommandPaletteDialogProps extends CommandPaletteProps {
+  /** What the person typed while this module was loading. */
+  initialSearch: string;
+  onClose: () => void;
 }
 
 export interface PaletteCommand {
@@ -121,41 +126,30 @@ function useDebounced<Value>(value: Value, delayMs: number): Value {
   return debounced;
 }
 
-/** The header's "Search or jump to…" button and the palette it opens, also with Ctrl-K or Cmd-K. */
-export function CommandPalette({ environment, environments, mayPasteToken }: CommandPaletteProps) {
+/**
+ * The open palette (cmdk in a dialog), mounted while open: each opening starts fresh. Loaded on
+ * first use by command-palette-launcher.tsx, which owns the button and Ctrl-K / Cmd-K.
+ */
+export function CommandPaletteDialog({
+  environment,
+  environments,
+  mayPasteToken,
+  initialSearch,
+  onClose,
+}: CommandPaletteDialogProps) {
   const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(initialSearch);
   const typed = search.trim();
   const searched = useDebounced(typed, 150);
-  const directory = useQuery({ ...directorySearch(environment, searched), enabled: open && searched !== '' });
+  const directory = useQuery({ ...directorySearch(environment, searched), enabled: searched !== '' });
   const current = typed !== '' && searched === typed;
   const groups = current ? (directory.data?.groups ?? []) : [];
   const sections = paletteSections({ environment, environments, search, groups, mayPasteToken });
 
-  const changeOpen = (next: boolean) => {
-    setOpen(next);
-    setSearch('');
-  };
   const go = (href: string) => {
-    changeOpen(false);
+    onClose();
     router.push(href);
   };
-
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey) || event.altKey) return;
-      if (event.repeat || event.isComposing) return;
-      // Another dialog (a confirmation) keeps the keyboard; the palette's own toggles it closed.
-      const dialog = document.querySelector('[role="dialog"]');
-      if (dialog && !dialog.hasAttribute('data-command-palette')) return;
-      event.preventDefault();
-      setOpen((wasOpen) => !wasOpen);
-      setSearch('');
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, []);
 
   const searching = typed !== '' && (!current || directory.isFetching);
   const status = searching
@@ -167,78 +161,68 @@ export function CommandPalette({ environment, environments, mayPasteToken }: Com
         : '';
 
   return (
-    <>
-      <Button
-        variant="outline"
-        size="sm"
-        aria-keyshortcuts="Control+K Meta+K"
-        onClick={() => changeOpen(true)}
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent
+        data-command-palette
+        className="top-[12dvh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0 sm:p-0"
       >
-        <Search aria-hidden="true" />
-        Search or jump to…
-        <kbd className="rounded border border-border bg-muted px-1 font-sans text-[0.7rem]">Ctrl K</kbd>
-      </Button>
-      <Dialog open={open} onOpenChange={changeOpen}>
-        <DialogContent
-          data-command-palette
-          className="top-[12dvh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0 sm:p-0"
-        >
-          <DialogTitle className="sr-only">Command palette</DialogTitle>
-          <DialogDescription className="sr-only">
-            Search the user groups of {environment}, or jump to a page. Arrows move, Enter opens.
-          </DialogDescription>
-          <Command shouldFilter={false} loop label="Search user groups or jump to a page">
-            <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-muted/40">
-              <Search aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
-              <Command.Input
-                value={search}
-                onValueChange={setSearch}
-                maxLength={DIRECTORY_SEARCH_MAX}
-                placeholder={`Search ${environment} by id or name, or type a command…`}
-                className="h-12 w-full min-w-0 bg-transparent text-sm text-foreground outline-none placeholder:text-muted-foreground"
-              />
-            </div>
-            <p aria-live="polite" className="px-4 pt-2 text-xs text-muted-foreground empty:hidden">
-              {status}
+        <DialogTitle className="sr-only">Command palette</DialogTitle>
+        <DialogDescription className="sr-only">
+          Search the user groups of {environment}, or jump to a page. Arrows move, Enter opens.
+        </DialogDescription>
+        <Command shouldFilter={false} loop label="Search user groups or jump to a page">
+          <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-muted/40">
+            <Search aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+            <Command.Input
+              value={search}
+              onValueChange={setSearch}
+              // Text typed while loading is already there: carry on after it.
+              onFocus={(event) => event.currentTarget.setSelectionRange(search.length, search.length)}
+              maxLength={DIRECTORY_SEARCH_MAX}
+              placeholder={`Search ${environment} by id or name, or type a command…`}
+              className="h-12 w-full min-w-0 bg-transparent text-sm text-foreground outline-none placeholder:text-muted-foreground"
+            />
+          </div>
+          <p aria-live="polite" className="px-4 pt-2 text-xs text-muted-foreground empty:hidden">
+            {status}
+          </p>
+          {current && directory.isError ? (
+            <p
+              role="alert"
+              className="mx-3 mt-2 rounded-md bg-destructive/5 px-2 py-1.5 text-sm text-destructive"
+            >
+              {directory.error.message}
             </p>
-            {current && directory.isError ? (
-              <p
-                role="alert"
-                className="mx-3 mt-2 rounded-md bg-destructive/5 px-2 py-1.5 text-sm text-destructive"
+          ) : null}
+          <Command.List label="Results" className="max-h-[min(24rem,60dvh)] overflow-y-auto p-1.5">
+            {sections.map((section) => (
+              <Command.Group
+                key={section.heading}
+                heading={section.heading}
+                className="py-1 [&_[cmdk-group-heading]]:px-2.5 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-muted-foreground"
               >
-                {directory.error.message}
-              </p>
-            ) : null}
-            <Command.List label="Results" className="max-h-[min(24rem,60dvh)] overflow-y-auto p-1.5">
-              {sections.map((section) => (
-                <Command.Group
-                  key={section.heading}
-                  heading={section.heading}
-                  className="py-1 [&_[cmdk-group-heading]]:px-2.5 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-muted-foreground"
-                >
-                  {section.commands.map((command) => (
-                    <Command.Item
-                      key={command.value}
-                      value={command.value}
-                      onSelect={() => go(command.href)}
-                      className="flex cursor-pointer items-center gap-2.5 rounded-md px-2.5 py-2 text-sm text-foreground outline-none data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-muted-foreground data-[selected=true]:bg-muted data-[selected=true]:ring-2 data-[selected=true]:ring-ring data-[selected=true]:ring-inset"
-                    >
-                      <command.icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
-                      <span className="min-w-0 truncate font-medium">{command.label}</span>
-                      {command.detail ? (
-                        <span className="ml-auto min-w-0 max-w-[50%] truncate text-xs text-muted-foreground">
-                          <span className="sr-only">, </span>
-                          {command.detail}
-                        </span>
-                      ) : null}
-                    </Command.Item>
-                  ))}
-                </Command.Group>
-              ))}
-            </Command.List>
-          </Command>
-        </DialogContent>
-      </Dialog>
-    </>
+                {section.commands.map((command) => (
+                  <Command.Item
+                    key={command.value}
+                    value={command.value}
+                    onSelect={() => go(command.href)}
+                    className="flex cursor-pointer items-center gap-2.5 rounded-md px-2.5 py-2 text-sm text-foreground outline-none data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-muted-foreground data-[selected=true]:bg-muted data-[selected=true]:ring-2 data-[selected=true]:ring-ring data-[selected=true]:ring-inset"
+                  >
+                    <command.icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+                    <span className="min-w-0 truncate font-medium">{command.label}</span>
+                    {command.detail ? (
+                      <span className="ml-auto min-w-0 max-w-[50%] truncate text-xs text-muted-foreground">
+                        <span className="sr-only">, </span>
+                        {command.detail}
+                      </span>
+                    ) : null}
+                  </Command.Item>
+                ))}
+              </Command.Group>
+            ))}
+          </Command.List>
+        </Command>
+      </DialogContent>
+    </Dialog>
   );
 }

@@ -8,9 +8,11 @@
  * here reads `useSession` or calls `getSession`, and the client itself is not exported.
  */
 import { createAuthClient } from 'better-auth/client';
-import { z } from 'zod';
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
+import * as z from 'zod/mini';
 import { consoleErrorBodySchema } from '@/lib/console-api/contract';
+import { AuthRequestError } from './auth-request-error';
+
+export { AuthRequestError };
 
 /** The single sign-on provider's id on the server (genericOAuth `providerId`). */
 const SSO_PROVIDER_ID = 'oidc';
@@ -44,29 +46,12 @@ const callOptions = { fetchOptions: { disableSignal: true } };
  */
 const authRefusalSchema = z.object({
   status: z.number(),
-  code: z.string().optional().catch(undefined),
-  error: consoleErrorBodySchema.shape.error.optional().catch(undefined),
+  code: z.catch(z.optional(z.string()), undefined),
+  error: z.catch(z.optional(consoleErrorBodySchema.shape.error), undefined),
 });
 
 /** What /api/auth answers when single sign-on starts: the identity provider's address. */
 const ssoStartSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
-
-/** A sign-in, sign-out or password change that did not happen. */
-export class AuthRequestError extends Error {
-  constructor(
-    /** The HTTP status of the refusal; null when the console could not be reached. */
-    readonly status: number | null,
-    /** better-auth's error code: INVALID_EMAIL_OR_PASSWORD, BANNED_USER, INVALID_PASSWORD, … */
-    readonly code?: string,
-    /** With a 429: how long to wait. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(
-      status === null ? CONSOLE_UNREACHABLE_MESSAGE : `The console refused the request (HTTP ${status}).`,
-    );
-    this.name = 'AuthRequestError';
-  }
-}
 
 const UNEXPECTED_ANSWER = 'The console answered in an unexpected shape.';
 

@@ -2,10 +2,14 @@
  * The interface's two environments. Ids are unique per environment (the same id may exist once in
  * each), and the console talks to each with its own API key. In URLs an environment is its slug.
  */
-import { type Environment, environmentSchema } from '@/lib/user-group-api/contract';
+import type { Environment } from '@/lib/user-group-api/contract';
 
 export type { Environment };
-export const environments = environmentSchema.options;
+/**
+ * The contract's `environmentSchema.options`, written out: client components read this module,
+ * and importing the contract would bring zod into every page (environments.test.ts keeps them equal).
+ */
+export const environments: readonly Environment[] = ['Customer', 'Testing'];
 
 export type EnvironmentSlug = 'customer' | 'testing';
 

@@ -5,7 +5,7 @@
  *
  * Roles are ordered; a permission names the least role that holds it.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const roles = ['viewer', 'support', 'admin'] as const;
 export const roleSchema = z.enum(roles);

@@ -2,27 +2,36 @@
  * The wire shapes of operator management, shared by the admin page's forms and /api/operators:
  * what the browser sends and, parsed before use, what it gets back.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import { roleSchema } from '@/lib/roles';
 
+const password = z
+  .string()
+  .check(
+    z.minLength(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` }),
+    z.maxLength(MAX_PASSWORD_LENGTH, { error: `must be at most ${MAX_PASSWORD_LENGTH} characters` }),
+  );
+
 export const createOperatorSchema = z.object({
-  email: z
+  email: z.pipe(
+    z.string().check(z.trim(), z.toLowerCase()),
+    z.email({ error: 'must be an email address' }).check(z.maxLength(254, { error: 'is too long' })),
+  ),
+  name: z
     .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email({ error: 'must be an email address' }).max(254, { error: 'is too long' })),
-  name: z.string().trim().min(1, { error: 'must not be empty' }).max(120, { error: 'is too long' }),
-  password: z
-    .string()
-    .min(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` })
-    .max(MAX_PASSWORD_LENGTH, { error: `must be at most ${MAX_PASSWORD_LENGTH} characters` }),
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(120, { error: 'is too long' }),
+    ),
+  password,
   role: roleSchema,
 });
 export type CreateOperatorRequest = z.infer<typeof createOperatorSchema>;
 
 export const updateOperatorSchema = z.union(
-  [z.object({ role: roleSchema }).strict(), z.object({ disabled: z.boolean() }).strict()],
+  [z.strictObject({ role: roleSchema }), z.strictObject({ disabled: z.boolean() })],
   { error: 'send either { role } or { disabled }' },
 );
 export type UpdateOperatorRequest = z.infer<typeof updateOperatorSchema>;
@@ -31,7 +40,7 @@ export const operatorSummarySchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),
-  role: roleSchema.nullable(),
+  role: z.nullable(roleSchema),
   disabled: z.boolean(),
   createdAt: z.string(),
 });
@@ -42,20 +51,19 @@ export const createOperatorResultSchema = z.object({ operator: operatorSummarySc
 export type CreateOperatorResult = z.infer<typeof createOperatorResultSchema>;
 
 /** What PATCH /api/operators/:id answers: the operator as changed (null if it vanished meanwhile). */
-export const updateOperatorResultSchema = z.object({ operator: operatorSummarySchema.nullable() });
+export const updateOperatorResultSchema = z.object({ operator: z.nullable(operatorSummarySchema) });
 export type UpdateOperatorResult = z.infer<typeof updateOperatorResultSchema>;
 
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string().min(1, { error: 'must not be empty' }),
-    newPassword: z
-      .string()
-      .min(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` })
-      .max(MAX_PASSWORD_LENGTH, { error: `must be at most ${MAX_PASSWORD_LENGTH} characters` }),
+    currentPassword: z.string().check(z.minLength(1, { error: 'must not be empty' })),
+    newPassword: password,
     confirmPassword: z.string(),
   })
-  .refine((values) => values.newPassword === values.confirmPassword, {
-    error: 'does not match the new password',
-    path: ['confirmPassword'],
-  });
+  .check(
+    z.refine((values) => values.newPassword === values.confirmPassword, {
+      error: 'does not match the new password',
+      path: ['confirmPassword'],
+    }),
+  );
 export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;

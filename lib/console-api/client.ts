@@ -4,7 +4,7 @@
  * with a message a person can act on.
  */
 
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Environment } from '@/lib/environments';
 import type { DeleteRequest, GetOrCreateRequest, RotateRequest } from '@/lib/user-group-api/contract';
 import {
@@ -43,7 +43,7 @@ export async function callConsoleRoute<Answer>(
   method: 'GET' | 'POST' | 'PATCH',
   path: string,
   body: unknown,
-  answerSchema: z.ZodType<Answer>,
+  answerSchema: z.core.$ZodType<Answer>,
   signal?: AbortSignal,
 ): Promise<Answer> {
   let response: Response;
@@ -70,7 +70,7 @@ export async function callConsoleRoute<Answer>(
     }
     throw new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
   }
-  const answer = answerSchema.safeParse(payload);
+  const answer = z.safeParse(answerSchema, payload);
   if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
   return answer.data;
 }

@@ -3,7 +3,7 @@
  * and what it gets back. Request bodies are the upstream wire requests (validated by the same
  * schemas); answers carry the upstream's group, never the API key.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type Environment, slugOf } from '@/lib/environments';
 import {
   deleteRequestSchema,
@@ -27,10 +27,10 @@ export const getOrCreateBodySchema = getOrCreateRequestSchema;
 export const rotateBodySchema = rotateRequestSchema;
 export const deleteBodySchema = deleteRequestSchema;
 
-export const getOrCreateResultSchema = getOrCreateResponseSchema.omit({ success: true });
+export const getOrCreateResultSchema = z.omit(getOrCreateResponseSchema, { success: true });
 export type GetOrCreateResult = z.infer<typeof getOrCreateResultSchema>;
 
-export const rotateResultSchema = rotateResponseSchema.omit({ success: true });
+export const rotateResultSchema = z.omit(rotateResponseSchema, { success: true });
 export type RotateResult = z.infer<typeof rotateResultSchema>;
 
 export const deleteResultSchema = z.object({ deleted: z.literal(true), user_group_id: z.string() });
@@ -69,9 +69,9 @@ export const consoleErrorBodySchema = z.object({
   error: z.object({
     code: consoleErrorCodeSchema,
     message: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
-    retryAfterSeconds: z.number().optional(),
-    requestId: z.string().optional(),
+    fields: z.optional(z.record(z.string(), z.string())),
+    retryAfterSeconds: z.optional(z.number()),
+    requestId: z.optional(z.string()),
   }),
 });
 export type ConsoleErrorBody = z.infer<typeof consoleErrorBodySchema>;

@@ -3,7 +3,7 @@
  * for the route handler and the browser), its answer, and the browser's typed call. The directory
  * holds ids, names and token fingerprints, never tokens, so every signed-in operator may search it.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type Environment, environments, slugOf } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { callConsoleRoute } from './client';
@@ -21,26 +21,32 @@ export const directoryOrderSchema = z.enum(['asc', 'desc'], { error: 'must be as
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** A blank value counts as absent (z.preprocess of full zod, which zod/mini has not got). */
+const blankIsAbsent = <Schema extends z.core.$ZodType>(schema: Schema) =>
+  z.pipe(z.transform(blankToUndefined), schema);
+
 const bounded = (max: number, fallback: number) => {
   const error = `must be a whole number from 1 to ${max}`;
-  return z.preprocess(
-    blankToUndefined,
-    z.coerce.number({ error }).int({ error }).min(1, { error }).max(max, { error }).default(fallback),
+  return blankIsAbsent(
+    z._default(
+      z.coerce.number({ error }).check(z.int({ error }), z.minimum(1, { error }), z.maximum(max, { error })),
+      fallback,
+    ),
   );
 };
 
 /** The query string: `q` is part of an id or a name; without `sort`, newest changes first. */
 export const directoryQuerySchema = z.object({
-  q: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .max(DIRECTORY_SEARCH_MAX, { error: `must be at most ${DIRECTORY_SEARCH_MAX} characters` })
-      .refine((value) => !value.includes('\0'), { error: 'must not contain a NUL character' })
-      .optional(),
+  q: blankIsAbsent(
+    z.optional(
+      z.string().check(
+        z.maxLength(DIRECTORY_SEARCH_MAX, { error: `must be at most ${DIRECTORY_SEARCH_MAX} characters` }),
+        z.refine((value) => !value.includes('\0'), { error: 'must not contain a NUL character' }),
+      ),
+    ),
   ),
-  sort: z.preprocess(blankToUndefined, directorySortSchema.optional()),
-  order: z.preprocess(blankToUndefined, directoryOrderSchema.optional()),
+  sort: blankIsAbsent(z.optional(directorySortSchema)),
+  order: blankIsAbsent(z.optional(directoryOrderSchema)),
   page: bounded(DIRECTORY_PAGE_MAX, 1),
   pageSize: bounded(DIRECTORY_PAGE_SIZE_MAX, 25),
 });
@@ -79,28 +85,28 @@ const record = z.record(z.string(), z.unknown());
 export const directoryEntrySchema = z.object({
   environment: z.enum(environments),
   userGroupId: z.string(),
-  name: z.string().nullable(),
-  teamId: z.number().nullable(),
-  properties: record.nullable(),
-  mapping: record.nullable(),
-  tokenFingerprint: z.string().nullable(),
-  createdAt: z.string().nullable(),
-  createdBy: z.string().nullable(),
+  name: z.nullable(z.string()),
+  teamId: z.nullable(z.number()),
+  properties: z.nullable(record),
+  mapping: z.nullable(record),
+  tokenFingerprint: z.nullable(z.string()),
+  createdAt: z.nullable(z.string()),
+  createdBy: z.nullable(z.string()),
   updatedAt: z.string(),
-  updatedBy: z.string().nullable(),
-  deletedAt: z.string().nullable(),
-  deletedBy: z.string().nullable(),
+  updatedBy: z.nullable(z.string()),
+  deletedAt: z.nullable(z.string()),
+  deletedBy: z.nullable(z.string()),
 });
 export type DirectoryEntryAnswer = z.infer<typeof directoryEntrySchema>;
 
 export const directoryPageSchema = z.object({
   groups: z.array(directoryEntrySchema),
-  total: z.number().int().nonnegative(),
+  total: z.number().check(z.int(), z.nonnegative()),
   /** More groups match a search than were counted: show `${total}+` and suggest refining. */
   totalIsLowerBound: z.boolean(),
-  page: z.number().int().positive(),
-  pageCount: z.number().int().positive(),
-  pageSize: z.number().int().positive(),
+  page: z.number().check(z.int(), z.positive()),
+  pageCount: z.number().check(z.int(), z.positive()),
+  pageSize: z.number().check(z.int(), z.positive()),
 });
 export type DirectoryPageAnswer = z.infer<typeof directoryPageSchema>;
 

@@ -3,7 +3,7 @@
  * progress it reads back. Tokens never travel in these answers; they come only in the result CSV,
  * when asked for and allowed.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type Environment, environments, slugOf } from '@/lib/environments';
 import { callConsoleRoute } from './client';
 
@@ -19,21 +19,21 @@ export const jobRoute = (id: string) => `/api/jobs/${encodeURIComponent(id)}`;
 export const jobResultRoute = (id: string, withTokens: boolean) =>
   `${jobRoute(id)}/result${withTokens ? '?tokens=1' : ''}`;
 
-const source = z.string().trim().min(1).max(255);
+const source = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 
 export const createGetOrCreateJobSchema = z.object({ source, csv: z.string() });
 export type CreateGetOrCreateJob = z.infer<typeof createGetOrCreateJobSchema>;
 
 export const createRotateJobSchema = z.union([
   z.object({ source, tokens: z.string() }),
-  z.object({ source, userGroupIds: z.array(z.string()).max(10_000) }),
+  z.object({ source, userGroupIds: z.array(z.string()).check(z.maxLength(10_000)) }),
 ]);
 export type CreateRotateJob = z.infer<typeof createRotateJobSchema>;
 
 export const jobActionSchema = z.object({
   action: z.enum(['start', 'pause', 'resume', 'cancel']),
   /** In Customer, starting a rotation job asks the person to type the number of tokens. */
-  confirmation: z.string().max(50).optional(),
+  confirmation: z.optional(z.string().check(z.maxLength(50))),
 });
 export type JobActionBody = z.infer<typeof jobActionSchema>;
 
@@ -45,10 +45,10 @@ export const jobViewSchema = z.object({
   source: z.string(),
   createdAt: z.string(),
   createdBy: z.string(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  pausedReason: z.string().nullable(),
-  tokensErasedAt: z.string().nullable(),
+  startedAt: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
+  pausedReason: z.nullable(z.string()),
+  tokensErasedAt: z.nullable(z.string()),
   counts: z.object({
     total: z.number(),
     invalid: z.number(),
@@ -57,16 +57,16 @@ export const jobViewSchema = z.object({
     done: z.number(),
     failed: z.number(),
   }),
-  ratePerMinute: z.number().nullable(),
-  secondsLeft: z.number().nullable(),
+  ratePerMinute: z.nullable(z.number()),
+  secondsLeft: z.nullable(z.number()),
   invalidRows: z.array(
-    z.object({ line: z.number(), userGroupId: z.string().nullable(), problems: z.string() }),
+    z.object({ line: z.number(), userGroupId: z.nullable(z.string()), problems: z.string() }),
   ),
-  failedRows: z.array(z.object({ line: z.number(), userGroupId: z.string().nullable(), error: z.string() })),
+  failedRows: z.array(z.object({ line: z.number(), userGroupId: z.nullable(z.string()), error: z.string() })),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
-export const jobSummarySchema = jobViewSchema.pick({
+export const jobSummarySchema = z.pick(jobViewSchema, {
   id: true,
   kind: true,
   status: true,

@@ -2,7 +2,7 @@
  * Reading a request body with a ceiling enforced while it streams in: a body over the limit is
  * refused after at most `limit` bytes (plus one chunk) were read, never buffered whole first.
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { MAX_BODY_BYTES } from '@/lib/limits';
 import { fieldErrors } from '@/lib/validation/field-errors';
@@ -59,10 +59,10 @@ export async function readJson(request: Request, limit = MAX_BODY_BYTES): Promis
 /** The body validated with the schema the form uses; throws ConsoleError with field messages. */
 export async function parseJson<Body>(
   request: Request,
-  schema: z.ZodType<Body>,
+  schema: z.core.$ZodType<Body>,
   limit = MAX_BODY_BYTES,
 ): Promise<Body> {
-  const parsed = schema.safeParse(await readJson(request, limit));
+  const parsed = z.safeParse(schema, await readJson(request, limit));
   if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
   return parsed.data;
 }

@@ -78,7 +78,7 @@ export interface RouteSpec<Body, Result> {
   name: string;
   permission: Permission;
   /** The body's schema, the same the form uses; without it the body is not read. */
-  body?: z.ZodType<Body>;
+  body?: z.core.$ZodType<Body>;
   /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
   maxBodyBytes?: number;
   /**
@@ -169,7 +169,7 @@ function respond(result: unknown): Response {
 
 async function readFacts<Body, Result>(
   request: Request,
-  schema: z.ZodType<Body> | undefined,
+  schema: z.core.$ZodType<Body> | undefined,
   actionAudit: ActionAudit<Body, Result>,
 ): Promise<AuditFacts> {
   if (!schema) return {};

@@ -26,7 +26,7 @@ export interface DirectoryChange<Body, Result> {
 
 export interface UserGroupCall<Body, Result> {
   operation: UserGroupOperation;
-  body: z.ZodType<Body>;
+  body: z.core.$ZodType<Body>;
   call: (api: UserGroupApi, body: Body, requestId: string) => Promise<Result>;
   audit: Omit<ActionAudit<Body, Result>, 'action' | 'environment'>;
   /** What the directory learns from a success. */

@@ -7,7 +7,7 @@
  */
 
 import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { redactUrlCredentials } from '../redact-url';
 import {
   type DeleteRequest,
@@ -73,7 +73,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
   async function call<T>(
     method: 'GET' | 'POST' | 'DELETE',
     body: unknown,
-    schema: z.ZodType<T>,
+    schema: z.core.$ZodType<T>,
     requestId?: string,
   ): Promise<T> {
     const headers: Record<string, string> = {
@@ -109,7 +109,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
     const upstreamRequestId = headerValue(response.headers['x-request-id']);
 
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      const parsed = schema.safeParse(payload);
+      const parsed = z.safeParse(schema, payload);
       if (parsed.success) return parsed.data;
       const failure = errorResponseSchema.safeParse(payload);
       if (failure.success) throw failureError(response.statusCode, failure.data, upstreamRequestId);

@@ -5,8 +5,11 @@
  * validates requests with them, the console's upstream client parses answers with them, and the
  * console's forms and route handlers validate the same request bodies. The constraints the spec
  * leaves "not shown" are decided here, once, and documented in lib/user-group-service/openapi.json.
+ *
+ * Written with zod/mini: the console's forms bring these schemas to the browser, and full zod is
+ * about 33 kB gzip there against a few kB for what this uses (bench/README.md, page weight).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const USER_GROUP_ID_MAX = 255;
 export const NAME_MAX = 255;
@@ -15,22 +18,25 @@ export const MAPPING_MAX_ENTRIES = 100;
 export const environmentSchema = z.enum(['Customer', 'Testing']);
 export type Environment = z.infer<typeof environmentSchema>;
 
-export const userGroupIdSchema = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(USER_GROUP_ID_MAX, { error: `must be at most ${USER_GROUP_ID_MAX} characters` })
+const noNul = z.refine<string>((value) => !value.includes('\u0000'), {
+  error: 'must not contain NUL characters',
+});
+
+export const userGroupIdSchema = z.string({ error: 'must be a string' }).check(
+  z.minLength(1, { error: 'must not be empty' }),
+  z.maxLength(USER_GROUP_ID_MAX, { error: `must be at most ${USER_GROUP_ID_MAX} characters` }),
   // PostgreSQL text cannot hold NUL: refuse it here so both stores answer 400, not 500.
-  .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
+  noNul,
+);
 
 export const nameSchema = z
   .string({ error: 'must be a string' })
-  .max(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` })
-  .refine((value) => !value.includes('\u0000'), { error: 'must not contain NUL characters' });
+  .check(z.maxLength(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` }), noNul);
 
 /** A data source: either its id or the id the caller gave it when creating it. */
 export const dataSourceIdSchema = z.union(
   [
-    z.string().min(1, { error: 'data source id must not be empty' }),
+    z.string().check(z.minLength(1, { error: 'data source id must not be empty' })),
     z.int({ error: 'data source id must be a string or an integer' }),
   ],
   { error: 'must be a data source id (a non-empty string or an integer)' },
@@ -41,15 +47,17 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /** Schema id (key) to data source (value). */
 export const mappingSchema = z
-  .custom<Record<string, unknown>>(isPlainObject, { error: 'must be a JSON object' })
   .pipe(
+    z.custom<Record<string, unknown>>(isPlainObject, { error: 'must be a JSON object' }),
     z.record(z.string(), dataSourceIdSchema, {
       error: 'values must be data source ids (a string or an integer)',
     }),
   )
-  .refine((mapping) => Object.keys(mapping).length <= MAPPING_MAX_ENTRIES, {
-    error: `must have at most ${MAPPING_MAX_ENTRIES} entries`,
-  });
+  .check(
+    z.refine((mapping) => Object.keys(mapping).length <= MAPPING_MAX_ENTRIES, {
+      error: `must have at most ${MAPPING_MAX_ENTRIES} entries`,
+    }),
+  );
 export type Mapping = z.infer<typeof mappingSchema>;
 
 /** Any JSON object; its values are free-form JSON. */
@@ -60,16 +68,18 @@ export type Properties = z.infer<typeof propertiesSchema>;
 
 export const tokenSchema = z
   .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(1024, { error: 'must be at most 1024 characters' });
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(1024, { error: 'must be at most 1024 characters' }),
+  );
 
 // Requests. Unknown fields are ignored (z.object strips them).
 
 export const getOrCreateRequestSchema = z.object({
   user_group_id: userGroupIdSchema,
-  name: nameSchema.optional(),
-  mapping: mappingSchema.optional(),
-  properties: propertiesSchema.optional(),
+  name: z.optional(nameSchema),
+  mapping: z.optional(mappingSchema),
+  properties: z.optional(propertiesSchema),
 });
 export type GetOrCreateRequest = z.infer<typeof getOrCreateRequestSchema>;
 
@@ -86,9 +96,16 @@ export type DeleteRequest = z.infer<typeof deleteRequestSchema>;
 
 // Responses.
 
+/** Absent or null reads as null. */
+const orNull = <Schema extends z.core.$ZodType>(schema: Schema) =>
+  z.pipe(
+    z.nullish(schema),
+    z.transform((value: z.output<Schema> | null | undefined) => value ?? null),
+  );
+
 const userGroupBaseSchema = z.object({
-  team_id: z.number().int().positive(),
-  token: z.string().min(1),
+  team_id: z.number().check(z.int(), z.positive()),
+  token: z.string().check(z.minLength(1)),
   name: z.string(),
   provided_id: z.string(),
 });
@@ -96,20 +113,17 @@ const userGroupBaseSchema = z.object({
 export const getOrCreateResponseSchema = z.object({
   success: z.literal(1),
   new_user_group: z.boolean(),
-  user_group: userGroupBaseSchema.extend({
+  user_group: z.extend(userGroupBaseSchema, {
     // "JSON or null", and not necessarily present: absent reads as null.
-    properties: z
-      .record(z.string(), z.unknown())
-      .nullish()
-      .transform((value) => value ?? null),
+    properties: orNull(z.record(z.string(), z.unknown())),
   }),
 });
 export type GetOrCreateResponse = z.infer<typeof getOrCreateResponseSchema>;
 
 export const rotateResponseSchema = z.object({
   success: z.literal(1),
-  user_group: userGroupBaseSchema.extend({
-    api_environment_tag: environmentSchema.nullish().transform((value) => value ?? null),
+  user_group: z.extend(userGroupBaseSchema, {
+    api_environment_tag: orNull(environmentSchema),
   }),
 });
 export type RotateResponse = z.infer<typeof rotateResponseSchema>;
@@ -134,12 +148,12 @@ export type ErrorCode = z.infer<typeof errorCodeSchema>;
 /** The error body of the built-in service. A vendor may answer less: every field but success is optional. */
 export const errorResponseSchema = z.object({
   success: z.literal(0),
-  error: z
-    .object({
-      code: z.string().optional(),
-      message: z.string().optional(),
-      fields: z.record(z.string(), z.string()).optional(),
-    })
-    .optional(),
+  error: z.optional(
+    z.object({
+      code: z.optional(z.string()),
+      message: z.optional(z.string()),
+      fields: z.optional(z.record(z.string(), z.string())),
+    }),
+  ),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

@@ -2,7 +2,7 @@
  * The three operations on /api/user: validate the body with the contract's schema, call the store
  * in the API key's environment, shape the answer exactly as the interface documents it.
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   type DeleteResponse,
   deleteRequestSchema,
@@ -14,6 +14,10 @@ import {
 import type { ApiKeyRecord } from './api-key-store';
 import { type FieldErrors, notFound, ServiceError } from './errors';
 import type { UserGroupStore } from './user-group-store';
+
+// zod/mini loads no locale: without this, a message the contract leaves to zod would read only
+// "Invalid input" (full zod, which the service no longer imports, loaded English itself).
+z.config(z.locales.en());
 
 export type UserGroupMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -65,11 +69,11 @@ export const operations: Record<UserGroupMethod, Operation> = {
 };
 
 /** Parses with a contract schema; failures become 400 with one message per field path. */
-export function validate<Schema extends z.ZodType>(
+export function validate<Schema extends z.core.$ZodType>(
   schema: Schema,
   body: Record<string, unknown>,
 ): z.output<Schema> {
-  const result = schema.safeParse(body);
+  const result = z.safeParse(schema, body);
   if (result.success) return result.data;
   const fields: FieldErrors = {};
   for (const issue of result.error.issues) {

@@ -12,7 +12,7 @@ export function fieldErrorKey(path: readonly PropertyKey[]): string {
 }
 
 /** One message per field path (`mapping.schema_1`), the first zod reports; `_` for the body itself. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+export function fieldErrors(error: z.core.$ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     fields[fieldErrorKey(issue.path)] ??= issue.message;

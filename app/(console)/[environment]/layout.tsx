@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { CommandPalette } from '@/components/command-palette';
+import { CommandPaletteLauncher } from '@/components/command-palette-launcher';
 import { cn } from '@/components/ui/cn';
 import { consoleConfig } from '@/lib/config';
 import { environmentLooks, environments, slugOf } from '@/lib/environments';
@@ -60,7 +60,7 @@ export default async function EnvironmentLayout({ children, params }: Environmen
               Paste a token
             </Link>
           ) : null}
-          <CommandPalette
+          <CommandPaletteLauncher
             environment={environment}
             environments={environmentStates}
             mayPasteToken={mayPasteToken}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { tokenTextSchema, userGroupIdTextSchema } from './form-text.schema';
 
 /** The delete form as typed. */

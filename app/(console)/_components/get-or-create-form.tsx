@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import dynamic from 'next/dynamic';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useGetOrCreateUserGroup } from '@/app/(console)/_hooks/use-get-or-create-user-group';
@@ -17,7 +18,9 @@ import { groupPath } from '../[environment]/_components/paths';
 import { emptyGetOrCreateForm, getOrCreateFormFields, getOrCreateFormSchema } from './get-or-create.schema';
 import { toGetOrCreateRequest } from './get-or-create.utils';
 import { JsonTextField } from './json-text-field';
-import { UserGroupResult } from './user-group-result';
+
+/** Shown after a success only: fetched then, not with the form. */
+const UserGroupResult = dynamic(() => import('./user-group-result').then((module) => module.UserGroupResult));
 
 /** One answer; `id` grows with each, so a repeated answer is shown afresh (its token masked again). */
 type Outcome = { id: number; request: GetOrCreateRequest; result: GetOrCreateResult };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { tokenTextSchema } from './form-text.schema';
 
 /** The rotate form as typed. */

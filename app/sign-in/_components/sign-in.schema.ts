@@ -1,13 +1,12 @@
-import { z } from 'zod';
-import { AuthRequestError } from '@/lib/auth-client';
+import * as z from 'zod/mini';
+import { AuthRequestError } from '@/lib/auth-request-error';
 
 export const signInSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, { error: 'Enter your email address.' })
-    .pipe(z.email({ error: 'Enter an email address.' })),
-  password: z.string().min(1, { error: 'Enter your password.' }),
+  email: z.pipe(
+    z.string().check(z.trim(), z.minLength(1, { error: 'Enter your email address.' })),
+    z.email({ error: 'Enter an email address.' }),
+  ),
+  password: z.string().check(z.minLength(1, { error: 'Enter your password.' })),
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 

@@ -1,6 +1,5 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import type { SignInValues } from '@/app/sign-in/_components/sign-in.schema';
-import { authApi } from '@/lib/auth-client';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, SignInValues>, 'onError'>;
 
@@ -10,7 +9,9 @@ type Callbacks = Pick<UseMutationOptions<void, Error, SignInValues>, 'onError'>;
  */
 export function useSignIn(next: string, { onError }: Callbacks = {}) {
   return useMutation({
-    mutationFn: authApi.signInWithEmail,
+    // The auth client (better-auth) is fetched on submit, not with the page.
+    mutationFn: async (credentials: SignInValues) =>
+      (await import('@/lib/auth-client')).authApi.signInWithEmail(credentials),
     onSuccess: () => window.location.assign(next),
     onError,
   });

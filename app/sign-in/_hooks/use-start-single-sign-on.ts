@@ -1,5 +1,4 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { authApi } from '@/lib/auth-client';
 
 type Callbacks = Pick<UseMutationOptions<string, Error, void>, 'onError'>;
 
@@ -9,7 +8,12 @@ type Callbacks = Pick<UseMutationOptions<string, Error, void>, 'onError'>;
  */
 export function useStartSingleSignOn(next: string, { onError }: Callbacks = {}) {
   return useMutation({
-    mutationFn: () => authApi.startSingleSignOn({ callbackURL: next, errorCallbackURL: '/sign-in' }),
+    // The auth client (better-auth) is fetched on the click, not with the page.
+    mutationFn: async () =>
+      (await import('@/lib/auth-client')).authApi.startSingleSignOn({
+        callbackURL: next,
+        errorCallbackURL: '/sign-in',
+      }),
     onSuccess: (identityProviderUrl) => window.location.assign(identityProviderUrl),
     onError,
   });

@@ -1,14 +1,15 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import type { ChangePasswordValues } from '@/lib/auth/operators.schema';
-import { AuthRequestError, authApi } from '@/lib/auth-client';
+import { AuthRequestError } from '@/lib/auth-request-error';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
 
 /** Changes the signed-in operator's password; their other sessions end. */
 export function useChangePassword({ onSuccess }: Callbacks = {}) {
   return useMutation({
-    mutationFn: ({ currentPassword, newPassword }: ChangePasswordValues) =>
-      authApi.changePassword({ currentPassword, newPassword }),
+    // The auth client (better-auth) is fetched on submit, not with the page.
+    mutationFn: async ({ currentPassword, newPassword }: ChangePasswordValues) =>
+      (await import('@/lib/auth-client')).authApi.changePassword({ currentPassword, newPassword }),
     onSuccess,
   });
 }

@@ -1,11 +1,11 @@
 import { findOperator, setOperatorDisabled, setOperatorRole } from '@/lib/auth/operators';
-import { updateOperatorSchema } from '@/lib/auth/operators.schema';
+import { type UpdateOperatorRequest, updateOperatorSchema } from '@/lib/auth/operators.schema';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { audit } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 
 /** Changes one operator: `{ role }` or `{ disabled }`. */
-export const PATCH = consoleRoute<typeof updateOperatorSchema._output, unknown, { id: string }>(
+export const PATCH = consoleRoute<UpdateOperatorRequest, unknown, { id: string }>(
   { name: 'operators.update', permission: 'operators:manage', body: updateOperatorSchema },
   async ({ request, operator, requestId, body: change, params, server }) => {
     const target = await findOperator(server, params.id);

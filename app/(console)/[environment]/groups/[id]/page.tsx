@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import * as z from 'zod/mini';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
 import { listAuditEvents } from '@/lib/audit/store';
@@ -36,7 +37,7 @@ const json = (value: Record<string, unknown> | null) =>
 
 /** The directory's record as a get-or-create request (a record that no longer validates is left out). */
 function recordedRequest(entry: DirectoryEntry) {
-  const parsed = getOrCreateRequestSchema.omit({ user_group_id: true }).safeParse({
+  const parsed = z.safeParse(z.omit(getOrCreateRequestSchema, { user_group_id: true }), {
     name: entry.name ?? undefined,
     mapping: entry.mapping ?? undefined,
     properties: entry.properties ?? undefined,
