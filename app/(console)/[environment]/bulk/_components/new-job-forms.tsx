@@ -20,6 +20,9 @@ type NewJobFormsProps = {
 
 const MAX_BYTES = MAX_CSV_MB * 1024 * 1024;
 
+const fileInputClass =
+  'text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-muted file:px-3 file:py-1.5 file:text-sm';
+
 /** Read a chosen file as text, refusing an oversized one before it is uploaded. */
 async function readChosenFile(file: File): Promise<string> {
   if (file.size > MAX_BYTES)
@@ -76,7 +79,7 @@ function CsvJobForm({ environment, slug }: { environment: Environment; slug: str
             id={fileId}
             type="file"
             accept=".csv,text/csv"
-            className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-muted file:px-3 file:py-1.5 file:text-sm"
+            className={fileInputClass}
             onChange={(event) => {
               upload.reset();
               setFile(event.target.files?.[0] ?? null);
@@ -168,7 +171,7 @@ function RotateJobForm({ environment, slug }: { environment: Environment; slug: 
             id={fileId}
             type="file"
             accept=".csv,.txt,text/csv,text/plain"
-            className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-muted file:px-3 file:py-1.5 file:text-sm"
+            className={fileInputClass}
             onChange={(event) => {
               const chosen = event.target.files?.[0];
               if (chosen) create.mutate({ source: chosen.name, tokens: chosen });

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import * as z from 'zod/mini';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
+import { Alert } from '@/components/ui/alert';
 import { listAuditEvents } from '@/lib/audit/store';
 import { type DirectoryEntry, findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
@@ -133,18 +134,25 @@ export default async function GroupPage({ params }: GroupPageProps) {
             />
           </section>
 
-          {mayShowToken && !entry.deletedAt ? (
+          {mayShowToken ? (
             <section aria-labelledby="token-heading" className="flex flex-col gap-3">
               <h2 id="token-heading" className="text-base font-semibold">
                 Token
               </h2>
-              <TokenPanel
-                environment={environment}
-                userGroupId={userGroupId}
-                recorded={recordedRequest(entry)}
-                mayRotate={can(operator.role, 'user-groups:rotate')}
-                mayDelete={can(operator.role, 'user-groups:delete')}
-              />
+              {entry.deletedAt ? (
+                // Also what the panel said on deleting: the page refreshes, the words stay.
+                <Alert role="status" variant="notice">
+                  The user group {userGroupId} was deleted from {environment}: its token no longer works.
+                </Alert>
+              ) : (
+                <TokenPanel
+                  environment={environment}
+                  userGroupId={userGroupId}
+                  recorded={recordedRequest(entry)}
+                  mayRotate={can(operator.role, 'user-groups:rotate')}
+                  mayDelete={can(operator.role, 'user-groups:delete')}
+                />
+              )}
             </section>
           ) : null}
         </>
