@@ -3,11 +3,19 @@
  * routes, the runner (lib/jobs/runner.ts), the bench and the tests use it alike.
  */
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { GetOrCreateRow, InvalidRow } from './csv';
-import { type BulkJobTable, type JobKind, type JobStatus, jobsDb, type RowStatus } from './schema';
+import {
+  type BulkJobRowTable,
+  type BulkJobTable,
+  type JobKind,
+  type JobStatus,
+  jobsDb,
+  type RowStatus,
+} from './schema';
 import type { RotateInput } from './token-list';
 import type { TokenVault } from './vault';
 
@@ -22,7 +30,11 @@ export const tokenPlace = (jobId: string, rowNumber: number, what: 'input' | 're
 
 const INSERT_CHUNK = 500;
 
+type RowValues = Insertable<BulkJobRowTable>;
+
 interface NewJob {
+  /** Chosen by the caller when a row's values depend on it (sealed tokens name their row). */
+  id?: string;
   environment: Environment;
   kind: JobKind;
   source: string;
@@ -31,21 +43,8 @@ interface NewJob {
   invalid: InvalidRow[];
 }
 
-interface RowValues {
-  job_id: string;
-  row_number: number;
-  source_line: number;
-  user_group_id: string | null;
-  name: string | null;
-  mapping: string | null;
-  properties: string | null;
-  input_token: string | null;
-  status: RowStatus;
-  error: string | null;
-}
-
 async function insertJob(db: ConsoleDb, job: NewJob): Promise<string> {
-  const id = randomUUID();
+  const id = job.id ?? randomUUID();
   const now = new Date().toISOString();
   const rows: RowValues[] = [
     ...job.rows.map((row, index) => ({ ...row, job_id: id, row_number: index + 1 })),
@@ -150,35 +149,24 @@ export async function createRotateJob(
       .execute();
     for (const row of found) if (row.token_fingerprint) known.set(row.token_fingerprint, row.user_group_id);
   }
-  const id = await insertJob(db, {
+  // Sealed with the row's place, which names the job: its id is chosen before the rows are written.
+  const id = randomUUID();
+  return insertJob(db, {
     ...job,
+    id,
     kind: 'rotate',
-    rows: job.rows.map((row) => ({
+    rows: job.rows.map((row, index) => ({
       source_line: row.line,
       user_group_id:
         row.userGroupId ?? (row.token ? (known.get(tokenFingerprint(row.token) as string) ?? null) : null),
       name: null,
       mapping: null,
       properties: null,
-      input_token: null,
+      input_token: row.token ? vault.seal(row.token, tokenPlace(id, index + 1, 'input')) : null,
       status: 'pending' as const,
       error: null,
     })),
   });
-  // Sealed with the row's place, which needs the job's id.
-  const jobs = jobsDb(db);
-  await jobs.transaction().execute(async (trx) => {
-    for (const [index, row] of job.rows.entries()) {
-      if (!row.token) continue;
-      await trx
-        .updateTable('bulk_job_row')
-        .set({ input_token: vault.seal(row.token, tokenPlace(id, index + 1, 'input')) })
-        .where('job_id', '=', id)
-        .where('row_number', '=', index + 1)
-        .execute();
-    }
-  });
-  return id;
 }
 
 export interface JobCounts {
