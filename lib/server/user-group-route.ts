@@ -1,12 +1,11 @@
 import 'server-only';
 import type { z } from 'zod';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { UserGroupOperation } from '@/lib/console-api/contract';
 import type { ConsoleDb } from '@/lib/db/console-database';
-import { type Environment, environmentFromSlug } from '@/lib/environments';
+import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
-import { fromUpstreamError } from './errors';
+import { fromUpstreamError, routeEnvironment } from './errors';
 import { logger } from './logger';
 import { type ActionAudit, consoleRoute, handleRequest } from './route';
 
@@ -42,10 +41,12 @@ type EnvironmentParams = { environment: string };
  */
 export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) {
   return async (request: Request, context: { params: Promise<EnvironmentParams> }): Promise<Response> => {
-    const environment = environmentFromSlug((await context.params).environment);
-    if (!environment) {
+    let environment: Environment;
+    try {
+      environment = routeEnvironment((await context.params).environment);
+    } catch (error) {
       return handleRequest(spec.operation, async () => {
-        throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+        throw error;
       });
     }
     const route = consoleRoute<Body, Result, EnvironmentParams>(

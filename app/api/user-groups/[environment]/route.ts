@@ -1,8 +1,6 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { type DirectoryPageAnswer, parseDirectoryQuery } from '@/lib/console-api/directory';
 import { searchDirectory } from '@/lib/directory/store';
-import { environmentFromSlug } from '@/lib/environments';
-import { invalidRequest } from '@/lib/server/errors';
+import { invalidRequest, routeEnvironment } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -12,8 +10,7 @@ import { consoleRoute } from '@/lib/server/route';
 export const GET = consoleRoute<undefined, DirectoryPageAnswer, { environment: string }>(
   { name: 'directory.search', permission: 'audit:read' },
   async ({ request, params, server }) => {
-    const environment = environmentFromSlug(params.environment);
-    if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+    const environment = routeEnvironment(params.environment);
     const parsed = parseDirectoryQuery(new URL(request.url).searchParams);
     if (!parsed.success) throw invalidRequest(parsed.fields, 'search');
     const { q, sort, order, page, pageSize } = parsed.query;

@@ -1,15 +1,13 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { JobSummary } from '@/lib/console-api/jobs';
-import { environmentFromSlug } from '@/lib/environments';
 import { listJobs } from '@/lib/jobs/store';
+import { routeEnvironment } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
 /** An environment's recent bulk jobs, newest first: visible to every operator. */
 export const GET = consoleRoute<undefined, { jobs: JobSummary[] }, { environment: string }>(
   { name: 'jobs.list', permission: 'audit:read' },
   async ({ params, server }) => {
-    const environment = environmentFromSlug(params.environment);
-    if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+    const environment = routeEnvironment(params.environment);
     const jobs = await listJobs(server.database.db, environment);
     return {
       jobs: jobs.map((job) => ({

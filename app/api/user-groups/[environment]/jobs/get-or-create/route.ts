@@ -5,9 +5,9 @@ import {
   JOB_BODY_MAX_BYTES,
   type JobView,
 } from '@/lib/console-api/jobs';
-import { environmentFromSlug } from '@/lib/environments';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { createGetOrCreateJob } from '@/lib/jobs/store';
+import { routeEnvironment } from '@/lib/server/errors';
 import { loadJob, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -23,8 +23,7 @@ export const POST = consoleRoute<CreateGetOrCreateJob, JobView, { environment: s
     maxBodyBytes: JOB_BODY_MAX_BYTES,
   },
   async ({ body, params, operator, server }) => {
-    const environment = environmentFromSlug(params.environment);
-    if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+    const environment = routeEnvironment(params.environment);
     const reading = readGetOrCreateCsv(body.csv);
     if (!reading.ok)
       throw new ConsoleError('invalid_request', reading.message, { fields: { csv: reading.message } });

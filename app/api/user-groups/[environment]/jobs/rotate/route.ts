@@ -1,8 +1,8 @@
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { type CreateRotateJob, createRotateJobSchema, type JobView } from '@/lib/console-api/jobs';
-import { environmentFromSlug } from '@/lib/environments';
 import { createRotateJob } from '@/lib/jobs/store';
 import { readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
+import { routeEnvironment } from '@/lib/server/errors';
 import { loadJob, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -13,8 +13,7 @@ import { consoleRoute } from '@/lib/server/route';
 export const POST = consoleRoute<CreateRotateJob, JobView, { environment: string }>(
   { name: 'jobs.create-rotate', permission: 'user-groups:rotate', body: createRotateJobSchema },
   async ({ body, params, operator, server }) => {
-    const environment = environmentFromSlug(params.environment);
-    if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
+    const environment = routeEnvironment(params.environment);
     const reading = 'tokens' in body ? readTokenList(body.tokens) : readUserGroupIds(body.userGroupIds);
     if (!reading.ok)
       throw new ConsoleError('invalid_request', reading.message, { fields: { tokens: reading.message } });
