@@ -28,16 +28,21 @@ export const auditCsvColumns = [
 ] as const satisfies ReadonlyArray<readonly [keyof AuditEvent, string]>;
 
 export function auditEventsToCsv(events: readonly AuditEvent[]): string {
-  const rows = events.map((event) =>
-    auditCsvColumns.map(([key]) => {
-      const value = event[key];
-      return value === null || value === undefined ? '' : neutraliseFormula(String(value));
-    }),
+  return spreadsheetCsv(
+    auditCsvColumns.map(([, header]) => header),
+    events.map((event) => auditCsvColumns.map(([key]) => event[key])),
   );
-  return stringify(rows, {
-    header: true,
-    columns: auditCsvColumns.map(([, header]) => header),
-    quoted_match: /[",\r\n]/,
-    record_delimiter: '\r\n',
-  });
+}
+
+/**
+ * Rows as CSV a spreadsheet opens safely: every cell neutralised, empty for null, quoted only where
+ * needed, CRLF lines. The console's other exports (bulk job results) are written with it too.
+ */
+export function spreadsheetCsv(header: readonly string[], records: readonly (readonly unknown[])[]): string {
+  const cell = (value: unknown) =>
+    value === null || value === undefined ? '' : neutraliseFormula(String(value));
+  return stringify(
+    records.map((record) => record.map(cell)),
+    { header: true, columns: [...header], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' },
+  );
 }

@@ -3,8 +3,7 @@
  * Tokens only when the person asked and may see them. Cells that a spreadsheet would run as a
  * formula are neutralised, as in the audit export: ids and names come from customers' files.
  */
-import { stringify } from 'csv-stringify/sync';
-import { neutraliseFormula } from '@/lib/audit/csv';
+import { spreadsheetCsv } from '@/lib/audit/csv';
 import type { ResultRow } from './store';
 
 export function jobResultToCsv(rows: readonly ResultRow[], withTokens: boolean): string {
@@ -19,18 +18,18 @@ export function jobResultToCsv(rows: readonly ResultRow[], withTokens: boolean):
     'token_fingerprint',
     ...(withTokens ? ['token'] : []),
   ];
-  const cell = (value: string | number | boolean | null | undefined) =>
-    value === null || value === undefined ? '' : neutraliseFormula(String(value));
-  const records = rows.map((row) => [
-    cell(row.line),
-    cell(row.userGroupId),
-    cell(row.name),
-    cell(row.teamId),
-    cell(row.newUserGroup),
-    cell(row.status),
-    cell(row.error),
-    cell(row.tokenFingerprint),
-    ...(withTokens ? [cell(row.token)] : []),
-  ]);
-  return stringify(records, { header: true, columns, quoted_match: /[",\r\n]/, record_delimiter: '\r\n' });
+  return spreadsheetCsv(
+    columns,
+    rows.map((row) => [
+      row.line,
+      row.userGroupId,
+      row.name,
+      row.teamId,
+      row.newUserGroup,
+      row.status,
+      row.error,
+      row.tokenFingerprint,
+      ...(withTokens ? [row.token] : []),
+    ]),
+  );
 }
