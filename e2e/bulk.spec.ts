@@ -8,7 +8,7 @@ import { createUserGroupApi, UpstreamError } from '@/lib/user-group-api/client';
 import { adminCredentials } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { startCountingProxy } from './support/counting-proxy';
-import { consoleApiKeys, expect, test } from './support/fixtures';
+import { consoleApiKeyOf, expect, test } from './support/fixtures';
 import { serviceCli, startNode, stopProcess, waitForHttp } from './support/processes';
 import { consoleUrl, e2eDataDir } from './support/servers';
 import { signInThroughPage } from './support/sign-in';
@@ -31,15 +31,6 @@ function csvWithThreeBadRows(rows: number, prefix: string): { text: string; badL
     } else lines.push(`${prefix}-${n},Group ${n},"{""schema_1"": ""ds_${n}""}","{""n"": ${n}}"`);
   }
   return { text: `${lines.join('\n')}\n`, badLines };
-}
-
-/** The run console's key for an environment, as the launcher stored it. */
-function apiKeyOf(environment: 'Customer' | 'Testing'): string {
-  const file = path.join(e2eDataDir, 'console', 'console-api-keys.json');
-  const keys = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { key: string }>;
-  const key = keys[environment]?.key;
-  expect(consoleApiKeys()).toContain(key);
-  return key as string;
 }
 
 test('a 500-row CSV: the preview lists exactly its 3 bad rows, the run reaches 100%, every token in the result works', async ({
@@ -92,7 +83,7 @@ test('a 500-row CSV: the preview lists exactly its 3 bad rows, the run reaches 1
   const result = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[];
   expect(result).toHaveLength(497);
   expect(result.every((row) => row.status === 'done' && /^[0-9a-f]{64}$/.test(row.token ?? ''))).toBe(true);
-  const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: apiKeyOf('Testing') });
+  const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: consoleApiKeyOf('Testing') });
   for (const row of result) {
     const group = await politely(() => api.getOrCreate({ user_group_id: row.user_group_id as string }));
     expect(group.new_user_group).toBe(false);
@@ -239,7 +230,7 @@ test('in Customer, groups chosen in the directory are rotated after the count is
   page,
 }) => {
   test.setTimeout(120_000);
-  const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: apiKeyOf('Customer') });
+  const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: consoleApiKeyOf('Customer') });
   const prefix = `chosen-${Date.now().toString(36)}`;
   const before = new Map<string, string>();
   for (const n of [1, 2]) {

@@ -4,11 +4,19 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { rememberSecrets, tokensIn } from './seen-secrets';
 import { consoleDataDir } from './servers';
 
-/** The embedded console's API keys (one per environment), as the launcher stored them for this run. */
+/** The embedded console's API keys by environment, as the launcher stored them for this run. */
+function storedApiKeys(): Record<string, { key: string }> {
+  return JSON.parse(readFileSync(path.join(consoleDataDir, 'console-api-keys.json'), 'utf8'));
+}
+
 export function consoleApiKeys(): string[] {
-  const file = path.join(consoleDataDir, 'console-api-keys.json');
-  const keys = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { key: string }>;
-  return Object.values(keys).map(({ key }) => key);
+  return Object.values(storedApiKeys()).map(({ key }) => key);
+}
+
+export function consoleApiKeyOf(environment: 'Customer' | 'Testing'): string {
+  const key = storedApiKeys()[environment]?.key;
+  if (!key) throw new Error(`the run's console stored no API key for ${environment}`);
+  return key;
 }
 
 interface RecordedResponse {
