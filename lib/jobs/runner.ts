@@ -119,7 +119,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function runJob(id: string): Promise<void> {
     const job = await jobs.selectFrom('bulk_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const environment = job.environment as Environment;
+    const environment = job.environment;
     let holding = true;
     // Renewed while it runs; lost (another instance took over, or a person stopped the job): stop.
     const renew = setInterval(
@@ -244,7 +244,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   async function runRow(job: BulkJobTable, row: Row, mayContinue: () => Promise<boolean>): Promise<void> {
-    const environment = job.environment as Environment;
+    const environment = job.environment;
     const uncertain = row.status === 'sending';
     const inputToken = row.input_token
       ? vault.open(row.input_token, tokenPlace(job.id, row.row_number, 'input'))
@@ -407,7 +407,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     outcome: Outcome,
     inputToken: string | null,
   ): Promise<void> {
-    const environment = job.environment as Environment;
+    const environment = job.environment;
     const at = new Date();
     const detail = `bulk job ${job.id.slice(0, 8)}, line ${row.source_line}`;
     {
@@ -540,7 +540,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const consoleTrx = trx as unknown as ConsoleDb;
       for (const row of rows) {
         const change = {
-          environment: row.environment as Environment,
+          environment: row.environment,
           operatorEmail: row.created_by,
           at: new Date(row.finished_at ?? now),
           group: {

@@ -7,6 +7,7 @@
 import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { migrateModule } from '@/lib/db/migrate';
+import type { Environment } from '@/lib/environments';
 
 export const jobKinds = ['get-or-create', 'rotate'] as const;
 export type JobKind = (typeof jobKinds)[number];
@@ -24,7 +25,7 @@ export type RowStatus = (typeof rowStatuses)[number];
 
 export interface BulkJobTable {
   id: string;
-  environment: string;
+  environment: Environment;
   kind: JobKind;
   status: JobStatus;
   /** What the person uploaded or chose, for the list of jobs. */

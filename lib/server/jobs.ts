@@ -1,7 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { JobView } from '@/lib/console-api/jobs';
-import type { Environment } from '@/lib/environments';
 import type { JobKind } from '@/lib/jobs/schema';
 import { type JobProgress, jobProgress } from '@/lib/jobs/store';
 import { can, type Permission, type Role } from '@/lib/roles';
@@ -31,7 +30,7 @@ export function toJobView(progress: JobProgress): JobView {
   const { job } = progress;
   return {
     id: job.id,
-    environment: job.environment as Environment,
+    environment: job.environment,
     kind: job.kind,
     status: job.status,
     source: job.source,

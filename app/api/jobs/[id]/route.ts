@@ -57,7 +57,7 @@ export const POST = consoleRoute<JobActionBody, JobView, Params>(
         operator: { id: operator.id, email: operator.email },
         outcome: 'started',
         requestId: job.id,
-        environment: job.environment as 'Customer' | 'Testing',
+        environment: job.environment,
         detail: `${job.source}: ${counts.total} rows (${counts.invalid} refused by the preview); request ${requestId}`,
       });
     }
@@ -79,7 +79,7 @@ export const POST = consoleRoute<JobActionBody, JobView, Params>(
         operator: { id: operator.id, email: operator.email },
         outcome: 'success',
         requestId: job.id,
-        environment: job.environment as 'Customer' | 'Testing',
+        environment: job.environment,
         detail: `${body.action}; request ${requestId}`,
       });
     }

@@ -37,7 +37,7 @@ export const GET = consoleRoute<undefined, Response, { id: string }>(
       operator: { id: operator.id, email: operator.email },
       outcome: 'success',
       requestId: job.id,
-      environment: job.environment as 'Customer' | 'Testing',
+      environment: job.environment,
       detail: `${withTokens ? 'with tokens (now erased)' : 'without tokens'}: ${rows.length} rows; request ${requestId}`,
     });
     const csv = jobResultToCsv(rows, withTokens);
