@@ -239,6 +239,41 @@ describe('the bulk job runner', () => {
     }
   });
 
+  it('takes over a get-or-create job whose answers a dead console never stored: sent once more, said so', async () => {
+    const id = await getOrCreateJob(csv(5, 'lost'));
+    // The dead console: it sent rows 1 and 2 (they are `sending`); the service created row 1's
+    // group, but the console died before it stored the answer.
+    const api = apiFor(service.url, keys.testing);
+    const created = await api.getOrCreate({ user_group_id: 'lost-0', name: 'Group 0' });
+    const jobs = jobsDb(database.db);
+    await jobs
+      .updateTable('bulk_job')
+      .set({ lease_owner: 'dead', lease_expires_at: new Date(Date.now() - 1).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    await jobs
+      .updateTable('bulk_job_row')
+      .set({ status: 'sending' })
+      .where('job_id', '=', id)
+      .where('row_number', 'in', [1, 2])
+      .execute();
+    const jobRunner = runner();
+    jobRunner.start();
+    try {
+      expect((await finished(id))?.counts).toMatchObject({ done: 5, failed: 0 });
+    } finally {
+      await jobRunner.stop();
+    }
+    const results = await jobResultRows(database.db, id, vault);
+    // The group the lost answer made: the same token, and a word that this job may have made it.
+    expect(results[0]).toMatchObject({
+      token: created.user_group.token,
+      error: expect.stringMatching(/interrupted/),
+    });
+    // Sent before but never arrived: created now, as new, with nothing to explain.
+    expect(results[1]).toMatchObject({ error: null });
+  });
+
   it('takes over a job from a console that died mid-rotation without rotating any token twice', async () => {
     const api = apiFor(service.url, keys.testing);
     const groups = await Promise.all(

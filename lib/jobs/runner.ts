@@ -12,11 +12,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import { type AuditEntry, recordAuditEvents, settleAuditEvent } from '@/lib/audit/store';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { recordGetOrCreate, recordRotation, type ServiceGroup } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
+import { createOutcomeWriter, type OutcomeWriter } from './outcome-writer';
 import { createPacer, type Pacer } from './pacer';
 import { type BulkJobRowTable, type BulkJobTable, type JobTables, jobsDb } from './schema';
 import { eraseInputTokens, tokenPlace } from './store';
@@ -50,6 +51,12 @@ const MAX_ATTEMPTS = 8;
 const MAX_BACKOFF_MS = 30_000;
 
 type Row = Selectable<BulkJobRowTable>;
+/** What a worker was answered for a row, waiting to be written. */
+interface RowOutcome {
+  row: Row;
+  outcome: Outcome;
+  inputToken: string | null;
+}
 type Outcome =
   | { kind: 'done'; group: ServiceGroup; isNew: boolean | null; previousToken: string | null; note?: string }
   | { kind: 'failed'; message: string; code: string };
@@ -154,6 +161,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
       return stillRunning;
     };
+    const writer = createOutcomeWriter<RowOutcome>({
+      write: async (batch) => {
+        await jobs.transaction().execute((trx) => writeOutcomes(trx, job, batch));
+        syncDirectorySoon();
+      },
+    });
     try {
       log('info', { jobId: id, environment, kind: job.kind }, 'bulk job running');
       const rows = await jobs
@@ -173,9 +186,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         try {
           // The bound is checked after the await: other workers take rows meanwhile.
           while (!halt && (await mayContinue()) && next < rows.length) {
+            if (writer.failure() !== undefined) throw writer.failure();
             const index = next++;
             await claim.through(index);
-            await runRow(job, rows[index] as Row, mayContinue);
+            await runRow(job, rows[index] as Row, mayContinue, writer);
           }
         } catch (error) {
           if (!(error instanceof JobHalt)) throw error;
@@ -184,12 +198,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       };
       // Every worker settles (its row back to pending) before the job is paused or finished.
       await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+      await writer.flush();
       // Claimed but never taken (the job was paused or stopped): not sent, so not uncertain.
       await claim.release(next);
       await syncDirectory();
       if (halt) await pause(id, (halt as JobHalt).message);
       else if (holding && !stopped) await finishIfDone(job);
     } finally {
+      // A worker failed: what the others were answered is still worth keeping.
+      await writer.flush().catch(() => undefined);
       clearInterval(renew);
       await jobs
         .updateTable('bulk_job')
@@ -243,7 +260,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     };
   }
 
-  async function runRow(job: BulkJobTable, row: Row, mayContinue: () => Promise<boolean>): Promise<void> {
+  async function runRow(
+    job: BulkJobTable,
+    row: Row,
+    mayContinue: () => Promise<boolean>,
+    writer: OutcomeWriter<RowOutcome>,
+  ): Promise<void> {
     const environment = job.environment;
     const uncertain = row.status === 'sending';
     const inputToken = row.input_token
@@ -255,7 +277,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         const api = callable(environment);
         outcome =
           job.kind === 'get-or-create'
-            ? await getOrCreate(api, environment, row)
+            ? await getOrCreate(api, environment, row, uncertain)
             : await rotate(api, environment, row, inputToken, uncertain || attempt > 1);
       } catch (caught) {
         const error =
@@ -278,7 +300,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         }
         outcome = { kind: 'failed', ...describeFailure(error) };
       }
-      await record(job, row, outcome, inputToken);
+      // A rotation's new token exists nowhere else until it is stored: its worker waits for that.
+      await writer.add({ row, outcome, inputToken }, job.kind === 'rotate');
       return;
     }
   }
@@ -293,7 +316,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  async function getOrCreate(api: UserGroupApi, environment: Environment, row: Row): Promise<Outcome> {
+  /** `uncertain`: sent before, by a console that died before it stored the answer. */
+  async function getOrCreate(
+    api: UserGroupApi,
+    environment: Environment,
+    row: Row,
+    uncertain: boolean,
+  ): Promise<Outcome> {
     await pacerOf(environment).wait();
     const answer = await api.getOrCreate({
       user_group_id: row.user_group_id as string,
@@ -301,7 +330,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       ...(row.mapping !== null ? { mapping: JSON.parse(row.mapping) } : {}),
       ...(row.properties !== null ? { properties: JSON.parse(row.properties) } : {}),
     });
-    return { kind: 'done', group: answer.user_group, isNew: answer.new_user_group, previousToken: null };
+    return {
+      kind: 'done',
+      group: answer.user_group,
+      isNew: answer.new_user_group,
+      previousToken: null,
+      ...(uncertain && !answer.new_user_group
+        ? { note: 'Sent again after the console was interrupted: this job may be what created it.' }
+        : {}),
+    };
   }
 
   /**
@@ -358,60 +395,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  /**
-   * Outcomes waiting to be written. Each worker waits for its own to be committed before its next
-   * request; outcomes that arrive while a commit is under way are written together in the next one
-   * (group commit): one transaction per row would spend most of a job's time committing.
-   */
-  const unwritten: {
-    write: (trx: Transaction<JobTables>) => Promise<void>;
-    settle: (error?: unknown) => void;
-  }[] = [];
-  let writing = false;
-
-  async function writeOutcomes(): Promise<void> {
-    if (writing) return;
-    writing = true;
-    try {
-      while (unwritten.length > 0) {
-        const batch = unwritten.splice(0);
-        try {
-          await jobs.transaction().execute(async (trx) => {
-            for (const outcome of batch) await outcome.write(trx);
-          });
-          for (const outcome of batch) outcome.settle();
-          syncDirectorySoon();
-        } catch (error) {
-          for (const outcome of batch) outcome.settle(error);
-        }
-      }
-    } finally {
-      writing = false;
-    }
-  }
-
-  function record(job: BulkJobTable, row: Row, outcome: Outcome, inputToken: string | null): Promise<void> {
-    return new Promise((resolve, reject) => {
-      unwritten.push({
-        write: (trx) => writeOutcome(trx, job, row, outcome, inputToken),
-        settle: (error) => (error === undefined ? resolve() : reject(error)),
-      });
-      void writeOutcomes();
-    });
-  }
-
-  async function writeOutcome(
-    trx: Transaction<JobTables>,
-    job: BulkJobTable,
-    row: Row,
-    outcome: Outcome,
-    inputToken: string | null,
-  ): Promise<void> {
+  /** A batch of a job's outcomes: each row's record, then their audit entries in one insert. */
+  async function writeOutcomes(trx: Transaction<JobTables>, job: BulkJobTable, batch: RowOutcome[]) {
     const environment = job.environment;
+    const operator = { id: job.created_by_id, email: job.created_by };
     const at = new Date();
-    const detail = `bulk job ${job.id.slice(0, 8)}, line ${row.source_line}`;
-    {
-      const consoleTrx = trx as unknown as ConsoleDb;
+    const audit: AuditEntry[] = [];
+    for (const { row, outcome, inputToken } of batch) {
+      const detail = `bulk job ${job.id.slice(0, 8)}, line ${row.source_line}`;
       if (outcome.kind === 'done') {
         const { group } = outcome;
         await trx
@@ -432,9 +423,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           .where('row_number', '=', row.row_number)
           .execute();
         const rotated = job.kind === 'rotate' && outcome.previousToken !== null;
-        await recordAuditEvent(consoleTrx, {
+        audit.push({
           action: rotated ? 'rotate' : 'get-or-create',
-          operator: { id: job.created_by_id, email: job.created_by },
+          operator,
           outcome: 'success',
           requestId: job.id,
           environment,
@@ -452,9 +443,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           .where('job_id', '=', job.id)
           .where('row_number', '=', row.row_number)
           .execute();
-        await recordAuditEvent(consoleTrx, {
+        audit.push({
           action: job.kind,
-          operator: { id: job.created_by_id, email: job.created_by },
+          operator,
           outcome: outcome.code,
           requestId: job.id,
           environment,
@@ -465,6 +456,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         });
       }
     }
+    await recordAuditEvents(trx as unknown as ConsoleDb, audit);
   }
 
   /**
@@ -558,13 +550,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
             isNew: row.new_user_group === 1,
             mappingSent: row.mapping === null ? undefined : JSON.parse(row.mapping),
           });
+      }
+      for (const jobId of new Set(rows.map((row) => row.job_id)))
         await trx
           .updateTable('bulk_job_row')
           .set({ directory_at: now })
-          .where('job_id', '=', row.job_id)
-          .where('row_number', '=', row.row_number)
+          .where('job_id', '=', jobId)
+          .where(
+            'row_number',
+            'in',
+            rows.filter((row) => row.job_id === jobId).map((row) => row.row_number),
+          )
           .execute();
-      }
     });
     return rows.length === SYNC_BATCH;
   }
