@@ -20,6 +20,8 @@ export interface BenchConsole {
   admin: { email: string; password: string };
   /** The service the console calls, for the bench to call directly as well. */
   service: { url: string; key: string };
+  /** The launcher (with its `next start`) and the service: the processes whose CPU a request costs. */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -71,7 +73,16 @@ export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_
       .getSetCookie()
       .map((line) => line.split(';')[0])
       .join('; ');
-    return { base, origin, cookie, admin, service: { url: service.url, key }, stop } satisfies BenchConsole;
+    const pids = [launcher.pid, service.child.pid].filter((pid): pid is number => pid !== undefined);
+    return {
+      base,
+      origin,
+      cookie,
+      admin,
+      service: { url: service.url, key },
+      pids,
+      stop,
+    } satisfies BenchConsole;
   } catch (error) {
     await stop();
     throw error;

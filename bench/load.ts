@@ -8,6 +8,8 @@ export interface LoadResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** The servers' CPU time per answered request (bench/cpu.ts), where it was read. */
+  serverCpuMsPerRequest?: number;
 }
 
 export type LoadOptions = Omit<autocannon.Options, 'url'> & { url: string };

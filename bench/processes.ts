@@ -40,3 +40,6 @@ export async function startServer(
       }),
   };
 }
+
+/** The process a started server runs in, for bench/cpu.ts. */
+export const pidsOf = (server: Started) => () => (server.child.pid ? [server.child.pid] : []);

@@ -3,9 +3,10 @@
  * per section and writes bench/results.json. Every figure is a ratio against a baseline measured
  * in the same run, because these machines are shared and noisy.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchBulk } from './bulk';
+import { compareRuns, REPEAT_TOLERANCE, type SavedRun } from './compare';
 import { benchConsole } from './console';
 import { benchDirectory } from './directory';
 import { benchPageWeight } from './page-weight';
@@ -17,6 +18,10 @@ import { describeServiceSettings } from './service-settings';
 const sections = process.argv.slice(2);
 const pairsNote = `median of ${PAIRS} interleaved baseline/scenario pairs of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up; spread = (max - min) / median`;
 const wanted = (name: string) => sections.length === 0 || sections.includes(name);
+const resultsFile = new URL('./results.json', import.meta.url);
+const previousRun: unknown = await readFile(resultsFile, 'utf8')
+  .then((text) => JSON.parse(text) as unknown)
+  .catch(() => null);
 const results: Record<string, unknown> = {
   measuredAt: new Date().toISOString(),
   machine: { cpus: os.cpus().length, node: process.version },
@@ -26,15 +31,20 @@ if (wanted('service')) {
   console.info(`\n${describeServiceSettings()}`);
   const service = await benchService();
   results.service = service;
-  console.info(`\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}`);
+  console.info(
+    `\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}; ratio: the server's CPU per request, bare over scenario (bench/pairs.ts cpuCost)`,
+  );
   console.table(
     service.map(({ scenario, requestBytes, answerBytes, figure }) => ({
       scenario,
-      'req/s': figure.scenario.requestsPerSecond,
-      'bare req/s': figure.baseline.requestsPerSecond,
+      'CPU ms/req': figure.scenario.serverCpuMsPerRequest,
+      'bare CPU ms/req': figure.baseline.serverCpuMsPerRequest,
       ratio: figure.ratio,
       'ratio spread': percent(figure.ratioSpread),
       'bare spread': percent(figure.baselineSpread),
+      'req/s': figure.scenario.requestsPerSecond,
+      'bare req/s': figure.baseline.requestsPerSecond,
+      'req/s ratio': figure.throughputRatio,
       'p50 / p99 ms': `${figure.scenario.p50Ms} / ${figure.scenario.p99Ms}`,
       'bytes in / out': `${requestBytes} / ${answerBytes}`,
     })),
@@ -46,15 +56,20 @@ if (wanted('console')) {
   const consoleRoutes = await benchConsole();
   results.console = consoleRoutes;
   const { throughput, onePerson } = consoleRoutes;
-  console.info(`\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}`);
+  console.info(
+    `\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}; ratio: the CPU the console and its service spend per request, health over get-or-create`,
+  );
   console.table([
     {
       route: 'POST /api/user-groups/customer/get-or-create',
-      'req/s': throughput.scenario.requestsPerSecond,
-      'health req/s': throughput.baseline.requestsPerSecond,
+      'CPU ms/req': throughput.scenario.serverCpuMsPerRequest,
+      'health CPU ms/req': throughput.baseline.serverCpuMsPerRequest,
       ratio: throughput.ratio,
       'ratio spread': percent(throughput.ratioSpread),
       'baseline spread': percent(throughput.baselineSpread),
+      'req/s': throughput.scenario.requestsPerSecond,
+      'health req/s': throughput.baseline.requestsPerSecond,
+      'req/s ratio': throughput.throughputRatio,
       'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
     },
   ]);
@@ -165,5 +180,20 @@ function warnNoisy(figures: Array<[string, PairedFigure]>): void {
       );
 }
 
-await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+const comparisons = compareRuns(previousRun, results as SavedRun);
+if (comparisons.length > 0) {
+  const previousAt = (previousRun as { measuredAt?: string }).measuredAt ?? 'an earlier run';
+  console.info(`\nthis run against the previous one (${previousAt}): within ${percent(REPEAT_TOLERANCE)}?`);
+  console.table(
+    comparisons.map(({ figure, previous, current, change, within }) => ({
+      figure,
+      previous,
+      now: current,
+      'now / previous': change,
+      [`within ${percent(REPEAT_TOLERANCE)}`]: within ? 'yes' : 'NO',
+    })),
+  );
+}
+
+await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 console.info('wrote bench/results.json');

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { createApiKey } from '../lib/user-group-service';
+import { withServerCpu } from './cpu';
 import { type LoadOptions, runLoad } from './load';
-import { measurePairs, type PairedFigure } from './pairs';
-import { startServer } from './processes';
+import { cpuCost, measurePairs, type PairedFigure } from './pairs';
+import { pidsOf, startServer } from './processes';
 import { rotationLoad, tokenOf } from './rotation';
 
 export interface ServiceScenario {
@@ -87,18 +88,23 @@ export async function benchService(): Promise<ServiceScenario[]> {
     const results: ServiceScenario[] = [];
     for (const scenario of scenarios) {
       const answerBytes = Buffer.byteLength(scenario.answer);
-      const figure = await measurePairs({
-        baseline: (duration) =>
-          runLoad(`bare node:http for ${scenario.name}`, {
-            url: `${bare.url}/api/user`,
-            method: scenario.method,
-            headers: { ...headers, 'x-response-bytes': String(answerBytes) },
-            body: scenario.body,
-            duration,
-          }),
-        scenario: (duration) =>
-          rotation.checked(scenario.name, () => runLoad(scenario.name, { ...scenario.load, duration })),
-      });
+      const figure = await measurePairs(
+        {
+          baseline: withServerCpu(pidsOf(bare), (duration) =>
+            runLoad(`bare node:http for ${scenario.name}`, {
+              url: `${bare.url}/api/user`,
+              method: scenario.method,
+              headers: { ...headers, 'x-response-bytes': String(answerBytes) },
+              body: scenario.body,
+              duration,
+            }),
+          ),
+          scenario: withServerCpu(pidsOf(service), (duration) =>
+            rotation.checked(scenario.name, () => runLoad(scenario.name, { ...scenario.load, duration })),
+          ),
+        },
+        cpuCost,
+      );
       results.push({
         scenario: scenario.name,
         requestBytes: Buffer.byteLength(scenario.body),
