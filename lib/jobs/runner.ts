@@ -17,7 +17,7 @@ import type { ConsoleDb } from '@/lib/db/console-database';
 import { recordGetOrCreate, recordRotation, type ServiceGroup } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
-import { createPacer, type Pacer } from './pacer';
+import { createPacer, type Pacer, type SharedSchedule } from './pacer';
 import { type BulkJobRowTable, type BulkJobTable, type JobTables, jobsDb } from './schema';
 import { eraseInputTokens, tokenPlace } from './store';
 import type { TokenVault } from './vault';
@@ -29,6 +29,8 @@ export interface JobRunnerOptions {
   api: (environment: Environment) => UserGroupApi;
   /** Requests per minute in an environment; null: unlimited. */
   pace: (environment: Environment) => number | null;
+  /** Where the paces' slots are taken: with Redis, one schedule per environment for every instance. */
+  paceSlots?: SharedSchedule['slots'];
   /** Requests in flight per job. */
   concurrency: number;
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
@@ -71,7 +73,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const pacerOf = (environment: Environment) => {
     let pacer = pacers.get(environment);
     if (!pacer) {
-      pacer = createPacer(options.pace(environment));
+      const slots = options.paceSlots;
+      pacer = createPacer(options.pace(environment), slots && { slots, name: environment });
       pacers.set(environment, pacer);
     }
     return pacer;
