@@ -39,6 +39,21 @@ export async function dropDatabase(name: string): Promise<void> {
 
 export const dropE2eDatabase = () => dropDatabase(runDatabase);
 
+/** The rows a query reads from one of these databases (what a console that was killed left there). */
+export async function queryDatabase<Row extends pg.QueryResultRow>(
+  name: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: databaseUrl(name), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 async function asAdmin(run: (admin: pg.Client) => Promise<unknown>): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   await admin.connect();

@@ -38,6 +38,20 @@ export function startNode(
   });
 }
 
+/**
+ * What a process started by startNode has printed so far (stdout and stderr). Reading also keeps
+ * its pipes flowing: a pipe nobody reads fills up and stalls the process's logging.
+ */
+export function outputOf(child: ChildProcess): () => string {
+  let text = '';
+  const append = (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  return () => text;
+}
+
 /** Stops a process group started by startNode and waits for its leader to exit. */
 export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;

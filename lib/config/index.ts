@@ -189,7 +189,10 @@ export interface ConsoleConfig {
    * DATABASE_URL is set (several console instances share it), else DATA_DIR/console.sqlite.
    */
   database: ConsoleDatabaseLocation;
-  /** Where rate limits count (lib/rate-limit): Redis, shared by every instance, or null: per process. */
+  /**
+   * Where the sign-in limit counts and bulk jobs keep their pace (lib/rate-limit): Redis, shared by
+   * every instance, or null: per process.
+   */
   redisUrl: string | null;
   logLevel: LogLevel;
   serviceLogLevel: LogLevel;

@@ -1,7 +1,11 @@
+import type { LimitCounters } from '@/lib/rate-limit/counters';
+
 /**
- * The pace of one environment's bulk requests: evenly spaced slots at `requestsPerMinute`, shared
- * by every job in that environment in this process (null: as fast as the workers go). Evenly
- * spaced, not bursts, because vendors count requests per caller over short windows.
+ * The pace of one environment's bulk requests: evenly spaced slots at `requestsPerMinute` (null: as
+ * fast as the workers go), shared by every job in that environment: in this process, or, given a
+ * shared schedule (REDIS_URL), by every console instance, so that N consoles together keep the
+ * pace instead of N times it. Evenly spaced, not bursts, because vendors count requests per caller
+ * over short windows.
  */
 export interface Pacer {
   /** Resolves when the caller's slot comes. */
@@ -16,16 +20,32 @@ export interface Pacer {
  */
 const JITTER_MARGIN = 1.02;
 
-export function createPacer(requestsPerMinute: number | null): Pacer {
+export interface SharedSchedule {
+  /** Where the schedule is kept (lib/rate-limit: Redis when it has a REDIS_URL). */
+  slots: Pick<LimitCounters, 'nextSlot'>;
+  /** The schedule's name there: one per environment. */
+  name: string;
+}
+
+/**
+ * `shared`: take slots from that schedule; when it is not shared or does not answer (Redis down),
+ * from this process's own, as without it.
+ */
+export function createPacer(requestsPerMinute: number | null, shared?: SharedSchedule): Pacer {
   if (!requestsPerMinute) return { wait: async () => {} };
   const interval = (60_000 / requestsPerMinute) * JITTER_MARGIN;
   let nextSlot = 0;
+  const ownSlot = () => {
+    const now = performance.now();
+    const slot = Math.max(now, nextSlot);
+    nextSlot = slot + interval;
+    return slot - now;
+  };
   return {
     async wait() {
-      const now = performance.now();
-      const slot = Math.max(now, nextSlot);
-      nextSlot = slot + interval;
-      if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+      const delay =
+        (shared ? await shared.slots.nextSlot(`pace:${shared.name}`, interval) : null) ?? ownSlot();
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The job runner against a real User Group Service on loopback and a real console database:
- * what each row leaves in the service, the directory and the audit log, retries and pace, a
- * refused key, and a job taken over from a console that died mid-rotation.
+ * what each row leaves in the service, the directory and the audit log, retries and pace (one
+ * instance's, and two instances' sharing it through Redis), a refused key, and a job taken over
+ * from a console that died mid-rotation.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -11,7 +12,9 @@ import { migrateAuditLog } from '@/lib/audit/schema';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
+import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
 import { createUserGroupApi } from '@/lib/user-group-api/client';
 import type { RunningUserGroupService } from '@/lib/user-group-service';
 import { createTestKeys, makeTempDir, startTestService } from '@/lib/user-group-service/test-support';
@@ -28,6 +31,7 @@ let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 let service: RunningUserGroupService;
 let keys: { customer: string; testing: string };
+const redisUrl = await reachableTestRedis();
 
 beforeAll(async () => {
   temp = await makeTempDir();
@@ -222,6 +226,65 @@ describe('the bulk job runner', () => {
       await limited.close();
     }
   }, 120_000);
+
+  it.skipIf(!redisUrl)(
+    'two instances on one database share the environment’s pace through Redis: no failed row at a 3 per second limit',
+    async () => {
+      const serviceDatabase = path.join(temp.dir, 'limited-shared.sqlite');
+      const limitedKeys = await createTestKeys(serviceDatabase);
+      const limited = await startTestService(serviceDatabase, { rateLimit: { perSecond: 3, burst: 3 } });
+      const namespace = testNamespace('bulk-pace');
+      // A console instance: its own Redis connection and runner; one namespace for both.
+      const instance = () => {
+        const paceSlots = createLimitCounters({ redisUrl, namespace });
+        const api = apiFor(limited.url, limitedKeys.testing);
+        // Looks for jobs when started and not again during the test: each runs the job it found.
+        const jobRunner = runner({ api: () => api, pace: () => 180, paceSlots, pollMs: 600_000 });
+        return { paceSlots, jobRunner };
+      };
+      const [a, b] = [instance(), instance()];
+      const leases = (ids: string[]) =>
+        jobsDb(database.db).selectFrom('bulk_job').select('lease_owner').where('id', 'in', ids).execute();
+      try {
+        await Promise.all([a.paceSlots.ready(), b.paceSlots.ready()]);
+        const started = performance.now();
+        const first = await getOrCreateJob(csv(50, 'shared-a'));
+        a.jobRunner.start();
+        await until(
+          () => leases([first]),
+          ([lease]) => Boolean(lease?.lease_owner),
+        );
+        const second = await getOrCreateJob(csv(50, 'shared-b'));
+        b.jobRunner.start();
+        const owners = await until(
+          () => leases([first, second]),
+          (rows) => rows.every((row) => row.lease_owner),
+        );
+        expect(new Set(owners.map((row) => row.lease_owner)).size).toBe(2);
+        const progress = await Promise.all(
+          [first, second].map((id) =>
+            until(
+              () => jobProgress(database.db, id),
+              (value) => value?.job.status === 'finished',
+              90_000,
+            ),
+          ),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        for (const job of progress) expect(job?.counts).toMatchObject({ done: 50, failed: 0 });
+        // 100 requests from both, in one schedule of slots a third of a second (plus 2%) apart:
+        // 34 s, within 10% of 3/s. (Each pacing on its own sends 6/s: rows fail, refused 8 times.)
+        const rate = 100 / seconds;
+        expect(rate).toBeGreaterThan(2.7);
+        expect(rate).toBeLessThan(3.3);
+      } finally {
+        await Promise.all([a.jobRunner.stop(), b.jobRunner.stop()]);
+        await Promise.all([a.paceSlots.close(), b.paceSlots.close()]);
+        await limited.close();
+      }
+    },
+    120_000,
+  );
 
   it('pauses a job whose key is refused, keeping its rows to run after resume', async () => {
     const jobRunner = runner({ api: () => apiFor(service.url, 'ugs_not-a-key') });

@@ -18,7 +18,7 @@ import { recordGetOrCreate, recordRotation, type ServiceGroup } from '@/lib/dire
 import type { Environment } from '@/lib/environments';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import { createOutcomeWriter, type OutcomeWriter } from './outcome-writer';
-import { createPacer, type Pacer } from './pacer';
+import { createPacer, type Pacer, type SharedSchedule } from './pacer';
 import { type BulkJobRowTable, type BulkJobTable, type JobTables, jobsDb } from './schema';
 import { eraseInputTokens, tokenPlace } from './store';
 import type { TokenVault } from './vault';
@@ -30,6 +30,8 @@ export interface JobRunnerOptions {
   api: (environment: Environment) => UserGroupApi;
   /** Requests per minute in an environment; null: unlimited. */
   pace: (environment: Environment) => number | null;
+  /** Where the paces' slots are taken: with Redis, one schedule per environment for every instance. */
+  paceSlots?: SharedSchedule['slots'];
   /** Requests in flight per job. */
   concurrency: number;
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
@@ -78,7 +80,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const pacerOf = (environment: Environment) => {
     let pacer = pacers.get(environment);
     if (!pacer) {
-      pacer = createPacer(options.pace(environment));
+      const slots = options.paceSlots;
+      pacer = createPacer(options.pace(environment), slots && { slots, name: environment });
       pacers.set(environment, pacer);
     }
     return pacer;

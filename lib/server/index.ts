@@ -23,7 +23,10 @@ export interface ConsoleServer extends ConsoleParts {
   userGroupApi(environment: Environment): UserGroupApi;
   /** null when CONSOLE_SIGN_IN_RATE_LIMIT is off; counts in Redis when REDIS_URL is set. */
   signInLimiter: SignInLimiter | null;
-  /** Bulk jobs: their runner (started with the server) and the vault of their tokens. */
+  /**
+   * Bulk jobs: their runner (started with the server; its paces kept in Redis when REDIS_URL is set,
+   * shared by every console) and the vault of their tokens.
+   */
   jobs: { runner: JobRunner; vault: TokenVault };
 }
 
@@ -54,8 +57,9 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     return client;
   };
   const { signInRateLimit } = config.auth;
+  // In Redis whenever there is one: the bulk jobs' pace is shared even with the sign-in limit off.
   const limitCounters = createLimitCounters({
-    redisUrl: signInRateLimit ? config.redisUrl : null,
+    redisUrl: config.redisUrl,
     namespace: 'user-group-console',
     onRedisError: (message) => logger.warn({}, message),
   });
@@ -68,6 +72,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     vault,
     api: userGroupApi,
     pace: (environment) => config.upstreams[environment]?.requestsPerMinute ?? null,
+    paceSlots: limitCounters,
     concurrency: config.jobs.concurrency,
     log: (level, fields, message) => jobLogger[level](fields, message),
   });
