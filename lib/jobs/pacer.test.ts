@@ -80,6 +80,26 @@ describe.skipIf(!redisUrl)('createPacer, sharing a schedule in Redis', () => {
     expect(elapsed).toBeLessThan(59 * INTERVAL_MS * 1.1);
   });
 
+  it('falls back to its own schedule when Redis is connected but stops answering, instead of waiting for it', async () => {
+    const slots = createLimitCounters({
+      redisUrl,
+      namespace: testNamespace('pace-hung'),
+      commandTimeoutMs: 100,
+    });
+    opened.push(slots);
+    await slots.ready();
+    const admin = new Redis(redisUrl as string);
+    try {
+      // Every other client's commands wait 1.5 s: a Redis that hangs, not one that refuses.
+      await admin.client('PAUSE', 1_500, 'ALL');
+      const elapsed = await timeWaits([createPacer(600, { slots, name: 'Testing' })], 3);
+      expect(elapsed).toBeLessThan(1_000);
+    } finally {
+      await admin.client('UNPAUSE');
+      admin.disconnect();
+    }
+  });
+
   it('keeps one schedule per environment, under the namespace, expiring a second after its last slot', async () => {
     const namespace = testNamespace('pace-keys');
     const slots = await instance(namespace);

@@ -47,6 +47,8 @@ export interface LimitCountersOptions {
   /** Prefix of every Redis key: one per application sharing a Redis server (tests: one per run). */
   namespace: string;
   onRedisError?: (message: string) => void;
+  /** How long a Redis command may take before it counts as failed (default 1 s; tests shorten it). */
+  commandTimeoutMs?: number;
 }
 
 export function createLimitCounters(options: LimitCountersOptions): LimitCounters {
@@ -67,7 +69,13 @@ export function createLimitCounters(options: LimitCountersOptions): LimitCounter
   }
   // No offline queue: while Redis is unreachable a count fails at once and the insurance limiter
   // answers, instead of a sign-in or an API call waiting for a reconnection.
-  const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  // A command timeout: a Redis that is connected but stopped answering fails like one that is down,
+  // instead of holding every sign-in and bulk request until it answers again.
+  const redis = new Redis(options.redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: options.commandTimeoutMs ?? 1_000,
+  });
   let reported = false;
   const report = (error: unknown) => {
     if (reported) return;
