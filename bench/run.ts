@@ -32,20 +32,20 @@ if (wanted('service')) {
   const service = await benchService();
   results.service = service;
   console.info(
-    `\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}; ratio: the server's CPU per request, bare over scenario (bench/pairs.ts cpuCost)`,
+    `\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}; ratio: the server's CPU per request, bare over scenario, both offered the same rate (bench/service.ts COST_RATE); then req/s as fast as they go`,
   );
   console.table(
-    service.map(({ scenario, requestBytes, answerBytes, figure }) => ({
+    service.map(({ scenario, requestBytes, answerBytes, figure, throughput }) => ({
       scenario,
       'CPU ms/req': figure.scenario.serverCpuMsPerRequest,
       'bare CPU ms/req': figure.baseline.serverCpuMsPerRequest,
       ratio: figure.ratio,
       'ratio spread': percent(figure.ratioSpread),
       'bare spread': percent(figure.baselineSpread),
-      'req/s': figure.scenario.requestsPerSecond,
-      'bare req/s': figure.baseline.requestsPerSecond,
-      'req/s ratio': figure.throughputRatio,
-      'p50 / p99 ms': `${figure.scenario.p50Ms} / ${figure.scenario.p99Ms}`,
+      'req/s': throughput.scenario.requestsPerSecond,
+      'bare req/s': throughput.baseline.requestsPerSecond,
+      'req/s ratio': throughput.ratio,
+      'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
       'bytes in / out': `${requestBytes} / ${answerBytes}`,
     })),
   );
@@ -55,21 +55,21 @@ if (wanted('service')) {
 if (wanted('console')) {
   const consoleRoutes = await benchConsole();
   results.console = consoleRoutes;
-  const { throughput, onePerson } = consoleRoutes;
+  const { cost, throughput, onePerson } = consoleRoutes;
   console.info(
-    `\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}; ratio: the CPU the console and its service spend per request, health over get-or-create`,
+    `\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}; ratio: the CPU the console and its service spend per request, health over get-or-create, both offered the same rate; then req/s as fast as they go`,
   );
   console.table([
     {
       route: 'POST /api/user-groups/customer/get-or-create',
-      'CPU ms/req': throughput.scenario.serverCpuMsPerRequest,
-      'health CPU ms/req': throughput.baseline.serverCpuMsPerRequest,
-      ratio: throughput.ratio,
-      'ratio spread': percent(throughput.ratioSpread),
-      'baseline spread': percent(throughput.baselineSpread),
+      'CPU ms/req': cost.scenario.serverCpuMsPerRequest,
+      'health CPU ms/req': cost.baseline.serverCpuMsPerRequest,
+      ratio: cost.ratio,
+      'ratio spread': percent(cost.ratioSpread),
+      'baseline spread': percent(cost.baselineSpread),
       'req/s': throughput.scenario.requestsPerSecond,
       'health req/s': throughput.baseline.requestsPerSecond,
-      'req/s ratio': throughput.throughputRatio,
+      'req/s ratio': throughput.ratio,
       'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
     },
   ]);
@@ -85,7 +85,7 @@ if (wanted('console')) {
     })),
   );
   warnNoisy([
-    ['console get-or-create', throughput],
+    ['console get-or-create', cost],
     ...onePerson.map(({ operation, figure }): [string, PairedFigure] => [`one person: ${operation}`, figure]),
   ]);
 }
