@@ -6,6 +6,7 @@ import {
   findDirectoryEntry,
   recordDeletion,
   recordGetOrCreate,
+  recordGroupsSeen,
   recordRotation,
   SEARCH_MATCH_LIMIT,
   searchDirectory,
@@ -105,6 +106,57 @@ describe('the directory', () => {
       createdBy: 'cy@example.com',
       deletedAt: null,
     });
+  });
+
+  it('records many changes in order, one group twice in a batch and changes of every shape', async () => {
+    const at = (second: number) => new Date(Date.UTC(2026, 10, 24, 0, 0, second));
+    const seen = (id: string, token: string, name: string, second: number) => ({
+      environment: 'Testing' as const,
+      operatorEmail: `op${second}@example.com`,
+      at: at(second),
+      group: group(id, token, name),
+    });
+    // More than one statement's worth, so that the batch is split by size as well as by shape.
+    const many = Array.from({ length: 450 }, (_, n) => ({
+      kind: 'get-or-create' as const,
+      ...seen(`batch-${n}`, 'e'.repeat(64), `Batch ${n}`, 1),
+      isNew: true,
+      mappingSent: { n },
+    }));
+    await recordGroupsSeen(database.db, [
+      ...many,
+      // The same group again: created, returned unchanged (its mapping stays), then rotated twice.
+      {
+        kind: 'get-or-create',
+        ...seen('twice', 'f'.repeat(64), 'First', 2),
+        isNew: true,
+        mappingSent: { a: 1 },
+      },
+      {
+        kind: 'get-or-create',
+        ...seen('twice', 'f'.repeat(64), 'Second', 3),
+        isNew: false,
+        mappingSent: { b: 2 },
+      },
+      { kind: 'rotate', ...seen('twice', 'g'.repeat(64), 'Second', 4) },
+      { kind: 'rotate', ...seen('twice', 'h'.repeat(64), 'Third', 5) },
+    ]);
+    expect(await findDirectoryEntry(database.db, 'Testing', 'batch-449')).toMatchObject({
+      name: 'Batch 449',
+      mapping: { n: 449 },
+      createdBy: 'op1@example.com',
+    });
+    expect(await findDirectoryEntry(database.db, 'Testing', 'twice')).toMatchObject({
+      name: 'Third',
+      mapping: { a: 1 },
+      properties: { plan: 'pro' },
+      tokenFingerprint: tokenFingerprint('h'.repeat(64)),
+      createdAt: at(2).toISOString(),
+      createdBy: 'op2@example.com',
+      updatedAt: at(5).toISOString(),
+      updatedBy: 'op5@example.com',
+    });
+    expect((await searchDirectory(database, { environment: 'Testing', search: 'batch-44' })).total).toBe(11);
   });
 
   it('searches ids and names by prefix or substring, literally, sorted and paged', async () => {

@@ -4,7 +4,7 @@
  * Framework-free: takes the console database's Kysely instance (the search also its dialect:
  * SQLite's FTS5 trigram table, or ILIKE over pg_trgm indexes on PostgreSQL, with the same results).
  */
-import { type SqlBool, sql } from 'kysely';
+import { type Insertable, type SqlBool, sql } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDatabase, ConsoleDb, DirectoryEntryTable } from '@/lib/db/console-database';
 import { escapeLike } from '@/lib/db/like';
@@ -47,78 +47,101 @@ export type RecordedGroup = Omit<ServiceGroup, 'token'> & { tokenFingerprint: st
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-/** What any answer of the service tells about a group, and who saw it when. */
-function seenIn(change: Change & { group: ServiceGroup | RecordedGroup }, at: string) {
-  return {
-    name: change.group.name,
-    team_id: change.group.team_id,
-    token_fingerprint:
-      'token' in change.group ? tokenFingerprint(change.group.token) : change.group.tokenFingerprint,
-    updated_at: at,
-    updated_by: change.operatorEmail,
-  };
+/** After a get-or-create of a group. */
+export interface GetOrCreateSeen extends Change {
+  isNew: boolean;
+  group: ServiceGroup | RecordedGroup;
+  mappingSent: Record<string, unknown> | undefined;
+}
+
+/** After a rotation of a group: its new token. */
+export interface RotationSeen extends Change {
+  group: ServiceGroup | RecordedGroup;
 }
 
 /**
- * After a get-or-create. A new group starts its record afresh (even over a deleted one: the id was
- * created anew); an existing one is returned unchanged by the service, so the mapping this console
- * sent was not applied and the recorded one stays.
+ * What the service answered about groups, in order: `get-or-create` or `rotate` each. A new group
+ * starts its record afresh (even over a deleted one: the id was created anew); an existing one is
+ * returned unchanged by the service, so the mapping this console sent was not applied and the
+ * recorded one stays; a group that answers a rotation or a get-or-create exists, whatever the
+ * directory last knew. A bulk job records hundreds at once: one statement per run of changes that
+ * update the same columns, and never one group twice in a statement (PostgreSQL refuses that, and
+ * the later change must win).
  */
-export async function recordGetOrCreate(
+export async function recordGroupsSeen(
   db: ConsoleDb,
-  change: Change & {
-    isNew: boolean;
-    group: ServiceGroup | RecordedGroup;
-    mappingSent: Record<string, unknown> | undefined;
-  },
+  changes: ReadonlyArray<({ kind: 'get-or-create' } & GetOrCreateSeen) | ({ kind: 'rotate' } & RotationSeen)>,
 ): Promise<void> {
-  const at = (change.at ?? new Date()).toISOString();
-  const seen = {
-    ...seenIn(change, at),
-    ...(change.group.properties !== undefined ? { properties: json(change.group.properties) } : {}),
+  const ROWS_PER_STATEMENT = 200;
+  let chunk: Insertable<DirectoryEntryTable>[] = [];
+  let chunkShape = '';
+  const keys = new Set<string>();
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    const [withProperties, isNew] = [chunkShape.includes('properties'), chunkShape.includes('new')];
+    await db
+      .insertInto('directory_entry')
+      .values(chunk)
+      .onConflict((conflict) =>
+        conflict.columns(['environment', 'user_group_id']).doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          team_id: eb.ref('excluded.team_id'),
+          token_fingerprint: eb.ref('excluded.token_fingerprint'),
+          updated_at: eb.ref('excluded.updated_at'),
+          updated_by: eb.ref('excluded.updated_by'),
+          deleted_at: null,
+          deleted_by: null,
+          ...(withProperties ? { properties: eb.ref('excluded.properties') } : {}),
+          ...(isNew
+            ? {
+                created_at: eb.ref('excluded.created_at'),
+                created_by: eb.ref('excluded.created_by'),
+                mapping: eb.ref('excluded.mapping'),
+              }
+            : {}),
+        })),
+      )
+      .execute();
+    chunk = [];
+    keys.clear();
   };
-  const created = change.isNew
-    ? {
-        created_at: at,
-        created_by: change.operatorEmail,
-        mapping: json(change.mappingSent),
-        deleted_at: null,
-        deleted_by: null,
-      }
-    : {};
-  await db
-    .insertInto('directory_entry')
-    .values({
+  for (const change of changes) {
+    const at = (change.at ?? new Date()).toISOString();
+    const isNew = change.kind === 'get-or-create' && change.isNew;
+    const withProperties = change.kind === 'get-or-create' && change.group.properties !== undefined;
+    const shape = `${withProperties ? 'properties' : ''} ${isNew ? 'new' : ''}`;
+    const key = `${change.environment}\u0000${change.group.provided_id}`;
+    if (shape !== chunkShape || keys.has(key) || chunk.length === ROWS_PER_STATEMENT) await flush();
+    chunkShape = shape;
+    keys.add(key);
+    chunk.push({
       environment: change.environment,
       user_group_id: change.group.provided_id,
-      properties: json(change.group.properties),
-      ...seen,
-      ...created,
-    })
-    .onConflict((conflict) =>
-      conflict.columns(['environment', 'user_group_id']).doUpdateSet({
-        ...seen,
-        ...created,
-        // An existing group the directory had as deleted: deleted elsewhere is not what happened.
-        ...(change.isNew ? {} : { deleted_at: null, deleted_by: null }),
-      }),
-    )
-    .execute();
+      name: change.group.name,
+      team_id: change.group.team_id,
+      token_fingerprint:
+        'token' in change.group ? tokenFingerprint(change.group.token) : change.group.tokenFingerprint,
+      properties: withProperties ? json(change.group.properties) : null,
+      updated_at: at,
+      updated_by: change.operatorEmail,
+      created_at: isNew ? at : null,
+      created_by: isNew ? change.operatorEmail : null,
+      mapping: isNew && change.kind === 'get-or-create' ? json(change.mappingSent) : null,
+      deleted_at: null,
+      deleted_by: null,
+    });
+  }
+  await flush();
+}
+
+/** After a get-or-create (see recordGroupsSeen). */
+export function recordGetOrCreate(db: ConsoleDb, change: GetOrCreateSeen): Promise<void> {
+  return recordGroupsSeen(db, [{ kind: 'get-or-create', ...change }]);
 }
 
 /** After a rotation: the new token's fingerprint. */
-export async function recordRotation(
-  db: ConsoleDb,
-  change: Change & { group: ServiceGroup | RecordedGroup },
-): Promise<void> {
-  const at = (change.at ?? new Date()).toISOString();
-  // A group that answers a rotation exists, whatever the directory last knew.
-  const seen = { ...seenIn(change, at), deleted_at: null, deleted_by: null };
-  await db
-    .insertInto('directory_entry')
-    .values({ environment: change.environment, user_group_id: change.group.provided_id, ...seen })
-    .onConflict((conflict) => conflict.columns(['environment', 'user_group_id']).doUpdateSet(seen))
-    .execute();
+export function recordRotation(db: ConsoleDb, change: RotationSeen): Promise<void> {
+  return recordGroupsSeen(db, [{ kind: 'rotate', ...change }]);
 }
 
 /** After a deletion: kept, marked deleted, so its history stays findable. */

@@ -156,6 +156,46 @@ describe('the bulk job runner', () => {
     }
   });
 
+  it('writes to the directory, when it starts, the done rows a console died before writing there', async () => {
+    const first = runner();
+    first.start();
+    const id = await getOrCreateJob(csv(5, 'late'));
+    await finished(id);
+    await first.stop();
+    // As an earlier console left a row it died after recording, before the directory had it.
+    await database.db
+      .deleteFrom('directory_entry')
+      .where('user_group_id', 'in', ['late-1', 'late-3'])
+      .execute();
+    await jobsDb(database.db)
+      .updateTable('bulk_job_row')
+      .set({ directory_at: null })
+      .where('job_id', '=', id)
+      .where('user_group_id', 'in', ['late-1', 'late-3'])
+      .execute();
+    expect(await findDirectoryEntry(database.db, 'Testing', 'late-3')).toBeNull();
+    const next = runner();
+    next.start();
+    try {
+      const entry = await until(
+        () => findDirectoryEntry(database.db, 'Testing', 'late-3'),
+        (found) => found !== null,
+        10_000,
+      );
+      expect(entry).toMatchObject({ name: 'Group 3', mapping: { s: 'ds_3' }, createdBy: owner.email });
+      expect(await findDirectoryEntry(database.db, 'Testing', 'late-1')).toMatchObject({ name: 'Group 1' });
+      const due = await jobsDb(database.db)
+        .selectFrom('bulk_job_row')
+        .select('row_number')
+        .where('job_id', '=', id)
+        .where('directory_at', 'is', null)
+        .execute();
+      expect(due).toEqual([]);
+    } finally {
+      await next.stop();
+    }
+  });
+
   it('rotates 200 tokens: each group ends with exactly one new token, all in the result, every old one refused', async () => {
     const api = apiFor(service.url, keys.testing);
     const old = await Promise.all(

@@ -10,11 +10,11 @@
  * is); a rotation is settled by reading the group's current token, never by rotating twice.
  */
 import { randomUUID } from 'node:crypto';
-import { type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Insertable, type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { type AuditEntry, recordAuditEvents, settleAuditEvent } from '@/lib/audit/store';
 import type { ConsoleDb } from '@/lib/db/console-database';
-import { recordGetOrCreate, recordRotation, type ServiceGroup } from '@/lib/directory/store';
+import { recordGroupsSeen, type ServiceGroup } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import { createOutcomeWriter, type OutcomeWriter } from './outcome-writer';
@@ -75,6 +75,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const pacers = new Map<Environment, Pacer>();
   const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  let catchingUp: Promise<void> | undefined;
   let stopped = false;
 
   const pacerOf = (environment: Environment) => {
@@ -167,7 +168,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const writer = createOutcomeWriter<RowOutcome>({
       write: async (batch) => {
         await jobs.transaction().execute((trx) => writeOutcomes(trx, job, batch));
-        syncDirectorySoon();
       },
     });
     try {
@@ -204,7 +204,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       await writer.flush();
       // Claimed but never taken (the job was paused or stopped): not sent, so not uncertain.
       await claim.release(next);
-      await syncDirectory();
       if (halt) await pause(id, (halt as JobHalt).message);
       else if (holding && !stopped) await finishIfDone(job);
     } finally {
@@ -398,34 +397,51 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  /** A batch of a job's outcomes: each row's record, then their audit entries in one insert. */
+  /**
+   * A batch of a job's outcomes, in one transaction: the rows' records, what the directory learns
+   * from them, and one audit entry each, a statement per kind of write rather than per row (on
+   * SQLite, preparing and running a statement per row cost more than the rows' data).
+   */
   async function writeOutcomes(trx: Transaction<JobTables>, job: BulkJobTable, batch: RowOutcome[]) {
     const environment = job.environment;
     const operator = { id: job.created_by_id, email: job.created_by };
     const at = new Date();
+    const finishedAt = at.toISOString();
+    const done: Insertable<BulkJobRowTable>[] = [];
+    const failed: Insertable<BulkJobRowTable>[] = [];
+    const seen: Parameters<typeof recordGroupsSeen>[1][number][] = [];
     const audit: AuditEntry[] = [];
     for (const { row, outcome, inputToken } of batch) {
       const detail = `bulk job ${job.id.slice(0, 8)}, line ${row.source_line}`;
+      const key = { job_id: job.id, row_number: row.row_number, source_line: row.source_line };
       if (outcome.kind === 'done') {
         const { group } = outcome;
-        await trx
-          .updateTable('bulk_job_row')
-          .set({
-            status: 'done',
-            user_group_id: group.provided_id,
-            result_token: vault.seal(group.token, tokenPlace(job.id, row.row_number, 'result')),
-            result_fingerprint: tokenFingerprint(group.token),
-            result_name: group.name,
-            result_team_id: group.team_id,
-            result_properties: group.properties == null ? null : JSON.stringify(group.properties),
-            new_user_group: outcome.isNew === null ? null : Number(outcome.isNew),
-            error: outcome.note ?? null,
-            finished_at: at.toISOString(),
-          })
-          .where('job_id', '=', job.id)
-          .where('row_number', '=', row.row_number)
-          .execute();
+        done.push({
+          ...key,
+          status: 'done',
+          user_group_id: group.provided_id,
+          result_token: vault.seal(group.token, tokenPlace(job.id, row.row_number, 'result')),
+          result_fingerprint: tokenFingerprint(group.token),
+          result_name: group.name,
+          result_team_id: group.team_id,
+          result_properties: group.properties == null ? null : JSON.stringify(group.properties),
+          new_user_group: outcome.isNew === null ? null : Number(outcome.isNew),
+          error: outcome.note ?? null,
+          finished_at: finishedAt,
+          directory_at: finishedAt,
+        });
         const rotated = job.kind === 'rotate' && outcome.previousToken !== null;
+        const change = { environment, operatorEmail: job.created_by, at, group };
+        seen.push(
+          rotated
+            ? { kind: 'rotate', ...change }
+            : {
+                kind: 'get-or-create',
+                ...change,
+                isNew: outcome.isNew === true,
+                mappingSent: row.mapping === null ? undefined : JSON.parse(row.mapping),
+              },
+        );
         audit.push({
           action: rotated ? 'rotate' : 'get-or-create',
           operator,
@@ -440,12 +456,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           at,
         });
       } else {
-        await trx
-          .updateTable('bulk_job_row')
-          .set({ status: 'failed', error: outcome.message, finished_at: at.toISOString() })
-          .where('job_id', '=', job.id)
-          .where('row_number', '=', row.row_number)
-          .execute();
+        failed.push({ ...key, status: 'failed', error: outcome.message, finished_at: finishedAt });
         audit.push({
           action: job.kind,
           operator,
@@ -459,46 +470,19 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         });
       }
     }
+    await updateRows(trx, done, DONE_COLUMNS);
+    await updateRows(trx, failed, ['status', 'error', 'finished_at']);
+    await recordGroupsSeen(trx as unknown as ConsoleDb, seen);
     await recordAuditEvents(trx as unknown as ConsoleDb, audit);
   }
 
   /**
-   * The directory learns done rows' outcomes in batches, a moment after the rows' own records:
-   * its search index costs a commit each time, and it is a record of what happened, not the place
-   * a token is kept. A row is marked when the directory has it, so a console that died in between
-   * catches up when it next runs a job.
+   * Done rows the directory has not learnt: the console that wrote them (an earlier version, which
+   * told the directory a moment after each row's record) died in between. Looked for when the
+   * runner starts; since then, a row and its directory entry are written together.
    */
-  let syncing: Promise<void> | null = null;
-  let syncAgain = false;
-  let syncTimer: NodeJS.Timeout | undefined;
-
-  function syncDirectorySoon(): void {
-    syncTimer ??= setTimeout(() => {
-      syncTimer = undefined;
-      syncDirectory().catch((error: unknown) =>
-        log(
-          'error',
-          { err: { name: (error as Error)?.name } },
-          'could not update the directory from a bulk job',
-        ),
-      );
-    }, 200);
-  }
-
-  function syncDirectory(): Promise<void> {
-    if (syncing) {
-      syncAgain = true;
-      return syncing;
-    }
-    syncing = (async () => {
-      do {
-        syncAgain = false;
-        while (await syncDirectoryBatch()) {}
-      } while (syncAgain);
-    })().finally(() => {
-      syncing = null;
-    });
-    return syncing;
+  async function catchUpDirectory(): Promise<void> {
+    while (await syncDirectoryBatch()) {}
   }
 
   const SYNC_BATCH = 500;
@@ -532,28 +516,31 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (rows.length === 0) return false;
     const now = new Date().toISOString();
     await jobs.transaction().execute(async (trx) => {
-      const consoleTrx = trx as unknown as ConsoleDb;
-      for (const row of rows) {
-        const change = {
-          environment: row.environment,
-          operatorEmail: row.created_by,
-          at: new Date(row.finished_at ?? now),
-          group: {
-            provided_id: row.user_group_id as string,
-            name: row.result_name ?? '',
-            team_id: row.result_team_id ?? 0,
-            tokenFingerprint: row.result_fingerprint,
-            ...(row.result_properties !== null ? { properties: JSON.parse(row.result_properties) } : {}),
-          },
-        };
-        if (row.kind === 'rotate' && row.new_user_group !== 1) await recordRotation(consoleTrx, change);
-        else
-          await recordGetOrCreate(consoleTrx, {
-            ...change,
-            isNew: row.new_user_group === 1,
-            mappingSent: row.mapping === null ? undefined : JSON.parse(row.mapping),
-          });
-      }
+      await recordGroupsSeen(
+        trx as unknown as ConsoleDb,
+        rows.map((row) => {
+          const change = {
+            environment: row.environment,
+            operatorEmail: row.created_by,
+            at: new Date(row.finished_at ?? now),
+            group: {
+              provided_id: row.user_group_id as string,
+              name: row.result_name ?? '',
+              team_id: row.result_team_id ?? 0,
+              tokenFingerprint: row.result_fingerprint,
+              ...(row.result_properties !== null ? { properties: JSON.parse(row.result_properties) } : {}),
+            },
+          };
+          return row.kind === 'rotate' && row.new_user_group !== 1
+            ? { kind: 'rotate' as const, ...change }
+            : {
+                kind: 'get-or-create' as const,
+                ...change,
+                isNew: row.new_user_group === 1,
+                mappingSent: row.mapping === null ? undefined : JSON.parse(row.mapping),
+              };
+        }),
+      );
       for (const jobId of new Set(rows.map((row) => row.job_id)))
         await trx
           .updateTable('bulk_job_row')
@@ -621,6 +608,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   return {
     start() {
       stopped = false;
+      catchingUp ??= catchUpDirectory().catch((error: unknown) =>
+        log(
+          'error',
+          { err: { name: (error as Error)?.name } },
+          'could not update the directory from bulk jobs',
+        ),
+      );
       timer ??= setInterval(safePoll, pollMs);
       timer.unref?.();
       safePoll();
@@ -631,11 +625,50 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       if (timer) clearInterval(timer);
       timer = undefined;
       await Promise.allSettled(running.values());
-      if (syncTimer) clearTimeout(syncTimer);
-      syncTimer = undefined;
-      await syncDirectory().catch(() => undefined);
+      await catchingUp;
     },
   };
+}
+
+/** What a done row's record sets. */
+const DONE_COLUMNS = [
+  'status',
+  'user_group_id',
+  'result_token',
+  'result_fingerprint',
+  'result_name',
+  'result_team_id',
+  'result_properties',
+  'new_user_group',
+  'error',
+  'finished_at',
+  'directory_at',
+] as const satisfies ReadonlyArray<keyof BulkJobRowTable>;
+
+/**
+ * Sets `columns` of rows that exist, many in one statement: an insert whose conflict on the row's
+ * key updates those columns from the values given (SQL has no portable multi-row UPDATE; SQLite
+ * and PostgreSQL both have this). Each value carries the row's key and its NOT NULL columns.
+ */
+async function updateRows(
+  trx: Transaction<JobTables>,
+  rows: Insertable<BulkJobRowTable>[],
+  columns: ReadonlyArray<keyof BulkJobRowTable>,
+): Promise<void> {
+  // 14 values a row: well under either database's limit on a statement's parameters.
+  const ROWS_PER_STATEMENT = 200;
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT)
+    await trx
+      .insertInto('bulk_job_row')
+      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .onConflict((conflict) =>
+        conflict
+          .columns(['job_id', 'row_number'])
+          .doUpdateSet((eb) =>
+            Object.fromEntries(columns.map((column) => [column, eb.ref(`excluded.${column}`)])),
+          ),
+      )
+      .execute();
 }
 
 /** Milliseconds to wait before trying again, or null when trying again cannot help. */
