@@ -12,7 +12,7 @@ const savedRun = z.object({
   service: z.array(z.object({ scenario: z.string(), figure })).optional(),
   console: z
     .object({
-      cost: figure,
+      throughput: figure,
       onePerson: z.array(z.object({ operation: z.string(), figure })),
     })
     .optional(),
@@ -26,7 +26,7 @@ export function ratiosOf(run: SavedRun): Map<string, number> {
   const ratios = new Map<string, number>();
   for (const { scenario, figure } of run.service ?? []) ratios.set(`service: ${scenario}`, figure.ratio);
   if (run.console) {
-    ratios.set('console: get-or-create, CPU per request', run.console.cost.ratio);
+    ratios.set('console: get-or-create at 32 connections', run.console.throughput.ratio);
     for (const { operation, figure } of run.console.onePerson)
       ratios.set(`one person: ${operation}`, figure.ratio);
   }

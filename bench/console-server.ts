@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '../lib/user-group-service';
-import { type Started, startServer } from './processes';
+import { type Started, serverCommand, startServer } from './processes';
 import { staleBuild } from './stale-build';
 
 export interface BenchConsole {
@@ -41,7 +41,8 @@ export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_
     const database = path.join(dir, 'service.sqlite');
     const { key } = await createApiKey({ database, environment: 'Customer', name: 'console-bench' });
     service = await startServer('bench/servers/user-group-service.ts', [database]);
-    launcher = spawn(process.execPath, ['--import', 'tsx', 'lib/launcher/start.ts'], {
+    const [command, ...args] = serverCommand('lib/launcher/start.ts');
+    launcher = spawn(command, args, {
       // Own process group, so a hung `next start` child can still be killed with the launcher.
       detached: true,
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,8 +1,8 @@
 /**
  * The console's route handlers (origin check, real session lookup, audit write, upstream call):
  * - at 32 connections: get-or-create against the bare `GET /api/health` route of the same build
- *   and process, as the CPU the console and its service spend per request at the same offered rate
- *   (bench/pairs.ts cpuCost), then throughput as fast as they go;
+ *   and process, as the CPU the console and its service spend per request (bench/pairs.ts cpuCost),
+ *   with throughput beside it;
  * - what one person feels: get-or-create, rotate and the directory search at one connection, p50
  *   and p99, against the service called directly (get-or-create and rotate: the same call; the
  *   search, which the service has not got: its get-or-create of an existing group).
@@ -16,17 +16,12 @@ import { cpuCost, measurePairs, type PairedFigure, p50Latency } from './pairs';
 import { rotationLoad, tokenOf } from './rotation';
 
 export interface ConsoleResult {
-  /** The ratio: CPU per request at COST_RATE, the console and its service together. */
-  cost: PairedFigure;
-  /** As fast as 32 connections go, for the record. */
   throughput: PairedFigure;
   /** Console p50 over the service's p50 in each pair; p99s reported beside. */
   onePerson: Array<{ operation: string; baseline: string; figure: PairedFigure }>;
 }
 
 const ROTATION_CHAIN = 4;
-/** Offered to both routes while their CPU per request is read: under the get-or-create's capacity. */
-const COST_RATE = Number(process.env.BENCH_CONSOLE_RATE ?? 100);
 
 export async function benchConsole(): Promise<ConsoleResult> {
   const benchConsole = await startBenchConsole();
@@ -57,18 +52,17 @@ export async function benchConsole(): Promise<ConsoleResult> {
 
     // The console and the service it calls: a get-or-create costs both.
     const servers = () => benchConsole.pids;
-    const health = (extra: Partial<LoadOptions>) => (duration: number) =>
-      runLoad('console GET /api/health', { url: `${base}/api/health`, duration, ...extra });
-    const getOrCreate = (extra: Partial<LoadOptions>) => (duration: number) =>
-      runLoad('console get-or-create', { ...consoleGetOrCreate, duration, ...extra });
-    const cost = await measurePairs(
+    const throughput = await measurePairs(
       {
-        baseline: withServerCpu(servers, health({ overallRate: COST_RATE })),
-        scenario: withServerCpu(servers, getOrCreate({ overallRate: COST_RATE })),
+        baseline: withServerCpu(servers, (duration) =>
+          runLoad('console GET /api/health', { url: `${base}/api/health`, duration }),
+        ),
+        scenario: withServerCpu(servers, (duration) =>
+          runLoad('console get-or-create', { ...consoleGetOrCreate, duration }),
+        ),
       },
       cpuCost,
     );
-    const throughput = await measurePairs({ baseline: health({}), scenario: getOrCreate({}) });
 
     const one = (label: string, options: LoadOptions) => (duration: number) =>
       runLoad(label, { ...options, connections: 1, duration });
@@ -101,7 +95,7 @@ export async function benchConsole(): Promise<ConsoleResult> {
         one('console directory search', { url: searchUrl, headers: { cookie } }),
       ),
     });
-    return { cost, throughput, onePerson };
+    return { throughput, onePerson };
   } finally {
     await benchConsole.stop();
   }

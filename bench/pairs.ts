@@ -63,6 +63,8 @@ export interface PairedFigure {
   ratio: number;
   /** (max - min) / median of the pairs' ratios. */
   ratioSpread: number;
+  /** Median of the pairs' throughput ratios, shown beside a ratio of another measure. */
+  throughputRatio: number;
   /** (max - min) / median of the baseline's value of the measure. */
   baselineSpread: number;
   /** The baseline spread over NOISY_SPREAD: the machine, not the code, set this figure. */
@@ -103,6 +105,7 @@ export async function measurePairs(
     scenario: medianLoad(pairs.map((pair) => pair.scenario)),
     ratio: round(median(ratios)),
     ratioSpread: round(spread(ratios)),
+    throughputRatio: round(median(pairs.map(throughput.ratio))),
     baselineSpread: round(baselineSpread),
     noisy: baselineSpread > NOISY_SPREAD,
   };

@@ -12,6 +12,7 @@ import { benchDirectory } from './directory';
 import { benchPageWeight } from './page-weight';
 import { benchBrowserPageWeight } from './page-weight-browser';
 import { NOISY_SPREAD, PAIRS, type PairedFigure, SECONDS, WARMUP_SECONDS } from './pairs';
+import { pinning } from './processes';
 import { benchService } from './service';
 import { describeServiceSettings } from './service-settings';
 
@@ -25,27 +26,33 @@ const previousRun: unknown = await readFile(resultsFile, 'utf8')
 const results: Record<string, unknown> = {
   measuredAt: new Date().toISOString(),
   machine: { cpus: os.cpus().length, node: process.version },
+  pinning,
 };
+console.info(
+  pinning
+    ? `cores: the servers measured on CPU ${pinning.servers}, this process (the load generator, the bulk runner) on CPU ${pinning.bench} (bench/processes.ts)`
+    : 'cores: not pinned (no taskset, one core, or BENCH_PIN=off): the scheduler shares them, and the figures move more',
+);
 
 if (wanted('service')) {
   console.info(`\n${describeServiceSettings()}`);
   const service = await benchService();
   results.service = service;
   console.info(
-    `\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}; ratio: the server's CPU per request, bare over scenario, both offered the same rate (bench/service.ts COST_RATE); then req/s as fast as they go`,
+    `\nservice at 32 connections against bare node:http (same body sizes), ${pairsNote}; ratio: the server's CPU per request, bare over scenario (bench/pairs.ts cpuCost)`,
   );
   console.table(
-    service.map(({ scenario, requestBytes, answerBytes, figure, throughput }) => ({
+    service.map(({ scenario, requestBytes, answerBytes, figure }) => ({
       scenario,
       'CPU ms/req': figure.scenario.serverCpuMsPerRequest,
       'bare CPU ms/req': figure.baseline.serverCpuMsPerRequest,
       ratio: figure.ratio,
       'ratio spread': percent(figure.ratioSpread),
       'bare spread': percent(figure.baselineSpread),
-      'req/s': throughput.scenario.requestsPerSecond,
-      'bare req/s': throughput.baseline.requestsPerSecond,
-      'req/s ratio': throughput.ratio,
-      'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
+      'req/s': figure.scenario.requestsPerSecond,
+      'bare req/s': figure.baseline.requestsPerSecond,
+      'req/s ratio': figure.throughputRatio,
+      'p50 / p99 ms': `${figure.scenario.p50Ms} / ${figure.scenario.p99Ms}`,
       'bytes in / out': `${requestBytes} / ${answerBytes}`,
     })),
   );
@@ -55,21 +62,21 @@ if (wanted('service')) {
 if (wanted('console')) {
   const consoleRoutes = await benchConsole();
   results.console = consoleRoutes;
-  const { cost, throughput, onePerson } = consoleRoutes;
+  const { throughput, onePerson } = consoleRoutes;
   console.info(
-    `\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}; ratio: the CPU the console and its service spend per request, health over get-or-create, both offered the same rate; then req/s as fast as they go`,
+    `\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}; ratio: the CPU the console and its service spend per request, health over get-or-create`,
   );
   console.table([
     {
       route: 'POST /api/user-groups/customer/get-or-create',
-      'CPU ms/req': cost.scenario.serverCpuMsPerRequest,
-      'health CPU ms/req': cost.baseline.serverCpuMsPerRequest,
-      ratio: cost.ratio,
-      'ratio spread': percent(cost.ratioSpread),
-      'baseline spread': percent(cost.baselineSpread),
+      'CPU ms/req': throughput.scenario.serverCpuMsPerRequest,
+      'health CPU ms/req': throughput.baseline.serverCpuMsPerRequest,
+      ratio: throughput.ratio,
+      'ratio spread': percent(throughput.ratioSpread),
+      'baseline spread': percent(throughput.baselineSpread),
       'req/s': throughput.scenario.requestsPerSecond,
       'health req/s': throughput.baseline.requestsPerSecond,
-      'req/s ratio': throughput.ratio,
+      'req/s ratio': throughput.throughputRatio,
       'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
     },
   ]);
@@ -85,7 +92,7 @@ if (wanted('console')) {
     })),
   );
   warnNoisy([
-    ['console get-or-create', cost],
+    ['console get-or-create', throughput],
     ...onePerson.map(({ operation, figure }): [string, PairedFigure] => [`one person: ${operation}`, figure]),
   ]);
 }

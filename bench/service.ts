@@ -1,8 +1,7 @@
 /**
  * The service under load at 32 connections, as deployed (bench/service-settings.ts), each scenario
  * against a bare node:http handler that reads the same request body and answers a body of the same
- * size as the scenario's real answer, in interleaved pairs (bench/pairs.ts): the CPU each spends per
- * request at the same offered rate (the figure), then throughput as fast as they go.
+ * size as the scenario's real answer, in interleaved pairs (bench/pairs.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,18 +19,8 @@ export interface ServiceScenario {
   scenario: string;
   requestBytes: number;
   answerBytes: number;
-  /** The ratio: CPU per request at COST_RATE on both sides. */
   figure: PairedFigure;
-  /** As fast as 32 connections go, for the record: the machine's split of its cores moves it. */
-  throughput: PairedFigure;
 }
-
-/**
- * The rate both sides are offered while their CPU per request is read: under every scenario's
- * capacity, so that neither is saturated and both run in the same regime (a saturated server
- * finds many requests per wake-up of its event loop and spends less on each).
- */
-const COST_RATE = Number(process.env.BENCH_SERVICE_RATE ?? 2_000);
 
 /** Tokens ready for rotation: each connection holds one at a time, each answer puts one back. */
 const ROTATION_POOL = 64;
@@ -99,33 +88,28 @@ export async function benchService(): Promise<ServiceScenario[]> {
     const results: ServiceScenario[] = [];
     for (const scenario of scenarios) {
       const answerBytes = Buffer.byteLength(scenario.answer);
-      const bareRun = (extra: Partial<LoadOptions>) => (duration: number) =>
-        runLoad(`bare node:http for ${scenario.name}`, {
-          url: `${bare.url}/api/user`,
-          method: scenario.method,
-          headers: { ...headers, 'x-response-bytes': String(answerBytes) },
-          body: scenario.body,
-          duration,
-          ...extra,
-        });
-      const scenarioRun = (extra: Partial<LoadOptions>) => (duration: number) =>
-        rotation.checked(scenario.name, () =>
-          runLoad(scenario.name, { ...scenario.load, duration, ...extra }),
-        );
       const figure = await measurePairs(
         {
-          baseline: withServerCpu(pidsOf(bare), bareRun({ overallRate: COST_RATE })),
-          scenario: withServerCpu(pidsOf(service), scenarioRun({ overallRate: COST_RATE })),
+          baseline: withServerCpu(pidsOf(bare), (duration) =>
+            runLoad(`bare node:http for ${scenario.name}`, {
+              url: `${bare.url}/api/user`,
+              method: scenario.method,
+              headers: { ...headers, 'x-response-bytes': String(answerBytes) },
+              body: scenario.body,
+              duration,
+            }),
+          ),
+          scenario: withServerCpu(pidsOf(service), (duration) =>
+            rotation.checked(scenario.name, () => runLoad(scenario.name, { ...scenario.load, duration })),
+          ),
         },
         cpuCost,
       );
-      const throughputFigure = await measurePairs({ baseline: bareRun({}), scenario: scenarioRun({}) });
       results.push({
         scenario: scenario.name,
         requestBytes: Buffer.byteLength(scenario.body),
         answerBytes,
         figure,
-        throughput: throughputFigure,
       });
     }
     return results;
