@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { migrateAuditLog } from '@/lib/audit/schema';
@@ -81,6 +82,32 @@ const finished = (id: string) =>
     () => jobProgress(database.db, id),
     (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
   );
+
+/** Runs `run` while every insert into the directory fails, as a full disk or a broken table would. */
+async function directoryWritesFail(run: () => Promise<void>): Promise<void> {
+  if (database.dialect === 'postgres') {
+    await sql`create function directory_off() returns trigger language plpgsql as $$ begin raise exception 'directory off'; end $$`.execute(
+      database.db,
+    );
+    await sql`create trigger directory_off before insert on directory_entry execute function directory_off()`.execute(
+      database.db,
+    );
+  } else {
+    await sql`create trigger directory_off before insert on directory_entry begin select raise(abort, 'directory off'); end`.execute(
+      database.db,
+    );
+  }
+  try {
+    await run();
+  } finally {
+    if (database.dialect === 'postgres') {
+      await sql`drop trigger directory_off on directory_entry`.execute(database.db);
+      await sql`drop function directory_off`.execute(database.db);
+    } else {
+      await sql`drop trigger directory_off`.execute(database.db);
+    }
+  }
+}
 
 function csv(rows: number, prefix: string) {
   return [
@@ -191,6 +218,57 @@ describe('the bulk job runner', () => {
         .where('directory_at', 'is', null)
         .execute();
       expect(due).toEqual([]);
+    } finally {
+      await next.stop();
+    }
+  });
+
+  it('keeps every row and new token when the directory cannot be written, and catches the directory up later', async () => {
+    const api = apiFor(service.url, keys.testing);
+    const old = await Promise.all(
+      Array.from(
+        { length: 12 },
+        async (_, n) => (await api.getOrCreate({ user_group_id: `nodir-${n}` })).user_group,
+      ),
+    );
+    const reading = readTokenList(old.map((group) => group.token).join('\n'));
+    if (!reading.ok) throw new Error(reading.message);
+    const id = await createRotateJob(database.db, vault, {
+      environment: 'Testing',
+      source: 'pasted',
+      owner,
+      ...reading,
+    });
+    await directoryWritesFail(async () => {
+      const jobRunner = runner();
+      jobRunner.start();
+      try {
+        await steerJob(database.db, id, 'start');
+        expect((await finished(id))?.counts).toMatchObject({ done: 12, failed: 0 });
+      } finally {
+        await jobRunner.stop();
+      }
+      // The new tokens are stored and are the groups' current ones; the directory has none of them.
+      const results = await jobResultRows(database.db, id, vault);
+      for (const [n, group] of old.entries()) {
+        const current = await api.getOrCreate({ user_group_id: group.provided_id });
+        expect(current.user_group.token).not.toBe(group.token);
+        expect(results.find((row) => row.userGroupId === group.provided_id)?.token).toBe(
+          current.user_group.token,
+        );
+        expect(await findDirectoryEntry(database.db, 'Testing', `nodir-${n}`)).toBeNull();
+      }
+    });
+    const next = runner();
+    next.start();
+    try {
+      const entry = await until(
+        () => findDirectoryEntry(database.db, 'Testing', 'nodir-11'),
+        (found) => found !== null,
+        10_000,
+      );
+      const current = await api.getOrCreate({ user_group_id: 'nodir-11' });
+      expect(entry?.tokenFingerprint).toBe(tokenFingerprint(current.user_group.token));
     } finally {
       await next.stop();
     }

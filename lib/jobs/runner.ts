@@ -76,6 +76,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let catchingUp: Promise<void> | undefined;
+  /** Done rows may lack their directory entry (see catchUpDirectory): true until looked for. */
+  let directoryBehind = true;
   let stopped = false;
 
   const pacerOf = (environment: Environment) => {
@@ -105,6 +107,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   async function poll(): Promise<void> {
     if (stopped) return;
+    catchingUp ??= catchUpDirectory()
+      .catch((error: unknown) =>
+        log(
+          'error',
+          { err: { name: (error as Error)?.name } },
+          'could not update the directory from bulk jobs',
+        ),
+      )
+      .finally(() => {
+        catchingUp = undefined;
+      });
     const candidates = await jobs
       .selectFrom('bulk_job')
       .select('id')
@@ -431,7 +444,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           directory_at: finishedAt,
         });
         const rotated = job.kind === 'rotate' && outcome.previousToken !== null;
-        const change = { environment, operatorEmail: job.created_by, at, group };
+        // As the catch-up reads it back from result_properties: no properties leaves the recorded ones.
+        const { properties, ...withoutProperties } = group;
+        const change = {
+          environment,
+          operatorEmail: job.created_by,
+          at,
+          group: properties == null ? withoutProperties : group,
+        };
         seen.push(
           rotated
             ? { kind: 'rotate', ...change }
@@ -472,23 +492,49 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
     await updateRows(trx, done, DONE_COLUMNS);
     await updateRows(trx, failed, ['status', 'error', 'finished_at']);
-    await recordGroupsSeen(trx as unknown as ConsoleDb, seen);
     await recordAuditEvents(trx as unknown as ConsoleDb, audit);
+    // The directory is a record of what happened, not where a token is kept: when it cannot be
+    // written, the rows (a rotation's new token) still are, marked for the catch-up to retry.
+    await sql`savepoint directory`.execute(trx);
+    try {
+      await recordGroupsSeen(trx as unknown as ConsoleDb, seen);
+      await sql`release savepoint directory`.execute(trx);
+    } catch (error) {
+      await sql`rollback to savepoint directory`.execute(trx);
+      await updateRows(
+        trx,
+        done.map((row) => ({ ...row, directory_at: null })),
+        ['directory_at'],
+      );
+      directoryBehind = true;
+      log(
+        'error',
+        { jobId: job.id, err: { name: (error as Error)?.name } },
+        'could not update the directory',
+      );
+    }
   }
 
   /**
-   * Done rows the directory has not learnt: the console that wrote them (an earlier version, which
-   * told the directory a moment after each row's record) died in between. Looked for when the
-   * runner starts; since then, a row and its directory entry are written together.
+   * Done rows the directory has not learnt: their directory write failed (see writeOutcomes), or
+   * an earlier version of the console, which told the directory a moment after each row's record,
+   * died in between. Looked for when the runner starts and after such a failure, at the next poll.
    */
   async function catchUpDirectory(): Promise<void> {
-    while (await syncDirectoryBatch()) {}
+    if (!directoryBehind) return;
+    directoryBehind = false;
+    try {
+      while (!stopped && (await catchUpDirectoryBatch())) {}
+    } catch (error) {
+      directoryBehind = true;
+      throw error;
+    }
   }
 
   const SYNC_BATCH = 500;
 
   /** Answers whether there may be more. */
-  async function syncDirectoryBatch(): Promise<boolean> {
+  async function catchUpDirectoryBatch(): Promise<boolean> {
     const rows = await jobs
       .selectFrom('bulk_job_row')
       .innerJoin('bulk_job', 'bulk_job.id', 'bulk_job_row.job_id')
@@ -608,13 +654,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   return {
     start() {
       stopped = false;
-      catchingUp ??= catchUpDirectory().catch((error: unknown) =>
-        log(
-          'error',
-          { err: { name: (error as Error)?.name } },
-          'could not update the directory from bulk jobs',
-        ),
-      );
       timer ??= setInterval(safePoll, pollMs);
       timer.unref?.();
       safePoll();

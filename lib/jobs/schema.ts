@@ -73,7 +73,7 @@ export interface BulkJobRowTable {
   result_properties: string | null;
   new_user_group: number | null;
   finished_at: string | null;
-  /** When the directory learnt this row's outcome (written in batches after the row's own record). */
+  /** When the directory learnt this row's outcome: with the row's record; null while it failed to. */
   directory_at: string | null;
 }
 
