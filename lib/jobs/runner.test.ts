@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { migrateAuditLog } from '@/lib/audit/schema';
@@ -15,6 +14,7 @@ import { findDirectoryEntry } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
 import { createUserGroupApi } from '@/lib/user-group-api/client';
 import type { RunningUserGroupService } from '@/lib/user-group-service';
@@ -83,30 +83,24 @@ const finished = (id: string) =>
     (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
   );
 
-/** Runs `run` while every insert into the directory fails, as a full disk or a broken table would. */
-async function directoryWritesFail(run: () => Promise<void>): Promise<void> {
-  if (database.dialect === 'postgres') {
-    await sql`create function directory_off() returns trigger language plpgsql as $$ begin raise exception 'directory off'; end $$`.execute(
-      database.db,
-    );
-    await sql`create trigger directory_off before insert on directory_entry execute function directory_off()`.execute(
-      database.db,
-    );
-  } else {
-    await sql`create trigger directory_off before insert on directory_entry begin select raise(abort, 'directory off'); end`.execute(
-      database.db,
-    );
-  }
-  try {
-    await run();
-  } finally {
-    if (database.dialect === 'postgres') {
-      await sql`drop trigger directory_off on directory_entry`.execute(database.db);
-      await sql`drop function directory_off`.execute(database.db);
-    } else {
-      await sql`drop trigger directory_off`.execute(database.db);
-    }
-  }
+/** `count` groups made in the Testing service, and a rotation job (not started) of their tokens. */
+async function rotateJobFor(prefix: string, count: number) {
+  const api = apiFor(service.url, keys.testing);
+  const groups = await Promise.all(
+    Array.from(
+      { length: count },
+      async (_, n) => (await api.getOrCreate({ user_group_id: `${prefix}-${n}` })).user_group,
+    ),
+  );
+  const reading = readTokenList(groups.map((group) => group.token).join('\n'));
+  if (!reading.ok) throw new Error(reading.message);
+  const id = await createRotateJob(database.db, vault, {
+    environment: 'Testing',
+    source: 'pasted',
+    owner,
+    ...reading,
+  });
+  return { groups, id };
 }
 
 function csv(rows: number, prefix: string) {
@@ -225,21 +219,8 @@ describe('the bulk job runner', () => {
 
   it('keeps every row and new token when the directory cannot be written, and catches the directory up later', async () => {
     const api = apiFor(service.url, keys.testing);
-    const old = await Promise.all(
-      Array.from(
-        { length: 12 },
-        async (_, n) => (await api.getOrCreate({ user_group_id: `nodir-${n}` })).user_group,
-      ),
-    );
-    const reading = readTokenList(old.map((group) => group.token).join('\n'));
-    if (!reading.ok) throw new Error(reading.message);
-    const id = await createRotateJob(database.db, vault, {
-      environment: 'Testing',
-      source: 'pasted',
-      owner,
-      ...reading,
-    });
-    await directoryWritesFail(async () => {
+    const { groups: old, id } = await rotateJobFor('nodir', 12);
+    await whileInsertsFail(database, 'directory_entry', async () => {
       const jobRunner = runner();
       jobRunner.start();
       try {
@@ -276,20 +257,8 @@ describe('the bulk job runner', () => {
 
   it('rotates 200 tokens: each group ends with exactly one new token, all in the result, every old one refused', async () => {
     const api = apiFor(service.url, keys.testing);
-    const old = await Promise.all(
-      Array.from(
-        { length: 200 },
-        async (_, n) => (await api.getOrCreate({ user_group_id: `rot-${n}` })).user_group.token,
-      ),
-    );
-    const reading = readTokenList(old.join('\n'));
-    if (!reading.ok) throw new Error(reading.message);
-    const id = await createRotateJob(database.db, vault, {
-      environment: 'Testing',
-      source: 'pasted',
-      owner,
-      ...reading,
-    });
+    const { groups, id } = await rotateJobFor('rot', 200);
+    const old = groups.map((group) => group.token);
     await steerJob(database.db, id, 'start');
     const jobRunner = runner();
     jobRunner.start();

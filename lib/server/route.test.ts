@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
+import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import {
   createSqliteBackend,
   createTestKeys,
@@ -53,28 +53,7 @@ const inTesting = { params: Promise.resolve({ environment: 'testing' }) };
 
 async function auditWritesFail<T>(run: () => Promise<T>): Promise<T> {
   const { database } = await consoleServer();
-  if (database.dialect === 'postgres') {
-    await sql`create function audit_off() returns trigger language plpgsql as $$ begin raise exception 'audit off'; end $$`.execute(
-      database.db,
-    );
-    await sql`create trigger audit_off before insert on audit_event execute function audit_off()`.execute(
-      database.db,
-    );
-  } else {
-    await sql`create trigger audit_off before insert on audit_event begin select raise(abort, 'audit off'); end`.execute(
-      database.db,
-    );
-  }
-  try {
-    return await run();
-  } finally {
-    if (database.dialect === 'postgres') {
-      await sql`drop trigger audit_off on audit_event`.execute(database.db);
-      await sql`drop function audit_off`.execute(database.db);
-    } else {
-      await sql`drop trigger audit_off`.execute(database.db);
-    }
-  }
+  return whileInsertsFail(database, 'audit_event', run);
 }
 
 beforeAll(async () => {
