@@ -130,8 +130,8 @@ function medianLoad(loads: readonly LoadResult[]): LoadResult {
   const of = (pick: (load: LoadResult) => number) => median(loads.map(pick));
   return {
     requestsPerSecond: Math.round(of((load) => load.requestsPerSecond)),
-    p50Ms: round(of((load) => load.p50Ms)),
-    p99Ms: round(of((load) => load.p99Ms)),
+    p50Ms: Math.round(of((load) => load.p50Ms) * 1000) / 1000,
+    p99Ms: Math.round(of((load) => load.p99Ms) * 1000) / 1000,
     requests: Math.round(of((load) => load.requests)),
     non2xx: 0,
     errors: 0,
