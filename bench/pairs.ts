@@ -6,7 +6,8 @@
  */
 import type { LoadResult } from './load';
 
-export const PAIRS = Math.max(3, Number(process.env.BENCH_PAIRS ?? 5));
+// Five pairs left a median that moved 15-35% between runs when one or two pairs strayed.
+export const PAIRS = Math.max(3, Number(process.env.BENCH_PAIRS ?? 7));
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 // One second left the first pairs of one-connection rotations 1.5× slower on both sides (caches, JIT).
 export const WARMUP_SECONDS = 2;
@@ -80,12 +81,20 @@ async function answered(run: Run, seconds: number): Promise<LoadResult> {
   return load;
 }
 
+/**
+ * A freshly started console takes longer than 2 s to settle: over one run's five pairs its health
+ * route's CPU per request fell from 1.5 to 0.8 ms, and its one-connection get-or-create p50 from 3.8
+ * to 3.0 ms after the 32-connection load, so its figures warm up for this long.
+ */
+export const CONSOLE_WARMUP_SECONDS = 10;
+
 export async function measurePairs(
   runs: { baseline: Run; scenario: Run },
   measure: Measure = throughput,
+  warmupSeconds = WARMUP_SECONDS,
 ): Promise<PairedFigure> {
-  await runs.baseline(WARMUP_SECONDS);
-  await runs.scenario(WARMUP_SECONDS);
+  await runs.baseline(warmupSeconds);
+  await runs.scenario(warmupSeconds);
   const pairs: Pair[] = [];
   for (let index = 0; index < PAIRS; index++) {
     if (index % 2 === 0) {

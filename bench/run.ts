@@ -11,13 +11,20 @@ import { benchConsole } from './console';
 import { benchDirectory } from './directory';
 import { benchPageWeight } from './page-weight';
 import { benchBrowserPageWeight } from './page-weight-browser';
-import { NOISY_SPREAD, PAIRS, type PairedFigure, SECONDS, WARMUP_SECONDS } from './pairs';
+import {
+  CONSOLE_WARMUP_SECONDS,
+  NOISY_SPREAD,
+  PAIRS,
+  type PairedFigure,
+  SECONDS,
+  WARMUP_SECONDS,
+} from './pairs';
 import { pinning } from './processes';
 import { benchService } from './service';
 import { describeServiceSettings } from './service-settings';
 
 const sections = process.argv.slice(2);
-const pairsNote = `median of ${PAIRS} interleaved baseline/scenario pairs of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up; spread = (max - min) / median`;
+const pairsNote = `median of ${PAIRS} interleaved baseline/scenario pairs of ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up (the console's: ${CONSOLE_WARMUP_SECONDS} s); spread = (max - min) / median`;
 const wanted = (name: string) => sections.length === 0 || sections.includes(name);
 const resultsFile = new URL('./results.json', import.meta.url);
 const previousRun: unknown = await readFile(resultsFile, 'utf8')
