@@ -187,6 +187,19 @@ describe('createUserGroupApi', () => {
     expect(error.message).toContain(`${baseUrl}/api/user`);
   });
 
+  it('reports a server that sends its headers and then stalls as a timeout', async () => {
+    reply = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"user_group":');
+    };
+    const started = performance.now();
+    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 200 })
+      .getOrCreate({ user_group_id: 'acme' })
+      .catch((caught: unknown) => caught)) as UpstreamError;
+    expect(error.kind).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('reports a closed port as unreachable naming the URL', async () => {
     const closed = createServer();
     closed.listen(0, '127.0.0.1');
