@@ -12,7 +12,14 @@ import { request } from 'undici';
 import { type BenchConsole, startBenchConsole } from './console-server';
 import { withServerCpu } from './cpu';
 import { type LoadOptions, runLoad } from './load';
-import { CONSOLE_WARMUP_SECONDS, cpuCost, measurePairs, type PairedFigure, p50Latency } from './pairs';
+import {
+  CONSOLE_WARMUP_SECONDS,
+  cpuCost,
+  measurePairs,
+  ONE_PERSON_PLAN,
+  type PairedFigure,
+  p50Latency,
+} from './pairs';
 import { rotationLoad, tokenOf } from './rotation';
 
 export interface ConsoleResult {
@@ -62,7 +69,7 @@ export async function benchConsole(): Promise<ConsoleResult> {
         ),
       },
       cpuCost,
-      CONSOLE_WARMUP_SECONDS,
+      { warmupSeconds: CONSOLE_WARMUP_SECONDS },
     );
 
     const one = (label: string, options: LoadOptions) => (duration: number) =>
@@ -105,7 +112,7 @@ export async function benchConsole(): Promise<ConsoleResult> {
 const measurePairsOfLatency = (
   baseline: (seconds: number) => ReturnType<typeof runLoad>,
   scenario: (seconds: number) => ReturnType<typeof runLoad>,
-) => measurePairs({ baseline, scenario }, p50Latency, CONSOLE_WARMUP_SECONDS);
+) => measurePairs({ baseline, scenario }, p50Latency, ONE_PERSON_PLAN);
 
 /**
  * Rotation through the console or straight to the service, one connection: a chain of groups whose

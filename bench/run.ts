@@ -14,6 +14,7 @@ import { benchBrowserPageWeight } from './page-weight-browser';
 import {
   CONSOLE_WARMUP_SECONDS,
   NOISY_SPREAD,
+  ONE_PERSON_PLAN,
   PAIRS,
   type PairedFigure,
   SECONDS,
@@ -87,7 +88,9 @@ if (wanted('console')) {
       'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
     },
   ]);
-  console.info('\nwhat one person feels: one connection, the console against the service called directly');
+  console.info(
+    `\nwhat one person feels: one connection, the console against the service called directly; median of ${ONE_PERSON_PLAN.pairs} interleaved pairs of ${ONE_PERSON_PLAN.seconds} s after a ${ONE_PERSON_PLAN.warmupSeconds} s warm-up`,
+  );
   console.table(
     onePerson.map(({ operation, baseline, figure }) => ({
       'console route': operation,
