@@ -93,10 +93,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
         // undici closes the connection after a GET or DELETE that carries a body unless told
         // otherwise; the interface defines those bodies, so keep the connection alive.
         reset: false,
-        // undici's own timers rather than AbortSignal.timeout: a signal keeps its 10 s timer and
-        // listeners alive after the answer, which a bulk job pays for at thousands of calls a second.
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       throw connectionError(error, endpoint, timeoutMs);
