@@ -180,7 +180,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     };
     const writer = createOutcomeWriter<RowOutcome>({
       write: async (batch) => {
-        await jobs.transaction().execute((trx) => writeOutcomes(trx, job, batch));
+        const directoryWritten = await jobs.transaction().execute((trx) => writeOutcomes(trx, job, batch));
+        // Only once committed: a catch-up that looked earlier would not have seen these rows.
+        if (!directoryWritten) directoryBehind = true;
       },
     });
     try {
@@ -415,7 +417,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
    * from them, and one audit entry each, a statement per kind of write rather than per row (on
    * SQLite, preparing and running a statement per row cost more than the rows' data).
    */
-  async function writeOutcomes(trx: Transaction<JobTables>, job: BulkJobTable, batch: RowOutcome[]) {
+  /** Answers whether the directory was written too (if not, the rows are marked for the catch-up). */
+  async function writeOutcomes(
+    trx: Transaction<JobTables>,
+    job: BulkJobTable,
+    batch: RowOutcome[],
+  ): Promise<boolean> {
     const environment = job.environment;
     const operator = { id: job.created_by_id, email: job.created_by };
     const at = new Date();
@@ -444,14 +451,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           directory_at: finishedAt,
         });
         const rotated = job.kind === 'rotate' && outcome.previousToken !== null;
-        // As the catch-up reads it back from result_properties: no properties leaves the recorded ones.
-        const { properties, ...withoutProperties } = group;
-        const change = {
-          environment,
-          operatorEmail: job.created_by,
-          at,
-          group: properties == null ? withoutProperties : group,
-        };
+        const change = { environment, operatorEmail: job.created_by, at, group };
         seen.push(
           rotated
             ? { kind: 'rotate', ...change }
@@ -499,19 +499,24 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     try {
       await recordGroupsSeen(trx as unknown as ConsoleDb, seen);
       await sql`release savepoint directory`.execute(trx);
+      return true;
     } catch (error) {
-      await sql`rollback to savepoint directory`.execute(trx);
+      // An error that ended the whole transaction (SQLite's full disk, say) leaves no savepoint
+      // to roll back to: that error, not the rollback's, is the one to report.
+      await sql`rollback to savepoint directory`.execute(trx).catch(() => {
+        throw error;
+      });
       await updateRows(
         trx,
         done.map((row) => ({ ...row, directory_at: null })),
         ['directory_at'],
       );
-      directoryBehind = true;
       log(
         'error',
         { jobId: job.id, err: { name: (error as Error)?.name } },
         'could not update the directory',
       );
+      return false;
     }
   }
 
@@ -524,7 +529,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (!directoryBehind) return;
     directoryBehind = false;
     try {
-      while (!stopped && (await catchUpDirectoryBatch())) {}
+      let more = true;
+      while (more && !stopped) more = await catchUpDirectoryBatch();
+      // Cut short by stop(): still due when the runner starts again.
+      if (more) directoryBehind = true;
     } catch (error) {
       directoryBehind = true;
       throw error;
@@ -574,7 +582,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
               name: row.result_name ?? '',
               team_id: row.result_team_id ?? 0,
               tokenFingerprint: row.result_fingerprint,
-              ...(row.result_properties !== null ? { properties: JSON.parse(row.result_properties) } : {}),
+              // Stored as the service answered; null: it answered none, as the interactive route records.
+              properties: row.result_properties === null ? null : JSON.parse(row.result_properties),
             },
           };
           return row.kind === 'rotate' && row.new_user_group !== 1
