@@ -2,7 +2,7 @@
  * Public API-key management, used by the CLI and by the launcher. Each call opens the database
  * (SQLite path or PostgreSQL URL), migrates it, does its one job and closes it; it needs no
  * encryption key. A running server sees a new key at once and a revocation within its API key cache
- * TTL (5 s by default).
+ * TTL (4 s by default and at most).
  */
 import { type Environment, environmentSchema } from '../user-group-api/contract';
 import {

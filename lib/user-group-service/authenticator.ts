@@ -1,6 +1,6 @@
 /**
  * `Authorization: Token <API_KEY>` to an active API key record. Known keys are cached in process
- * memory for a short TTL (5 s by default), so the hot path is one Map lookup; the price is that a
+ * memory for a short TTL (4 s by default and at most), so the hot path is one Map lookup; the price is that a
  * revocation takes effect within that TTL. Unknown keys are not cached (an attacker could fill the
  * cache); each costs a SHA-256 and one indexed lookup of the digest.
  */
