@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { migrateDirectory } from '@/lib/directory/schema';
-import { findDirectoryEntry } from '@/lib/directory/store';
+import { findDirectoryEntry, recordGroupsSeen } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -83,8 +83,11 @@ const finished = (id: string) =>
     (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
   );
 
-/** `count` groups made in the Testing service, and a rotation job (not started) of their tokens. */
-async function rotateJobFor(prefix: string, count: number) {
+/**
+ * `count` groups made in the Testing service, and a rotation job (not started) of their tokens;
+ * `inDirectory`: the directory has the groups first, as this console had made them.
+ */
+async function rotateJobFor(prefix: string, count: number, { inDirectory = false } = {}) {
   const api = apiFor(service.url, keys.testing);
   const groups = await Promise.all(
     Array.from(
@@ -92,6 +95,18 @@ async function rotateJobFor(prefix: string, count: number) {
       async (_, n) => (await api.getOrCreate({ user_group_id: `${prefix}-${n}` })).user_group,
     ),
   );
+  if (inDirectory)
+    await recordGroupsSeen(
+      database.db,
+      groups.map((group) => ({
+        kind: 'get-or-create' as const,
+        environment: 'Testing' as const,
+        operatorEmail: owner.email,
+        isNew: true,
+        group,
+        mappingSent: undefined,
+      })),
+    );
   const reading = readTokenList(groups.map((group) => group.token).join('\n'));
   if (!reading.ok) throw new Error(reading.message);
   const id = await createRotateJob(database.db, vault, {
@@ -426,30 +441,8 @@ describe('the bulk job runner', () => {
 
   it('takes over a job from a console that died mid-rotation without rotating any token twice', async () => {
     const api = apiFor(service.url, keys.testing);
-    const groups = await Promise.all(
-      Array.from(
-        { length: 6 },
-        async (_, n) => (await api.getOrCreate({ user_group_id: `crash-${n}` })).user_group,
-      ),
-    );
     // Known to the directory, so the job can find each token's group.
-    const { recordGetOrCreate } = await import('@/lib/directory/store');
-    for (const group of groups)
-      await recordGetOrCreate(database.db, {
-        environment: 'Testing',
-        operatorEmail: owner.email,
-        isNew: true,
-        group,
-        mappingSent: undefined,
-      });
-    const reading = readTokenList(groups.map((group) => group.token).join('\n'));
-    if (!reading.ok) throw new Error(reading.message);
-    const id = await createRotateJob(database.db, vault, {
-      environment: 'Testing',
-      source: 'pasted',
-      owner,
-      ...reading,
-    });
+    const { groups, id } = await rotateJobFor('crash', 6, { inDirectory: true });
     await steerJob(database.db, id, 'start');
     // The dead console: its lease ran out; it had sent rows 1 and 2, and the service rotated row 1
     // before the console died (its answer was lost); row 2's request never arrived.
