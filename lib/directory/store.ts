@@ -74,11 +74,12 @@ export async function recordGroupsSeen(
 ): Promise<void> {
   const ROWS_PER_STATEMENT = 200;
   let chunk: Insertable<DirectoryEntryTable>[] = [];
-  let chunkShape = '';
+  // What the chunk's conflicts update besides what every answer tells: its properties, its creation.
+  let shape = { withProperties: false, isNew: false };
   const keys = new Set<string>();
   const flush = async () => {
     if (chunk.length === 0) return;
-    const [withProperties, isNew] = [chunkShape.includes('properties'), chunkShape.includes('new')];
+    const { withProperties, isNew } = shape;
     await db
       .insertInto('directory_entry')
       .values(chunk)
@@ -109,10 +110,10 @@ export async function recordGroupsSeen(
     const at = (change.at ?? new Date()).toISOString();
     const isNew = change.kind === 'get-or-create' && change.isNew;
     const withProperties = change.kind === 'get-or-create' && change.group.properties !== undefined;
-    const shape = `${withProperties ? 'properties' : ''} ${isNew ? 'new' : ''}`;
     const key = `${change.environment}\u0000${change.group.provided_id}`;
-    if (shape !== chunkShape || keys.has(key) || chunk.length === ROWS_PER_STATEMENT) await flush();
-    chunkShape = shape;
+    const sameShape = shape.withProperties === withProperties && shape.isNew === isNew;
+    if (!sameShape || keys.has(key) || chunk.length === ROWS_PER_STATEMENT) await flush();
+    shape = { withProperties, isNew };
     keys.add(key);
     chunk.push({
       environment: change.environment,

@@ -415,9 +415,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   /**
    * A batch of a job's outcomes, in one transaction: the rows' records, what the directory learns
    * from them, and one audit entry each, a statement per kind of write rather than per row (on
-   * SQLite, preparing and running a statement per row cost more than the rows' data).
+   * SQLite, preparing and running a statement per row cost more than the rows' data). Answers
+   * whether the directory was written too (if not, the rows are marked for the catch-up).
    */
-  /** Answers whether the directory was written too (if not, the rows are marked for the catch-up). */
   async function writeOutcomes(
     trx: Transaction<JobTables>,
     job: BulkJobTable,
