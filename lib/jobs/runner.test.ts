@@ -118,6 +118,21 @@ async function rotateJobFor(prefix: string, count: number, { inDirectory = false
   return { groups, id };
 }
 
+/** A runner started afresh, until the directory has the group: what its catch-up wrote. */
+async function caughtUpEntry(userGroupId: string) {
+  const next = runner();
+  next.start();
+  try {
+    return await until(
+      () => findDirectoryEntry(database.db, 'Testing', userGroupId),
+      (found) => found !== null,
+      10_000,
+    );
+  } finally {
+    await next.stop();
+  }
+}
+
 function csv(rows: number, prefix: string) {
   return [
     'user_group_id,name,mapping,properties',
@@ -210,26 +225,16 @@ describe('the bulk job runner', () => {
       .where('user_group_id', 'in', ['late-1', 'late-3'])
       .execute();
     expect(await findDirectoryEntry(database.db, 'Testing', 'late-3')).toBeNull();
-    const next = runner();
-    next.start();
-    try {
-      const entry = await until(
-        () => findDirectoryEntry(database.db, 'Testing', 'late-3'),
-        (found) => found !== null,
-        10_000,
-      );
-      expect(entry).toMatchObject({ name: 'Group 3', mapping: { s: 'ds_3' }, createdBy: owner.email });
-      expect(await findDirectoryEntry(database.db, 'Testing', 'late-1')).toMatchObject({ name: 'Group 1' });
-      const due = await jobsDb(database.db)
-        .selectFrom('bulk_job_row')
-        .select('row_number')
-        .where('job_id', '=', id)
-        .where('directory_at', 'is', null)
-        .execute();
-      expect(due).toEqual([]);
-    } finally {
-      await next.stop();
-    }
+    const entry = await caughtUpEntry('late-3');
+    expect(entry).toMatchObject({ name: 'Group 3', mapping: { s: 'ds_3' }, createdBy: owner.email });
+    expect(await findDirectoryEntry(database.db, 'Testing', 'late-1')).toMatchObject({ name: 'Group 1' });
+    const due = await jobsDb(database.db)
+      .selectFrom('bulk_job_row')
+      .select('row_number')
+      .where('job_id', '=', id)
+      .where('directory_at', 'is', null)
+      .execute();
+    expect(due).toEqual([]);
   });
 
   it('keeps every row and new token when the directory cannot be written, and catches the directory up later', async () => {
@@ -255,19 +260,9 @@ describe('the bulk job runner', () => {
         expect(await findDirectoryEntry(database.db, 'Testing', `nodir-${n}`)).toBeNull();
       }
     });
-    const next = runner();
-    next.start();
-    try {
-      const entry = await until(
-        () => findDirectoryEntry(database.db, 'Testing', 'nodir-11'),
-        (found) => found !== null,
-        10_000,
-      );
-      const current = await api.getOrCreate({ user_group_id: 'nodir-11' });
-      expect(entry?.tokenFingerprint).toBe(tokenFingerprint(current.user_group.token));
-    } finally {
-      await next.stop();
-    }
+    const entry = await caughtUpEntry('nodir-11');
+    const current = await api.getOrCreate({ user_group_id: 'nodir-11' });
+    expect(entry?.tokenFingerprint).toBe(tokenFingerprint(current.user_group.token));
   });
 
   it('rotates 200 tokens: each group ends with exactly one new token, all in the result, every old one refused', async () => {
