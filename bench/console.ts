@@ -6,7 +6,8 @@
  * - what one person feels: get-or-create, rotate and the directory search at one connection, p50
  *   and p99, against the service called directly (get-or-create and rotate: the same call; the
  *   search, which the service has not got: its get-or-create of an existing group).
- * Every figure is the median of interleaved pairs (bench/pairs.ts).
+ * Every figure is the median of interleaved pairs (bench/pairs.ts); the one-person figures' pairs
+ * go round the three operations.
  */
 import { request } from 'undici';
 import { type BenchConsole, startBenchConsole } from './console-server';
@@ -15,6 +16,7 @@ import { type LoadOptions, runLoad } from './load';
 import {
   CONSOLE_WARMUP_SECONDS,
   cpuCost,
+  measureInterleaved,
   measurePairs,
   ONE_PERSON_PLAN,
   type PairedFigure,
@@ -74,45 +76,50 @@ export async function benchConsole(): Promise<ConsoleResult> {
 
     const one = (label: string, options: LoadOptions) => (duration: number) =>
       runLoad(label, { ...options, connections: 1, duration });
-    const p50Ratio = measurePairsOfLatency;
-    const onePerson: ConsoleResult['onePerson'] = [];
-    onePerson.push({
-      operation: 'get-or-create',
-      baseline: 'service get-or-create',
-      figure: await p50Ratio(
-        one('service get-or-create', serviceGetOrCreate),
-        one('console get-or-create', consoleGetOrCreate),
-      ),
-    });
-
     const consoleRotate = await rotationChain(benchConsole, 'console');
     const serviceRotate = await rotationChain(benchConsole, 'service');
-    onePerson.push({
-      operation: 'rotate',
-      baseline: 'service rotate',
-      figure: await p50Ratio(serviceRotate, consoleRotate),
-    });
-
     const searchUrl = `${base}/api/user-groups/customer?q=${encodeURIComponent('bench')}`;
     await call(searchUrl, 'GET', { cookie });
-    onePerson.push({
-      operation: 'directory search',
-      baseline: 'service get-or-create',
-      figure: await p50Ratio(
-        one('service get-or-create', serviceGetOrCreate),
-        one('console directory search', { url: searchUrl, headers: { cookie } }),
-      ),
+    const operations = [
+      {
+        operation: 'get-or-create',
+        baseline: 'service get-or-create',
+        runs: {
+          baseline: one('service get-or-create', serviceGetOrCreate),
+          scenario: one('console get-or-create', consoleGetOrCreate),
+        },
+      },
+      {
+        operation: 'rotate',
+        baseline: 'service rotate',
+        runs: { baseline: serviceRotate, scenario: consoleRotate },
+      },
+      {
+        operation: 'directory search',
+        baseline: 'service get-or-create',
+        runs: {
+          baseline: one('service get-or-create', serviceGetOrCreate),
+          scenario: one('console directory search', { url: searchUrl, headers: { cookie } }),
+        },
+      },
+    ];
+    // Round the three operations pair by pair (bench/pairs.ts measureInterleaved): one at a time,
+    // a slow spell of the machine moved whichever operation it fell on.
+    const figures = await measureInterleaved(
+      operations.map(({ runs }) => runs),
+      p50Latency,
+      ONE_PERSON_PLAN,
+    );
+    const onePerson = operations.map(({ operation, baseline }, index) => {
+      const figure = figures[index];
+      if (!figure) throw new Error(`no figure measured for ${operation}`);
+      return { operation, baseline, figure };
     });
     return { throughput, onePerson };
   } finally {
     await benchConsole.stop();
   }
 }
-
-const measurePairsOfLatency = (
-  baseline: (seconds: number) => ReturnType<typeof runLoad>,
-  scenario: (seconds: number) => ReturnType<typeof runLoad>,
-) => measurePairs({ baseline, scenario }, p50Latency, ONE_PERSON_PLAN);
 
 /**
  * Rotation through the console or straight to the service, one connection: a chain of groups whose

@@ -112,19 +112,45 @@ export async function measurePairs(
   measure: Measure = throughput,
   plan: Partial<PairsPlan> = {},
 ): Promise<PairedFigure> {
+  const [figure] = await measureInterleaved([runs], measure, plan);
+  if (!figure) throw new Error('measureInterleaved returned no figure for one pair of runs');
+  return figure;
+}
+
+/**
+ * Several figures measured together: each warms up, then the pairs go round the figures (a pair of
+ * the first, of the second, …, then the first again), so each figure's pairs span the whole
+ * measuring time. Measured one after the other, a slow spell of the machine lasting 10-30 s (seen
+ * on the console's one-connection p50: 2.2 ms for a while, then 3.5) fell on most of one figure's
+ * pairs and moved its median; spread over all of them, it is a minority of each figure's pairs.
+ */
+export async function measureInterleaved(
+  figures: ReadonlyArray<{ baseline: Run; scenario: Run }>,
+  measure: Measure = throughput,
+  plan: Partial<PairsPlan> = {},
+): Promise<PairedFigure[]> {
   const { pairs: count, seconds, warmupSeconds } = { ...defaultPlan, ...plan };
-  await runs.baseline(warmupSeconds);
-  await runs.scenario(warmupSeconds);
-  const pairs: Pair[] = [];
+  for (const runs of figures) {
+    await runs.baseline(warmupSeconds);
+    await runs.scenario(warmupSeconds);
+  }
+  const pairsOf: Pair[][] = figures.map(() => []);
   for (let index = 0; index < count; index++) {
-    if (index % 2 === 0) {
-      const baseline = await answered(runs.baseline, seconds);
-      pairs.push({ baseline, scenario: await answered(runs.scenario, seconds) });
-    } else {
-      const scenario = await answered(runs.scenario, seconds);
-      pairs.push({ baseline: await answered(runs.baseline, seconds), scenario });
+    for (const [figure, runs] of figures.entries()) {
+      // The order alternates, so a drift in the machine's load falls on both sides alike.
+      if (index % 2 === 0) {
+        const baseline = await answered(runs.baseline, seconds);
+        pairsOf[figure]?.push({ baseline, scenario: await answered(runs.scenario, seconds) });
+      } else {
+        const scenario = await answered(runs.scenario, seconds);
+        pairsOf[figure]?.push({ baseline: await answered(runs.baseline, seconds), scenario });
+      }
     }
   }
+  return pairsOf.map((pairs) => summarise(pairs, measure));
+}
+
+function summarise(pairs: Pair[], measure: Measure): PairedFigure {
   const ratios = pairs.map(measure.ratio);
   const baselineSpread = spread(pairs.map((pair) => measure.baselineValue(pair.baseline)));
   return {
