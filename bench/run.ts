@@ -89,7 +89,7 @@ if (wanted('console')) {
     },
   ]);
   console.info(
-    `\nwhat one person feels: one connection, the console against the service called directly; median of ${ONE_PERSON_PLAN.pairs} interleaved pairs of ${ONE_PERSON_PLAN.seconds} s after a ${ONE_PERSON_PLAN.warmupSeconds} s warm-up`,
+    `\nwhat one person feels: one connection, the console against the service called directly; median of ${ONE_PERSON_PLAN.pairs} interleaved pairs of ${ONE_PERSON_PLAN.seconds} s after a ${ONE_PERSON_PLAN.warmupSeconds} s warm-up, going round the three operations pair by pair`,
   );
   console.table(
     onePerson.map(({ operation, baseline, figure }) => ({
@@ -175,7 +175,7 @@ if (wanted('bulk')) {
   results.bulk = bulk;
   console.table([
     {
-      scenario: `${bulk.rows} get-or-create rows, ${bulk.concurrency} in flight, median of ${bulk.rounds}`,
+      scenario: `${bulk.rows} get-or-create rows, ${bulk.concurrency} in flight, ratio: median of ${bulk.rounds} paired rounds`,
       'typed client rows/s (baseline)': bulk.clientRowsPerSecond,
       'job runner rows/s': bulk.runnerRowsPerSecond,
       ratio: bulk.ratio,
