@@ -193,7 +193,7 @@ function warnNoisy(figures: Array<[string, PairedFigure]>): void {
   for (const [name, figure] of figures)
     if (figure.noisy)
       console.warn(
-        `!!! ${name}: the baseline spread ${percent(figure.baselineSpread)} over its ${figure.pairs.length} runs (more than ${percent(NOISY_SPREAD)}): the machine was busy; this ratio is not to be trusted !!!`,
+        `!!! ${name}: the baseline spread ${percent(figure.baselineSpread)} over its ${figure.pairs.length} runs (more than ${percent(NOISY_SPREAD)}): the machine moved while this figure was measured; trust its ratio only as far as another run repeats it !!!`,
       );
 }
 
