@@ -21,4 +21,12 @@ describe('comparing a run with the previous one', () => {
     expect(compareRuns({ bulk: { ratio: 0.5 } }, run(0.4, 0.2))).toEqual([]);
     expect(compareRuns('garbage', run(0.4, 0.2))).toEqual([]);
   });
+
+  it('still compares the other sections when the console section has an older shape', () => {
+    const older = { ...run(0.4, 0.2), console: { throughput: { ratio: 0.3 }, onePerson: [] } };
+    expect(compareRuns(older, run(0.4, 0.2)).map(({ figure }) => figure)).toEqual([
+      'service: get-or-create (existing)',
+      'service: rotate',
+    ]);
+  });
 });

@@ -25,7 +25,8 @@ import {
 import { rotationLoad, tokenOf } from './rotation';
 
 export interface ConsoleResult {
-  throughput: PairedFigure;
+  /** At 32 connections: CPU per request against the health route (throughput beside it). */
+  atLoad: PairedFigure;
   /** Console p50 over the service's p50 in each pair; p99s reported beside. */
   onePerson: Array<{ operation: string; baseline: string; figure: PairedFigure }>;
 }
@@ -61,7 +62,7 @@ export async function benchConsole(): Promise<ConsoleResult> {
 
     // The console and the service it calls: a get-or-create costs both.
     const servers = () => benchConsole.pids;
-    const throughput = await measurePairs(
+    const atLoad = await measurePairs(
       {
         baseline: withServerCpu(servers, (duration) =>
           runLoad('console GET /api/health', { url: `${base}/api/health`, duration }),
@@ -115,7 +116,7 @@ export async function benchConsole(): Promise<ConsoleResult> {
       if (!figure) throw new Error(`no figure measured for ${operation}`);
       return { operation, baseline, figure };
     });
-    return { throughput, onePerson };
+    return { atLoad, onePerson };
   } finally {
     await benchConsole.stop();
   }

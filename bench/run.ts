@@ -70,22 +70,22 @@ if (wanted('service')) {
 if (wanted('console')) {
   const consoleRoutes = await benchConsole();
   results.console = consoleRoutes;
-  const { throughput, onePerson } = consoleRoutes;
+  const { atLoad, onePerson } = consoleRoutes;
   console.info(
     `\nconsole at 32 connections against GET /api/health of the same build, ${pairsNote}; ratio: the CPU the console and its service spend per request, health over get-or-create`,
   );
   console.table([
     {
       route: 'POST /api/user-groups/customer/get-or-create',
-      'CPU ms/req': throughput.scenario.serverCpuMsPerRequest,
-      'health CPU ms/req': throughput.baseline.serverCpuMsPerRequest,
-      ratio: throughput.ratio,
-      'ratio spread': percent(throughput.ratioSpread),
-      'baseline spread': percent(throughput.baselineSpread),
-      'req/s': throughput.scenario.requestsPerSecond,
-      'health req/s': throughput.baseline.requestsPerSecond,
-      'req/s ratio': throughput.throughputRatio,
-      'p50 / p99 ms': `${throughput.scenario.p50Ms} / ${throughput.scenario.p99Ms}`,
+      'CPU ms/req': atLoad.scenario.serverCpuMsPerRequest,
+      'health CPU ms/req': atLoad.baseline.serverCpuMsPerRequest,
+      ratio: atLoad.ratio,
+      'ratio spread': percent(atLoad.ratioSpread),
+      'baseline spread': percent(atLoad.baselineSpread),
+      'req/s': atLoad.scenario.requestsPerSecond,
+      'health req/s': atLoad.baseline.requestsPerSecond,
+      'req/s ratio': atLoad.throughputRatio,
+      'p50 / p99 ms': `${atLoad.scenario.p50Ms} / ${atLoad.scenario.p99Ms}`,
     },
   ]);
   console.info(
@@ -102,7 +102,7 @@ if (wanted('console')) {
     })),
   );
   warnNoisy([
-    ['console get-or-create', throughput],
+    ['console get-or-create', atLoad],
     ...onePerson.map(({ operation, figure }): [string, PairedFigure] => [`one person: ${operation}`, figure]),
   ]);
 }
