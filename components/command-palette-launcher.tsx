@@ -1,7 +1,8 @@
 'use client';
 
 import { Search } from 'lucide-react';
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Button } from '@/components/ui/button';
 import type { CommandPaletteDialogProps, CommandPaletteProps } from './command-palette';
 
@@ -12,16 +13,24 @@ const loadPaletteDialog = () => import('./command-palette').then((module) => mod
 
 /**
  * The header's "Search or jump to…" button, and Ctrl-K or Cmd-K anywhere: both open the command
- * palette. Keys typed while it loads are kept and become its search.
+ * palette. Keys typed before its search field has the focus are kept and become its search.
  */
 export function CommandPaletteLauncher(props: CommandPaletteProps) {
   const [open, setOpen] = useState(false);
   const [PaletteDialog, setPaletteDialog] = useState<PaletteDialog | null>(null);
-  const [typedAhead, setTypedAhead] = useState('');
+  // The palette's search lives here, so that keys typed before its field has the focus (while it
+  // loads, or while the dialog opens) are kept, in order, instead of reaching nothing.
+  const [search, setSearch] = useState('');
+  // Read by the key listener, which must know at once (before React renders) that the palette opened.
+  const openNow = useRef(false);
+  const show = (next: boolean) => {
+    openNow.current = next;
+    setOpen(next);
+  };
 
   const openPalette = () => {
-    setTypedAhead('');
-    setOpen(true);
+    setSearch('');
+    show(true);
     if (!PaletteDialog) void loadPaletteDialog().then((dialog) => setPaletteDialog(() => dialog));
   };
 
@@ -33,26 +42,40 @@ export function CommandPaletteLauncher(props: CommandPaletteProps) {
       const dialog = document.querySelector('[role="dialog"]');
       if (dialog && !dialog.hasAttribute('data-command-palette')) return;
       event.preventDefault();
-      if (open) setOpen(false);
+      if (open) show(false);
       else openPalette();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   });
 
-  // Opened but not loaded yet: what is typed goes to the search it will show.
-  const loading = open && !PaletteDialog;
+  // Open, but its field does not have the focus yet: what is typed goes to the search it shows.
+  // Listening all along (not from an effect run after the palette renders): the keys right after
+  // Ctrl-K arrive before any effect would.
   useEffect(() => {
-    if (!loading) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') return setOpen(false);
-      if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!openNow.current) return;
+      const field = document.querySelector('[data-command-palette] input');
+      if (field && document.activeElement === field) return;
+      if (event.key === 'Escape' && !field) {
+        openNow.current = false;
+        return setOpen(false);
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      // Rendered at once (flushSync): a key the field takes natively next must find this one there,
+      // or the field's own value, one key short, would overwrite it.
+      if (event.key === 'Backspace') {
+        event.preventDefault();
+        return flushSync(() => setSearch((typed) => typed.slice(0, -1)));
+      }
+      if (event.key.length !== 1) return;
       event.preventDefault();
-      setTypedAhead((typed) => typed + event.key);
+      flushSync(() => setSearch((typed) => typed + event.key));
     };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [loading]);
+    // Capture: ahead of the dialog's own handlers, which would take the keys for its list.
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, []);
 
   return (
     <>
@@ -62,7 +85,7 @@ export function CommandPaletteLauncher(props: CommandPaletteProps) {
         <kbd className="rounded border border-border bg-muted px-1 font-sans text-[0.7rem]">Ctrl K</kbd>
       </Button>
       {open && PaletteDialog ? (
-        <PaletteDialog {...props} initialSearch={typedAhead} onClose={() => setOpen(false)} />
+        <PaletteDialog {...props} search={search} onSearchChange={setSearch} onClose={() => show(false)} />
       ) : null}
     </>
   );

@@ -1,18 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { groupHref, paletteSections } from './command-palette';
+import { groupHref, paletteSections, preselected } from './command-palette';
 
 const environments = [
   { environment: 'Customer', configured: true },
   { environment: 'Testing', configured: false },
 ] as const;
 
-const listed = (search: string, groups: { userGroupId: string; name: string | null }[] = []) =>
-  paletteSections({ environment: 'Customer', environments, search, groups, mayPasteToken: true }).map(
-    (section) => ({
-      heading: section.heading,
-      commands: section.commands.map(({ label, detail, href }) => ({ label, detail, href })),
-    }),
-  );
+type Group = { userGroupId: string; name: string | null };
+
+/** What a support person's palette lists in Customer for the text typed and the groups found. */
+const sectionsFor = (search: string, groups: Group[] = []) =>
+  paletteSections({
+    environment: 'Customer',
+    environments,
+    search,
+    groups,
+    mayPasteToken: true,
+    mayCreate: true,
+  });
+
+const listed = (search: string, groups: Group[] = []) =>
+  sectionsFor(search, groups).map((section) => ({
+    heading: section.heading,
+    commands: section.commands.map(({ label, detail, href }) => ({ label, detail, href })),
+  }));
 
 describe('paletteSections', () => {
   it('lists every command while nothing is typed; an environment without a key says so but stays reachable', () => {
@@ -29,25 +40,69 @@ describe('paletteSections', () => {
     ]);
   });
 
-  it('opens the exact id typed, then the groups found, then the commands that match', () => {
-    expect(listed(' audit/1 ', [{ userGroupId: 'audit/10', name: 'Audit Inc.' }])).toEqual([
+  it('lists the group of the exact id first, then the groups found, then the commands, and creating apart', () => {
+    const groups = [
+      { userGroupId: 'audit/10', name: 'Audit Inc.' },
+      { userGroupId: 'audit/1', name: null },
+    ];
+    expect(listed(' audit/1 ', groups)).toEqual([
       {
         heading: 'User groups in Customer',
         commands: [
-          { label: 'Open audit/1', href: '/customer/groups/audit%2F1' },
+          { label: 'audit/1', href: '/customer/groups/audit%2F1' },
           { label: 'audit/10', detail: 'Audit Inc.', href: '/customer/groups/audit%2F10' },
         ],
       },
     ]);
     expect(listed('AUDIT').map((section) => section.commands.map((command) => command.label))).toEqual([
-      ['Open AUDIT'],
       ['Open the audit log'],
+      ['Create “AUDIT”'],
     ]);
+    expect(listed('acme', [{ userGroupId: 'acme-corp', name: null }])).toEqual([
+      {
+        heading: 'User groups in Customer',
+        commands: [{ label: 'acme-corp', href: '/customer/groups/acme-corp' }],
+      },
+      {
+        heading: 'Create',
+        commands: [
+          { label: 'Create “acme”', detail: 'opens the form, in Customer', href: '/customer/new?id=acme' },
+        ],
+      },
+    ]);
+  });
+
+  it('preselects the real match, never the create form', () => {
+    expect(preselected(sectionsFor('acme', [{ userGroupId: 'acme-corp', name: null }]))).toBe(
+      'group:acme-corp',
+    );
+    expect(preselected(sectionsFor('nothing-like-it'))).toBe('');
+  });
+
+  it('takes token-shaped text to Identify only: no group, no search, no create', () => {
+    const token = 'a3f1'.repeat(16);
+    expect(listed(token)).toEqual([
+      {
+        heading: 'Token',
+        commands: [
+          {
+            label: 'Identify this token',
+            detail: 'whose it is, in both environments',
+            href: '/customer/paste-token',
+          },
+        ],
+      },
+    ]);
+    const sections = sectionsFor(token);
+    expect(
+      JSON.stringify(sections.map((section) => section.commands.map((command) => command.href))),
+    ).not.toContain(token);
   });
 
   it('gives every command a distinct value', () => {
     const sections = paletteSections({
       mayPasteToken: true,
+      mayCreate: true,
       environment: 'Testing',
       environments,
       search: 'a',
@@ -73,6 +128,7 @@ describe('groupHref', () => {
       search: '',
       groups: [],
       mayPasteToken: false,
+      mayCreate: false,
     })
       .flatMap((section) => section.commands)
       .map((command) => command.label);

@@ -5,34 +5,43 @@ import { Command } from 'cmdk';
 import {
   ArrowRightLeft,
   ClipboardPaste,
-  CornerDownLeft,
   type LucideIcon,
+  Plus,
+  ScanSearch,
   ScrollText,
   Search,
   Users,
 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog-parts';
+import { callRoute } from '@/lib/console-api/client';
 import {
   DIRECTORY_SEARCH_MAX,
   type DirectoryEntryAnswer,
-  searchDirectory,
+  directoryQueryString,
 } from '@/lib/console-api/directory';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { looksLikeToken } from '@/lib/console-api/tokens';
 import { type Environment, slugOf } from '@/lib/environments';
+import { navigateGuarded } from './navigation-guard';
+import { handOverToken } from './token-handoff';
 
 export type EnvironmentState = { environment: Environment; configured: boolean };
 
 export interface CommandPaletteProps {
   environment: Environment;
   environments: EnvironmentState[];
-  /** Whether the operator's role may rotate or delete by a pasted token. */
+  /** Whether the operator's role may identify, rotate or delete by a pasted token. */
   mayPasteToken: boolean;
+  /** Whether the operator's role may create groups (the palette then offers the create form). */
+  mayCreate: boolean;
 }
 
 export interface CommandPaletteDialogProps extends CommandPaletteProps {
-  /** What the person typed while this module was loading. */
-  initialSearch: string;
+  /** The search, kept by the launcher (which also takes what is typed before the field has focus). */
+  search: string;
+  onSearchChange: (search: string) => void;
   onClose: () => void;
 }
 
@@ -43,6 +52,10 @@ export interface PaletteCommand {
   detail?: string;
   href: string;
   icon: LucideIcon;
+  /** The typed text is a token: it travels to the Identify form in memory, never in the URL. */
+  handsOverToken?: boolean;
+  /** Never selected by itself: Enter must not create a group by accident. */
+  neverPreselected?: boolean;
 }
 
 export interface PaletteSection {
@@ -54,8 +67,10 @@ export const groupHref = (environment: Environment, userGroupId: string) =>
   `/${slugOf[environment]}/groups/${encodeURIComponent(userGroupId)}`;
 
 /**
- * What the palette lists for the text typed: the group of that exact id and the groups found, then
- * the commands whose label contains the text (all of them while nothing is typed).
+ * What the palette lists for the text typed: the group of exactly that id first, then the other
+ * groups found, then the commands whose label contains the text (all of them while nothing is
+ * typed), and last, apart, the form to create a group of that id. Text that looks like a token
+ * lists only "Identify this token": it must reach no URL and no search.
  */
 export function paletteSections(input: {
   environment: Environment;
@@ -63,29 +78,33 @@ export function paletteSections(input: {
   search: string;
   groups: readonly Pick<DirectoryEntryAnswer, 'userGroupId' | 'name'>[];
   mayPasteToken: boolean;
+  mayCreate: boolean;
 }): PaletteSection[] {
   const { environment } = input;
   const typed = input.search.trim();
   const slug = slugOf[environment];
-  const toGroup = (
-    value: string,
-    label: string,
-    userGroupId: string,
-    icon: LucideIcon,
-    detail?: string | null,
-  ) => ({
-    value,
-    label,
-    detail: detail ?? undefined,
-    href: groupHref(environment, userGroupId),
-    icon,
-  });
+  if (looksLikeToken(typed)) {
+    const identify: PaletteCommand = {
+      value: 'identify-token',
+      label: 'Identify this token',
+      detail: 'whose it is, in both environments',
+      href: `/${slug}/paste-token`,
+      icon: ScanSearch,
+      handsOverToken: true,
+    };
+    return input.mayPasteToken ? [{ heading: 'Token', commands: [identify] }] : [];
+  }
+  const exact = input.groups.filter(({ userGroupId }) => userGroupId === typed);
   const userGroups: PaletteCommand[] = [
-    ...(typed ? [toGroup(`open:${typed}`, `Open ${typed}`, typed, CornerDownLeft)] : []),
-    ...input.groups.map(({ userGroupId, name }) =>
-      toGroup(`group:${userGroupId}`, userGroupId, userGroupId, Users, name),
-    ),
-  ];
+    ...exact,
+    ...input.groups.filter((group) => !exact.includes(group)),
+  ].map(({ userGroupId, name }) => ({
+    value: `group:${userGroupId}`,
+    label: userGroupId,
+    detail: name ?? undefined,
+    href: groupHref(environment, userGroupId),
+    icon: Users,
+  }));
   const commands: PaletteCommand[] = [
     ...input.environments.map(({ environment: target, configured }) => ({
       value: `switch:${target}`,
@@ -104,16 +123,46 @@ export function paletteSections(input: {
       ? [{ value: 'paste-token', label: 'Paste a token', href: `/${slug}/paste-token`, icon: ClipboardPaste }]
       : []),
   ].filter((command) => command.label.toLowerCase().includes(typed.toLowerCase()));
+  const create: PaletteCommand[] =
+    typed && input.mayCreate && exact.length === 0
+      ? [
+          {
+            value: `create:${typed}`,
+            label: `Create “${typed}”`,
+            detail: `opens the form, in ${environment}`,
+            href: `/${slug}/new?id=${encodeURIComponent(typed)}`,
+            icon: Plus,
+            neverPreselected: true,
+          },
+        ]
+      : [];
   return [
     { heading: `User groups in ${environment}`, commands: userGroups },
     { heading: 'Go to', commands },
+    { heading: 'Create', commands: create },
   ].filter((section) => section.commands.length > 0);
+}
+
+/** A value no command has: nothing is selected, so Enter does nothing until an arrow moves. */
+const NOTHING_SELECTED = 'nothing-selected';
+const NOTHING_SELECTED_AGAIN = 'nothing-selected-again';
+
+/** The command Enter takes: the first one, unless only the create form is left. */
+export function preselected(sections: readonly PaletteSection[]): string {
+  return (
+    sections.flatMap((section) => section.commands).find((command) => !command.neverPreselected)?.value ?? ''
+  );
 }
 
 const directorySearch = (environment: Environment, search: string) =>
   queryOptions({
     queryKey: ['directory', environment, search],
-    queryFn: ({ signal }) => searchDirectory(environment, { q: search, pageSize: 8 }, signal),
+    queryFn: ({ signal }) =>
+      callRoute(consoleRoutes.directorySearch, {
+        params: { environment: slugOf[environment] },
+        query: directoryQueryString({ q: search, pageSize: 8 }),
+        signal,
+      }),
     retry: false,
   });
 
@@ -134,31 +183,63 @@ export function CommandPaletteDialog({
   environment,
   environments,
   mayPasteToken,
-  initialSearch,
+  mayCreate,
+  search,
+  onSearchChange,
   onClose,
 }: CommandPaletteDialogProps) {
   const router = useRouter();
-  const [search, setSearch] = useState(initialSearch);
   const typed = search.trim();
-  const searched = useDebounced(typed, 150);
-  const directory = useQuery({ ...directorySearch(environment, searched), enabled: searched !== '' });
+  const token = looksLikeToken(typed);
+  const searched = useDebounced(token ? '' : typed, 150);
+  // A token is never searched: it would travel in the search's URL.
+  const directory = useQuery({
+    ...directorySearch(environment, searched),
+    enabled: searched !== '' && !token,
+  });
   const current = typed !== '' && searched === typed;
   const groups = current ? (directory.data?.groups ?? []) : [];
-  const sections = paletteSections({ environment, environments, search, groups, mayPasteToken });
+  const sections = paletteSections({ environment, environments, search, groups, mayPasteToken, mayCreate });
+  const searching = !token && typed !== '' && (!current || directory.isFetching);
+  // Enter pressed before the search answered: taken as soon as it does, never lost.
+  const [enterPending, setEnterPending] = useState(false);
+  // Whether the person moved the selection (arrows, pointer) since the search last changed.
+  const navigated = useRef(false);
+  // cmdk selects the first item whenever its value is empty: a value no item has selects none.
+  const firstChoice = (searching ? '' : preselected(sections)) || NOTHING_SELECTED;
+  const [selected, setSelected] = useState(firstChoice);
+  const [shownFor, setShownFor] = useState(firstChoice);
+  if (shownFor !== firstChoice) {
+    setShownFor(firstChoice);
+    setSelected(firstChoice);
+  }
 
-  const go = (href: string) => {
+  const go = (command: PaletteCommand) => {
+    if (command.handsOverToken) handOverToken(typed);
     onClose();
-    router.push(href);
+    navigateGuarded(() => router.push(command.href));
   };
+  const commandOf = (value: string) =>
+    sections.flatMap((section) => section.commands).find((command) => command.value === value);
 
-  const searching = typed !== '' && (!current || directory.isFetching);
-  const status = searching
-    ? `Searching ${environment}…`
-    : current && directory.isSuccess && groups.length === 0
-      ? `No user group in ${environment} has an id or name containing “${typed}”.`
-      : typed === ''
-        ? `Type an id or a name to search ${environment}.`
-        : '';
+  useEffect(() => {
+    if (!enterPending || searching) return;
+    setEnterPending(false);
+    const command = commandOf(firstChoice);
+    if (command) go(command);
+  });
+
+  const status = token
+    ? mayPasteToken
+      ? 'That looks like a token: Enter identifies it (it is not searched).'
+      : 'That looks like a token, which is not searched. Your role cannot identify tokens.'
+    : searching
+      ? `Searching ${environment}…`
+      : current && directory.isSuccess && groups.length === 0
+        ? `No user group in ${environment} has an id or name containing “${typed}”.`
+        : typed === ''
+          ? `Type an id or a name to search ${environment}.`
+          : '';
 
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
@@ -170,13 +251,39 @@ export function CommandPaletteDialog({
         <DialogDescription className="sr-only">
           Search the user groups of {environment}, or jump to a page. Arrows move, Enter opens.
         </DialogDescription>
-        <Command shouldFilter={false} loop label="Search user groups or jump to a page">
+        <Command
+          shouldFilter={false}
+          loop
+          label="Search user groups or jump to a page"
+          value={selected}
+          onValueChange={(value) => {
+            // cmdk selects the first item by itself as the list changes: never the create form. Its
+            // own choice sticks unless the value given to it changes: give it the other value of none.
+            if (!navigated.current && commandOf(value)?.neverPreselected)
+              return setSelected((current) =>
+                current === NOTHING_SELECTED ? NOTHING_SELECTED_AGAIN : NOTHING_SELECTED,
+              );
+            setSelected(value);
+          }}
+          onKeyDown={(event) => {
+            if (/^(Arrow(Up|Down)|Home|End|Page(Up|Down))$/.test(event.key)) navigated.current = true;
+          }}
+        >
           <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-muted/40">
             <Search aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
             <Command.Input
               value={search}
-              onValueChange={setSearch}
-              // Text typed while loading is already there: carry on after it.
+              onValueChange={(value) => {
+                navigated.current = false;
+                onSearchChange(value);
+                setEnterPending(false);
+              }}
+              onKeyDown={(event) => {
+                if (event.key !== 'Enter' || !searching) return;
+                event.preventDefault();
+                setEnterPending(true);
+              }}
+              // Text typed before the focus came is already there: carry on after it.
               onFocus={(event) => event.currentTarget.setSelectionRange(search.length, search.length)}
               maxLength={DIRECTORY_SEARCH_MAX}
               placeholder={`Search ${environment} by id or name, or type a command…`}
@@ -205,7 +312,10 @@ export function CommandPaletteDialog({
                   <Command.Item
                     key={command.value}
                     value={command.value}
-                    onSelect={() => go(command.href)}
+                    onSelect={() => go(command)}
+                    onPointerMove={() => {
+                      navigated.current = true;
+                    }}
                     className="flex cursor-pointer items-center gap-2.5 rounded-md px-2.5 py-2 text-sm text-foreground outline-none data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-muted-foreground data-[selected=true]:bg-muted data-[selected=true]:ring-2 data-[selected=true]:ring-ring data-[selected=true]:ring-inset"
                   >
                     <command.icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />

@@ -32,3 +32,9 @@ export const environmentLooks: Record<Environment, { label: string; kind: string
     description: 'A sandbox for trying things out: changes here reach no customer.',
   },
 };
+
+/** An environment as dialogs name it, so production always says so: "Customer (production)". */
+export function environmentPhrase(environment: Environment): string {
+  const look = environmentLooks[environment];
+  return `${look.label} (${look.kind})`;
+}

@@ -62,6 +62,17 @@ describe('parseJsonText', () => {
   it('keeps large numbers that are not integers', () => {
     expect(parseJsonText('{"ratio": 1e300}')).toEqual({ kind: 'valid', value: { ratio: 1e300 } });
   });
+
+  it('refuses nesting deeper than a field may send, at the bracket that goes too deep, without overflowing', () => {
+    expect(parseJsonText(`${'['.repeat(63)}${']'.repeat(63)}`).kind).toBe('valid');
+    expect(parseJsonText(`{"a":${'['.repeat(63)}${']'.repeat(63)}}`)).toMatchObject({
+      kind: 'invalid',
+      message: 'line 1, column 68: nests deeper than 63 levels',
+    });
+    // jsonc-parser recursed once per level: this threw RangeError before any check.
+    expect(parseJsonText('['.repeat(200_000))).toMatchObject({ kind: 'invalid', line: 1, column: 64 });
+    expect(parseJsonText(`["${'['.repeat(100)}"]`).kind).toBe('valid');
+  });
 });
 
 describe('formatJsonText', () => {

@@ -5,6 +5,8 @@
  * Framework-free: used by the forms' schemas and their tests.
  */
 import { type JSONVisitor, type ParseError, parse, printParseErrorCode, visit } from 'jsonc-parser';
+import { depthExceededAt } from '@/lib/json-depth';
+import { JSON_DEPTH_MAX } from '@/lib/user-group-api/contract';
 
 export type JsonPosition = { line: number; column: number };
 
@@ -119,9 +121,27 @@ function findUnsafeInteger(text: string): { offset: number; literal: string } | 
   return found;
 }
 
+/**
+ * How deep a field's JSON (mapping, properties) may nest: it is sent one level down in the request
+ * body, whose nesting the service caps at JSON_DEPTH_MAX counting the body's own braces.
+ */
+export const MAX_FIELD_JSON_DEPTH = JSON_DEPTH_MAX - 1;
+const TOO_DEEP = `nests deeper than ${MAX_FIELD_JSON_DEPTH} levels`;
+
+/**
+ * What is wrong with text that nests deeper than a field may, and where; undefined when it does not.
+ * Checked before parsing: jsonc-parser recurses, and some 20,000 levels (100 KB) overflow the stack.
+ */
+export function nestingProblem(text: string): ({ problem: string } & JsonPosition) | undefined {
+  const offset = depthExceededAt(text, MAX_FIELD_JSON_DEPTH);
+  return offset < 0 ? undefined : { problem: TOO_DEEP, ...positionAt(text, offset) };
+}
+
 /** Parses JSON typed by a person. Blank text is `empty`, which the forms read as "omitted". */
 export function parseJsonText(text: string): JsonTextResult {
   if (text.trim() === '') return { kind: 'empty' };
+  const tooDeep = depthExceededAt(text, MAX_FIELD_JSON_DEPTH);
+  if (tooDeep >= 0) return invalid(text, tooDeep, TOO_DEEP);
   const errors: ParseError[] = [];
   parse(text, errors, PARSE_OPTIONS);
   const first = errors[0];

@@ -18,7 +18,8 @@ export const roleDescriptions: Record<Role, string> = {
 };
 
 export const permissionMinimumRole = {
-  'audit:read': 'viewer',
+  /** See anything at all: the directory, group pages without tokens, jobs, the audit log. */
+  'console:read': 'viewer',
   'user-groups:get-or-create': 'support',
   'user-groups:rotate': 'support',
   'user-groups:reveal-token': 'support',

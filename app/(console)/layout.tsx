@@ -9,7 +9,7 @@ import { OperatorNav } from './_operator/operator-nav';
  * the person to sign in; each page checks the role it needs on its own as well.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   const { upstreams } = consoleConfig();
   const environmentStates = environments.map((environment) => ({
     environment,

@@ -57,8 +57,9 @@ test.describe('as the admin', () => {
     await form.getByLabel('Email').fill(temp.email);
     await form.getByLabel('Password').fill(temp.password);
     await form.getByRole('button', { name: 'Sign in' }).click();
+    // Disabled reads like a wrong password: a right one must not be told apart (the log says which).
     await expect(tempPage.getByRole('main').getByRole('alert')).toHaveText(
-      'This operator is disabled. Ask an admin of the console.',
+      'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
     );
 
     await row.getByRole('button', { name: 'Enable' }).click();
@@ -143,7 +144,9 @@ apiTest('the sign-in page says what went wrong and returns to the page asked for
   await form.getByLabel('Email').fill('support@e2e.example');
   await form.getByLabel('Password').fill('wrong-password');
   await form.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('The email or the password is wrong.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
+  );
   await expect(form.getByLabel('Password')).toHaveValue('');
 
   const temp = await addOperator('viewer');

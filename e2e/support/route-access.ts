@@ -3,9 +3,22 @@
  * access sweep (e2e/access-sweep.spec.ts) reads the routes from app/ at test time and fails for a
  * route missing here, or an entry here without a route, so a new route cannot ship unlisted.
  *
+ * API routes come from their definitions, so a route handler without a definition fails the sweep.
+ *
  * `public`: anyone (the sign-in page; better-auth's endpoints, which the sweep checks on their own).
  */
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { permissionMinimumRole } from '@/lib/roles';
+
 export type MinimumRole = 'public' | 'viewer' | 'support' | 'admin';
+
+/** The console's API routes, from their one definition (lib/console-api/routes.ts). */
+const definedRoutes = Object.fromEntries(
+  Object.values(consoleRoutes).map((route) => [
+    `${route.method} ${route.path}`,
+    permissionMinimumRole[route.permission],
+  ]),
+);
 
 export const routeAccess: Record<string, MinimumRole> = {
   'page /': 'viewer',
@@ -19,24 +32,10 @@ export const routeAccess: Record<string, MinimumRole> = {
   'page /audit': 'viewer',
   'page /operators': 'admin',
   'page /sign-in': 'public',
-  'GET /api/audit': 'viewer',
-  'GET /api/audit/export': 'viewer',
   'GET /api/auth/[...all]': 'public',
-  'GET /api/health': 'public',
   'POST /api/auth/[...all]': 'public',
-  'GET /api/operators': 'admin',
-  'POST /api/operators': 'admin',
-  'PATCH /api/operators/[id]': 'admin',
-  'GET /api/jobs/[id]': 'viewer',
-  'POST /api/jobs/[id]': 'support',
-  'GET /api/jobs/[id]/result': 'viewer',
-  'GET /api/user-groups/[environment]': 'viewer',
-  'GET /api/user-groups/[environment]/jobs': 'viewer',
-  'POST /api/user-groups/[environment]/jobs/get-or-create': 'support',
-  'POST /api/user-groups/[environment]/jobs/rotate': 'support',
-  'POST /api/user-groups/[environment]/delete': 'admin',
-  'POST /api/user-groups/[environment]/get-or-create': 'support',
-  'POST /api/user-groups/[environment]/rotate': 'support',
+  'GET /api/health': 'public',
+  ...definedRoutes,
 };
 
 /** What a dynamic segment becomes when the sweep calls the route. */

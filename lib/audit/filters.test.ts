@@ -35,15 +35,32 @@ describe('audit filters to SQL', () => {
       to: '2026-11-21',
     });
     expect(sql).toBe(
-      'select * from "audit_event" where (lower("operator_email") like lower(?) escape \'\\\' and "action" = ? and "user_group_id" = ? and "at" >= ? and "at" < ?)',
+      'select * from "audit_event" where (lower("operator_email") like lower(?) escape \'\\\' and "action" = ? and lower("user_group_id") like lower(?) escape \'\\\' and "at" >= ? and "at" < ?)',
     );
     expect(parameters).toEqual([
       '%Ann%',
       'rotate',
-      'acme-1',
+      '%acme-1%',
       '2026-11-01T00:00:00.000Z',
       '2026-11-22T00:00:00.000Z',
     ]);
+  });
+
+  it('matches part of a group id, as the directory search does, wildcards taken literally', () => {
+    const { sql, parameters } = compile({ group: 'ACME_1%' });
+    expect(sql).toBe('select * from "audit_event" where lower("user_group_id") like lower(?) escape \'\\\'');
+    expect(parameters).toEqual(['%ACME\\_1\\%%']);
+  });
+
+  it('matches a group id exactly for a group page (exactGroup, never from the query string)', () => {
+    const parsed = parseAuditFilters(new URLSearchParams({ group: 'acme', exactGroup: 'true' }));
+    expect(parsed).toEqual({ success: true, filters: { group: 'acme', page: 1 } });
+    const { sql, parameters } = applyAuditFilters(db.selectFrom('audit_event').selectAll(), {
+      group: 'acme',
+      exactGroup: true,
+    }).compile();
+    expect(sql).toBe('select * from "audit_event" where "user_group_id" = ?');
+    expect(parameters).toEqual(['acme']);
   });
 
   it('takes LIKE wildcards in the person filter literally', () => {

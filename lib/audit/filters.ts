@@ -85,9 +85,23 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
   return params.toString();
 }
 
+/**
+ * What a caller on the server may add to the query string's filters: `exactGroup` for a group's
+ * own history (its page), where another id that merely contains this one must not appear. Not in
+ * the query string: the audit page searches by part of an id, as the directory does.
+ */
+export type AuditQuery = Omit<AuditFilters, 'page'> & { exactGroup?: boolean };
+
+/** A case-insensitive substring of a column, wildcards in the input taken literally. */
+function containing(column: 'operator_email' | 'user_group_id', part: string) {
+  // lower() on both sides: SQLite's LIKE ignores case (ASCII), PostgreSQL's does not.
+  const pattern = `%${escapeLike(part)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+}
+
 export function applyAuditFilters<O>(
   query: SelectQueryBuilder<ConsoleTables, 'audit_event', O>,
-  filters: Omit<AuditFilters, 'page'>,
+  filters: AuditQuery,
 ): SelectQueryBuilder<ConsoleTables, 'audit_event', O> {
   if (
     !filters.operator &&
@@ -100,15 +114,15 @@ export function applyAuditFilters<O>(
     return query;
   return query.where((eb) => {
     const parts: Expression<SqlBool>[] = [];
-    if (filters.operator) {
-      // Substring of the email, case-insensitive, wildcards in the input taken literally. lower() on
-      // both sides: SQLite's LIKE ignores case, PostgreSQL's does not.
-      const pattern = `%${escapeLike(filters.operator)}%`;
-      parts.push(sql<SqlBool>`lower(${sql.ref('operator_email')}) like lower(${pattern}) escape '\\'`);
-    }
+    if (filters.operator) parts.push(containing('operator_email', filters.operator));
     if (filters.action) parts.push(eb('action', '=', filters.action));
     if (filters.environment) parts.push(eb('environment', '=', filters.environment));
-    if (filters.group) parts.push(eb('user_group_id', '=', filters.group));
+    if (filters.group)
+      parts.push(
+        filters.exactGroup
+          ? eb('user_group_id', '=', filters.group)
+          : containing('user_group_id', filters.group),
+      );
     if (filters.from) parts.push(eb('at', '>=', lowerBound(filters.from)));
     if (filters.to) parts.push(eb('at', '<', upperBound(filters.to)));
     return eb.and(parts);

@@ -10,6 +10,7 @@ import { autoIncrementId, type ConsoleMigrations, migrateModule } from '@/lib/db
 
 export const auditActions = [
   'get-or-create',
+  'show-token',
   'rotate',
   'delete',
   'sign-in',
@@ -24,6 +25,7 @@ export const auditActions = [
   'bulk.get-or-create',
   'bulk.rotate',
   'bulk.download',
+  'token.identify',
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -78,6 +80,34 @@ const migrations: ConsoleMigrations = (dialect) => ({
     async down(db: Kysely<unknown>) {
       await sql`drop index audit_event_environment_group`.execute(db);
       await sql`alter table audit_event drop column environment`.execute(db);
+    },
+  },
+  '2026-11-24-001-audit-token-fingerprints': {
+    // "Whose token is this?" finds when a token was issued and what ended it, by fingerprint.
+    async up(db: Kysely<unknown>) {
+      await sql`create index audit_event_token_fingerprint on audit_event (token_fingerprint) where token_fingerprint is not null`.execute(
+        db,
+      );
+      await sql`create index audit_event_previous_token_fingerprint on audit_event (previous_token_fingerprint) where previous_token_fingerprint is not null`.execute(
+        db,
+      );
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index audit_event_previous_token_fingerprint`.execute(db);
+      await sql`drop index audit_event_token_fingerprint`.execute(db);
+    },
+  },
+  // The audit page folds the entries of one request (a bulk job's rows share its id) into one line.
+  '2026-11-24-002-audit-request': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('audit_event_request')
+        .on('audit_event')
+        .columns(['request_id', 'id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index audit_event_request`.execute(db);
     },
   },
 });

@@ -1,8 +1,8 @@
 import { isAPIError } from 'better-auth/api';
 import { ConsoleError } from '@/lib/console-api/console-error';
+import type { CreateOperatorRequest, OperatorSummary } from '@/lib/console-api/operators';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { parseRole, type Role } from '@/lib/roles';
-import type { CreateOperatorRequest, OperatorSummary } from './operators.schema';
 import type { ConsoleAuth } from './options';
 
 /**

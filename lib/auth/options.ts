@@ -13,6 +13,7 @@
  *   `Secure` when the console URL is https.
  */
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
 import { createAccessControl } from 'better-auth/plugins/access';
 import { admin } from 'better-auth/plugins/admin';
 import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
@@ -31,13 +32,32 @@ export const SESSION_COOKIE_NAMES = [
   `${COOKIE_PREFIX}.session_token`,
 ];
 
+/**
+ * better-auth's error code for a sign-in refused because its audit entry could not be written: the
+ * sign-in answers 503 with it (the console's route answers audit_unavailable), an SSO callback
+ * redirects to the sign-in page with it.
+ */
+export const SIGN_IN_NOT_RECORDED = 'AUDIT_UNAVAILABLE';
+
 type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface NewSession {
+  userId: string;
+  token: string;
+  /** better-auth's endpoint: /sign-in/email, /callback/<provider>, … */
+  path: string | undefined;
+}
 
 export interface ConsoleAuthDependencies {
   /** Receives better-auth's messages (never its extra arguments, which may hold request data). */
   log: (level: LogLevel, message: string) => void;
-  /** After any session is created: a sign-in, by password or SSO. */
-  onSessionCreated?: (session: { userId: string; path: string | undefined }) => Promise<void>;
+  /**
+   * Before any session is created (a sign-in, by password or SSO): puts it on record. When this
+   * throws, no session is created and the sign-in fails with SIGN_IN_NOT_RECORDED.
+   */
+  onSessionCreating?: (session: NewSession) => Promise<void>;
+  /** Once the session exists. It must not throw: the sign-in has happened by then. */
+  onSessionCreated?: (session: NewSession) => Promise<void>;
 }
 
 const accessControl = createAccessControl(defaultStatements);
@@ -138,8 +158,22 @@ export function createConsoleAuth(
       },
       session: {
         create: {
+          // On record before it exists: a sign-in the audit log cannot record does not happen (no
+          // session row to delete afterwards, no cookie).
+          before: async (session, context) => {
+            try {
+              await deps.onSessionCreating?.(newSession(session, context?.path));
+            } catch {
+              deps.log('error', 'a sign-in was refused: its audit entry could not be written');
+              throw new APIError('SERVICE_UNAVAILABLE', {
+                code: SIGN_IN_NOT_RECORDED,
+                message:
+                  'Nothing was done: the console could not write its audit log. Try again in a moment.',
+              });
+            }
+          },
           after: async (session, context) => {
-            await deps.onSessionCreated?.({ userId: session.userId, path: context?.path });
+            await deps.onSessionCreated?.(newSession(session, context?.path));
           },
         },
       },
@@ -154,6 +188,10 @@ export function createConsoleAuth(
 }
 
 export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
+
+function newSession(session: { userId: string; token: string }, path: string | undefined): NewSession {
+  return { userId: session.userId, token: session.token, path };
+}
 
 /** better-auth's OAuth callback (GET, or POST for form_post). */
 function isSsoCallback(path: string | undefined): boolean {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLimitCounters, type LimitCounters } from '@/lib/rate-limit/counters';
 import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
-import { SignInLimiter, signInKeys } from './sign-in-limiter';
+import { failureGateOf, SignInLimiter, signInKeys, ssoCallbackKey } from './sign-in-limiter';
 
 describe('SignInLimiter, counting in this process', () => {
   // Windows are measured with Date.now and ended with timers: both are the test's to move.
@@ -64,6 +64,30 @@ describe('SignInLimiter, counting in this process', () => {
     advance(10);
     expect((await instance.attempt(keys)).allowed).toBe(true);
     expect(await instance.attempt(keys)).toMatchObject({ allowed: false, firstRefusal: true });
+  });
+
+  it('lets one failure per client key and window through its gate, with or without a limiter', async () => {
+    const { instance, advance } = limiter(3, 30);
+    const key = ssoCallbackKey('10.0.0.1');
+    for (const [gate, windowSeconds] of [
+      [instance.failures, 30],
+      [failureGateOf(null), 60],
+    ] as const) {
+      const firsts = [];
+      for (let i = 0; i < 4; i++) firsts.push(await gate.first(key));
+      expect(firsts).toEqual([true, false, false, false]);
+      expect(await gate.first(ssoCallbackKey('10.0.0.2'))).toBe(true);
+      advance(windowSeconds);
+      expect(await gate.first(key)).toBe(true);
+    }
+  });
+
+  it('counts SSO callbacks apart from the same client’s sign-ins', async () => {
+    const { instance } = limiter(1);
+    expect((await instance.attempt([ssoCallbackKey('10.0.0.1')])).allowed).toBe(true);
+    expect((await instance.attempt(signInKeys(null, '10.0.0.1'))).allowed).toBe(true);
+    expect((await instance.attempt([ssoCallbackKey('10.0.0.1')])).allowed).toBe(false);
+    expect(ssoCallbackKey(null)).not.toEqual(ssoCallbackKey('10.0.0.1'));
   });
 
   it('forgets a window when it ends: a flood of fresh keys holds no memory past its window', async () => {

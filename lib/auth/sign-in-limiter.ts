@@ -8,10 +8,13 @@
  * Refused attempts are not counted: an attempt is checked against every key first and counted only
  * when none is full. A window is forgotten when it ends, so the memory held is what one window's
  * attempts left.
+ *
+ * Failures nobody signed in to cause (a failed SSO callback, a refused one) are audited through a
+ * FailureGate: one entry per client and window, so that a flood of them cannot flood the log.
  */
 import { isIPv6 } from 'node:net';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import type { LimitCounters } from '@/lib/rate-limit/counters';
+import { createLimitCounters, type LimitCounters } from '@/lib/rate-limit/counters';
 
 export interface SignInLimit {
   max: number;
@@ -27,6 +30,8 @@ export class SignInLimiter {
   private readonly attempts: RateLimiterAbstract;
   /** One point per key and window: whoever takes it has the window's first refusal. */
   private readonly refusals: RateLimiterAbstract;
+  /** The first unauthenticated failure per client and window: the one worth an audit entry. */
+  readonly failures: FailureGate;
 
   constructor(
     private readonly limit: SignInLimit,
@@ -34,6 +39,7 @@ export class SignInLimiter {
   ) {
     this.attempts = counters.window('sign-in', { points: limit.max, durationSeconds: limit.windowSeconds });
     this.refusals = counters.window('sign-in-refused', { points: 1, durationSeconds: limit.windowSeconds });
+    this.failures = new FailureGate(counters, limit.windowSeconds);
   }
 
   /** Counts one attempt against every key; refused when any key is over its limit. */
@@ -73,6 +79,40 @@ export class SignInLimiter {
   }
 }
 
+/** One point per key and window: `first` is true for whoever takes it, false until the window ends. */
+export class FailureGate {
+  private readonly window: RateLimiterAbstract;
+
+  constructor(counters: LimitCounters, windowSeconds: number) {
+    this.window = counters.window('sign-in-failed', { points: 1, durationSeconds: windowSeconds });
+  }
+
+  first(key: string): Promise<boolean> {
+    return this.window.consume(key).then(
+      () => true,
+      (reason: unknown) => {
+        if (reason instanceof RateLimiterRes) return false;
+        throw reason;
+      },
+    );
+  }
+}
+
+let perProcessFailures: FailureGate | undefined;
+
+/**
+ * The limiter's gate, or with the sign-in limit off one of this process with a 60 s window: turning
+ * the limit off is the operator's choice, an audit log anyone may flood without signing in is not.
+ */
+export function failureGateOf(limiter: SignInLimiter | null): FailureGate {
+  if (limiter) return limiter.failures;
+  perProcessFailures ??= new FailureGate(
+    createLimitCounters({ redisUrl: null, namespace: 'sign-in-off' }),
+    60,
+  );
+  return perProcessFailures;
+}
+
 /** The keys of one attempt: the email (normalised) and the client address when one is known. */
 export function signInKeys(email: string | null, clientAddress: string | null): string[] {
   const keys: string[] = [];
@@ -81,6 +121,14 @@ export function signInKeys(email: string | null, clientAddress: string | null): 
   // Neither is known (a plain `next start` and no email): one shared key rather than none.
   if (keys.length === 0) keys.push('client:unknown');
   return keys;
+}
+
+/**
+ * The key of an SSO callback: its client's, in a namespace of its own, so that the callbacks of
+ * sign-ins through the IdP do not spend the client's password sign-in budget.
+ */
+export function ssoCallbackKey(clientAddress: string | null): string {
+  return `sso-callback:${signInKeys(null, clientAddress).join()}`;
 }
 
 function clientBlock(address: string): string {

@@ -59,6 +59,37 @@ describe('parseConfig', () => {
     expect(parseConfig({}).jobs).toEqual({ concurrency: 8, tokenKey: undefined });
   });
 
+  it("limits the console's own server like the service, with two minutes for a whole request, unless told", () => {
+    expect(parseConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1024,
+    });
+    const told = parseConfig({
+      CONSOLE_HEADERS_TIMEOUT_MS: '2000',
+      CONSOLE_REQUEST_TIMEOUT_MS: '4000',
+      CONSOLE_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      CONSOLE_MAX_CONNECTIONS: '7',
+    });
+    expect(told.http).toEqual({
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: 4_000,
+      keepAliveTimeoutMs: 1_000,
+      maxConnections: 7,
+    });
+    expect(() => parseConfig({ CONSOLE_MAX_CONNECTIONS: '0' })).toThrow(
+      /CONSOLE_MAX_CONNECTIONS must be above zero/,
+    );
+    expect(() => parseConfig({ CONSOLE_HEADERS_TIMEOUT_MS: '1.5' })).toThrow(/CONSOLE_HEADERS_TIMEOUT_MS/);
+    expect(() => parseConfig({ CONSOLE_KEEP_ALIVE_TIMEOUT_MS: 'soon' })).toThrow(
+      /CONSOLE_KEEP_ALIVE_TIMEOUT_MS/,
+    );
+    expect(() =>
+      parseConfig({ CONSOLE_HEADERS_TIMEOUT_MS: '60000', CONSOLE_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow(/CONSOLE_HEADERS_TIMEOUT_MS must not exceed CONSOLE_REQUEST_TIMEOUT_MS/);
+  });
+
   it('turns the sign-in limit off or reads attempts/seconds', () => {
     expect(parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: 'off' }).auth.signInRateLimit).toBeNull();
     expect(parseConfig({ CONSOLE_SIGN_IN_RATE_LIMIT: '10 / 300' }).auth.signInRateLimit).toEqual({

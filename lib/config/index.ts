@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
 import { type Environment, environments } from '@/lib/environments';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '@/lib/node-http/limits';
 import { type Role, roleSchema } from '@/lib/roles';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 
@@ -65,6 +66,21 @@ const requestsPerMinute = (name: string) =>
 
 /** The pace of a vendor that says nothing else: 180 a minute per caller is typical. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 180;
+
+/** A whole number of milliseconds (or connections) above zero, for the console's HTTP limits. */
+const positiveInteger = (name: string, unit: string, fallback: number) =>
+  optional(
+    z.coerce
+      .number({ error: `${name} must be a number of ${unit}` })
+      .int({ error: `${name} must be a whole number of ${unit}` })
+      .positive({ error: `${name} must be above zero` }),
+  ).transform((value) => value ?? fallback);
+
+/**
+ * The console's own server (lib/launcher/console-http-server.ts) takes the service's limits, but a
+ * whole request may take 2 minutes: a bulk job's body is up to 12 MiB (100 KB/s).
+ */
+export const DEFAULT_CONSOLE_HTTP_LIMITS: HttpLimits = { ...DEFAULT_HTTP_LIMITS, requestTimeoutMs: 120_000 };
 
 const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
 
@@ -127,6 +143,26 @@ const envSchema = z.object({
     .default(12),
   CONSOLE_SIGN_IN_RATE_LIMIT: rateLimitSchema,
   CONSOLE_TRUSTED_PROXIES: optional(z.string()),
+  CONSOLE_HEADERS_TIMEOUT_MS: positiveInteger(
+    'CONSOLE_HEADERS_TIMEOUT_MS',
+    'milliseconds',
+    DEFAULT_CONSOLE_HTTP_LIMITS.headersTimeoutMs,
+  ),
+  CONSOLE_REQUEST_TIMEOUT_MS: positiveInteger(
+    'CONSOLE_REQUEST_TIMEOUT_MS',
+    'milliseconds',
+    DEFAULT_CONSOLE_HTTP_LIMITS.requestTimeoutMs,
+  ),
+  CONSOLE_KEEP_ALIVE_TIMEOUT_MS: positiveInteger(
+    'CONSOLE_KEEP_ALIVE_TIMEOUT_MS',
+    'milliseconds',
+    DEFAULT_CONSOLE_HTTP_LIMITS.keepAliveTimeoutMs,
+  ),
+  CONSOLE_MAX_CONNECTIONS: positiveInteger(
+    'CONSOLE_MAX_CONNECTIONS',
+    'connections',
+    DEFAULT_CONSOLE_HTTP_LIMITS.maxConnections,
+  ),
   CONSOLE_ADMIN_EMAIL: optional(z.email({ error: 'CONSOLE_ADMIN_EMAIL must be an email address' })),
   CONSOLE_ADMIN_PASSWORD: optional(
     z
@@ -203,6 +239,8 @@ export interface ConsoleConfig {
   secureCookies: boolean;
   /** Proxies whose X-Forwarded-For is believed; null: the socket address is the client. */
   trustedProxies: TrustedProxies;
+  /** The limits of the console's own node:http server against slow, idle or too many clients. */
+  http: HttpLimits;
   /**
    * Each environment's server and key; null when the environment has no key (shown as not
    * configured), or until the launcher has started the embedded service.
@@ -258,6 +296,10 @@ export function parseConfig(env: Env): ConsoleConfig {
       'DATABASE_URL is set but BETTER_AUTH_SECRET is not: set it (32+ characters), the same on every console instance that shares the database.',
     );
   }
+  // Node refuses a headers timeout longer than the request timeout.
+  if (settings.CONSOLE_HEADERS_TIMEOUT_MS > settings.CONSOLE_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('CONSOLE_HEADERS_TIMEOUT_MS must not exceed CONSOLE_REQUEST_TIMEOUT_MS.');
+  }
   const upstreams = upstreamsOf(settings);
   // A key without a server must not fall back to the embedded service: "Customer (production)"
   // would then be a local sandbox.
@@ -291,6 +333,12 @@ export function parseConfig(env: Env): ConsoleConfig {
     trustedOrigins: [...new Set([consoleUrl.origin, ...loopbackOrigins])],
     secureCookies: consoleUrl.protocol === 'https:',
     trustedProxies,
+    http: {
+      headersTimeoutMs: settings.CONSOLE_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: settings.CONSOLE_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: settings.CONSOLE_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: settings.CONSOLE_MAX_CONNECTIONS,
+    },
     upstreams,
     auth: {
       secret: settings.BETTER_AUTH_SECRET,

@@ -1,8 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError, callConsoleRoute } from './client';
+import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError, callRoute, downloadRoute } from './client';
+import { consoleRoutes, routePath } from './routes';
 
-const answerSchema = z.object({ operator: z.object({ id: z.string() }) });
+const operator = {
+  id: 'o1',
+  email: 'a@b.example',
+  name: 'A',
+  role: 'viewer',
+  disabled: false,
+  createdAt: '2026-11-24T00:00:00.000Z',
+};
+const newOperator = {
+  email: 'a@b.example',
+  name: 'A',
+  role: 'viewer',
+  password: 'long-enough-password',
+} as const;
+const createOperator = () => callRoute(consoleRoutes.createOperator, { body: newOperator });
 
 function answer(status: number, body: unknown) {
   vi.stubGlobal(
@@ -24,18 +38,27 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('callConsoleRoute', () => {
-  it('sends JSON and returns the answer parsed with its schema', async () => {
-    answer(201, { operator: { id: 'o1', extra: true } });
-    await expect(callConsoleRoute('POST', '/api/operators', { a: 1 }, answerSchema)).resolves.toEqual({
-      operator: { id: 'o1' },
-    });
+describe('callRoute', () => {
+  it('sends JSON to the route’s method and path and returns the answer parsed with its schema', async () => {
+    answer(201, { operator: { ...operator, extra: true } });
+    await expect(createOperator()).resolves.toEqual({ operator });
     expect(fetch).toHaveBeenCalledWith('/api/operators', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: '{"a":1}',
+      body: JSON.stringify(newOperator),
       cache: 'no-store',
+      signal: undefined,
     });
+  });
+
+  it('fills the path’s params in, encoded', async () => {
+    answer(200, { operator });
+    await callRoute(consoleRoutes.updateOperator, { params: { id: 'a/b?c' }, body: { disabled: true } });
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/operators/a%2Fb%3Fc',
+      expect.objectContaining({ method: 'PATCH' }),
+    );
+    expect(routePath(consoleRoutes.jobTokens, { id: 'j 1' })).toBe('/api/jobs/j%201/tokens');
   });
 
   it.each([
@@ -43,7 +66,9 @@ describe('callConsoleRoute', () => {
     [200, 'not json'],
   ])('refuses an answer in another shape: %i %j', async (status, body) => {
     answer(status, body);
-    const error = await failure(callConsoleRoute('PATCH', '/api/operators/o1', {}, answerSchema));
+    const error = await failure(
+      callRoute(consoleRoutes.updateOperator, { params: { id: 'o1' }, body: { disabled: true } }),
+    );
     expect(error).toMatchObject({
       code: 'internal',
       message: 'The console answered in an unexpected shape.',
@@ -54,7 +79,7 @@ describe('callConsoleRoute', () => {
     answer(429, {
       error: { code: 'rate_limited', message: 'Retry in 5 s.', fields: { name: 'x' }, retryAfterSeconds: 5 },
     });
-    const error = await failure(callConsoleRoute('POST', '/api/x', {}, answerSchema));
+    const error = await failure(createOperator());
     expect(error).toMatchObject({
       code: 'rate_limited',
       message: 'Retry in 5 s.',
@@ -65,7 +90,7 @@ describe('callConsoleRoute', () => {
 
   it('explains a failure without a console error body', async () => {
     answer(502, '<html>Bad gateway</html>');
-    const error = await failure(callConsoleRoute('POST', '/api/x', {}, answerSchema));
+    const error = await failure(createOperator());
     expect(error).toMatchObject({
       code: 'internal',
       message: 'The console answered 502 without an explanation.',
@@ -79,7 +104,36 @@ describe('callConsoleRoute', () => {
         throw new TypeError('Failed to fetch');
       }),
     );
-    const error = await failure(callConsoleRoute('POST', '/api/x', {}, answerSchema));
+    const error = await failure(createOperator());
     expect(error).toMatchObject({ code: 'internal', message: CONSOLE_UNREACHABLE_MESSAGE });
+  });
+});
+
+describe('downloadRoute', () => {
+  it('POSTs to a file route without a body and hands back the file and its name', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response('line,token\n1,abc\n', {
+            headers: { 'content-disposition': 'attachment; filename="rotate-testing-1234-tokens.csv"' },
+          }),
+      ),
+    );
+    const { file, name } = await downloadRoute(consoleRoutes.jobTokens, { params: { id: 'j1' } });
+    expect(name).toBe('rotate-testing-1234-tokens.csv');
+    expect(await file.text()).toBe('line,token\n1,abc\n');
+    expect(fetch).toHaveBeenCalledWith('/api/jobs/j1/tokens', {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+      signal: undefined,
+    });
+  });
+
+  it('carries the console’s refusal instead of a file', async () => {
+    answer(409, { error: { code: 'conflict', message: 'The tokens were downloaded and erased on …' } });
+    const error = await failure(downloadRoute(consoleRoutes.jobTokens, { params: { id: 'j1' } }));
+    expect(error).toMatchObject({ code: 'conflict' });
   });
 });

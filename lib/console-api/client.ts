@@ -1,23 +1,13 @@
 /**
- * The browser's side of the console contract: one typed call per route handler, its answer parsed
- * with the contract's schema. Used by the mutation hooks; every failure becomes a ConsoleApiError
- * with a message a person can act on.
+ * The browser's side of the console's routes: one call for every definition in ./routes.ts, its
+ * method, path and answer schema taken from there, so a page names the route and the compiler
+ * checks the params, the body and the answer. Every failure becomes a ConsoleApiError with a
+ * message a person can act on. No `Authorization` ever: the session cookie is the credential.
  */
 
 import * as z from 'zod/mini';
-import type { Environment } from '@/lib/environments';
-import type { DeleteRequest, GetOrCreateRequest, RotateRequest } from '@/lib/user-group-api/contract';
-import {
-  type ConsoleErrorCode,
-  consoleErrorBodySchema,
-  type DeleteResult,
-  deleteResultSchema,
-  type GetOrCreateResult,
-  getOrCreateResultSchema,
-  type RotateResult,
-  rotateResultSchema,
-  userGroupRoutes,
-} from './contract';
+import { type ConsoleErrorCode, consoleErrorBodySchema } from './contract';
+import { type ConsoleRouteDefinition, type PathParams, routePath } from './routes';
 
 export class ConsoleApiError extends Error {
   constructor(
@@ -34,56 +24,81 @@ export class ConsoleApiError extends Error {
 export const CONSOLE_UNREACHABLE_MESSAGE =
   'The console could not be reached. Check your connection and retry.';
 
+type NoParams = Record<never, string>;
+
+/** What a call sends: the path's params (when it has any), the body (when it takes one), a query. */
+export type CallInput<Path extends string, Body> = (PathParams<Path> extends NoParams
+  ? { params?: PathParams<Path> }
+  : { params: PathParams<Path> }) &
+  ([Body] extends [undefined] ? { body?: undefined } : { body: Body }) & {
+    /** For a GET: its query string, `?` included (or empty). */
+    query?: string;
+    signal?: AbortSignal;
+  };
+
 /**
- * Calls a console route handler with a JSON body and returns its answer parsed with `answerSchema`:
- * the browser never reads an answer it has not checked. A failure becomes a ConsoleApiError carrying
- * the console's message, field errors and retry delay.
+ * Calls a route and returns its answer parsed with the route's answer schema: the browser never
+ * reads an answer it has not checked. A failure becomes a ConsoleApiError carrying the console's
+ * message, field errors and retry delay.
  */
-export async function callConsoleRoute<Answer>(
-  method: 'GET' | 'POST' | 'PATCH',
-  path: string,
-  body: unknown,
-  answerSchema: z.core.$ZodType<Answer>,
-  signal?: AbortSignal,
+export async function callRoute<Path extends string, Body, Answer>(
+  route: ConsoleRouteDefinition<Path, Body, Answer>,
+  input: CallInput<Path, Body>,
 ): Promise<Answer> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      // A GET carries its question in the URL.
-      ...(method === 'GET'
-        ? { headers: { Accept: 'application/json' } }
-        : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-      cache: 'no-store',
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
-  }
+  const response = await send(route, input);
   const payload: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = consoleErrorBodySchema.safeParse(payload);
-    if (parsed.success) {
-      const { code, message, fields, retryAfterSeconds } = parsed.data.error;
-      throw new ConsoleApiError(code, message, fields, retryAfterSeconds);
-    }
-    throw new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
-  }
-  const answer = z.safeParse(answerSchema, payload);
+  const answer = route.answer ? z.safeParse(route.answer, payload) : { success: false as const };
   if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
   return answer.data;
 }
 
-/** The user group calls of one environment. */
-export function userGroupsApi(environment: Environment) {
-  const routes = userGroupRoutes(environment);
-  return {
-    getOrCreate: (body: GetOrCreateRequest): Promise<GetOrCreateResult> =>
-      callConsoleRoute('POST', routes.getOrCreate, body, getOrCreateResultSchema),
-    rotate: (body: RotateRequest): Promise<RotateResult> =>
-      callConsoleRoute('POST', routes.rotate, body, rotateResultSchema),
-    deleteUserGroup: (body: DeleteRequest): Promise<DeleteResult> =>
-      callConsoleRoute('POST', routes.delete, body, deleteResultSchema),
-  };
+/**
+ * Calls a route that answers a file (a CSV), for the browser to save. Where fetching the file
+ * changes something (a job's tokens are erased once taken) the route is a POST, not a link: no page
+ * on another site can make the browser take it.
+ */
+export async function downloadRoute<Path extends string, Body>(
+  route: ConsoleRouteDefinition<Path, Body, Response>,
+  input: CallInput<Path, Body>,
+): Promise<{ file: Blob; name: string }> {
+  const response = await send(route, input);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download';
+  return { file: await response.blob(), name };
+}
+
+/** The request, answered OK, or the failure it documents thrown. */
+async function send<Path extends string, Body, Answer>(
+  route: ConsoleRouteDefinition<Path, Body, Answer>,
+  input: CallInput<Path, Body>,
+): Promise<Response> {
+  const url = `${routePath(route, (input.params ?? {}) as PathParams<Path>)}${input.query ?? ''}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: route.method,
+      // A GET carries its question in the URL; a route without a body schema reads none.
+      ...(route.method === 'GET' || !route.body
+        ? { headers: { Accept: 'application/json' } }
+        : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(input.body) }),
+      cache: 'no-store',
+      signal: input.signal,
+    });
+  } catch (error) {
+    if (input.signal?.aborted) throw error;
+    throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
+  }
+  if (!response.ok) throw await failureOf(response);
+  return response;
+}
+
+/** A failed answer as the error it documents, with the console's message, fields and retry delay. */
+async function failureOf(response: Response): Promise<ConsoleApiError> {
+  const payload: unknown = await response.json().catch(() => undefined);
+  const parsed = consoleErrorBodySchema.safeParse(payload);
+  if (parsed.success) {
+    const { code, message, fields, retryAfterSeconds } = parsed.data.error;
+    return new ConsoleApiError(code, message, fields, retryAfterSeconds);
+  }
+  return new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
 }

@@ -32,10 +32,15 @@ type Extra = Omit<ConsoleErrorBody['error'], 'code' | 'message'>;
 export class ConsoleError extends Error {
   override name = 'ConsoleError';
 
+  /**
+   * `message` is for anyone; `adminMessage`, when the failure is the console's setup (it names the
+   * environment variable to fix), for admins only, who can act on it (see bodyFor).
+   */
   constructor(
     readonly code: ConsoleErrorCode,
     message: string,
     readonly extra: Extra = {},
+    readonly adminMessage?: string,
   ) {
     super(message);
   }
@@ -45,7 +50,13 @@ export class ConsoleError extends Error {
   }
 
   get body(): ConsoleErrorBody {
-    return { error: { code: this.code, message: this.message, ...this.extra } };
+    return this.bodyFor(false);
+  }
+
+  /** The answer for this reader: an admin reads the setup detail when there is one. */
+  bodyFor(admin: boolean): ConsoleErrorBody {
+    const message = admin && this.adminMessage ? this.adminMessage : this.message;
+    return { error: { code: this.code, message, ...this.extra } };
   }
 
   /** `retry-after` with rate_limited. */

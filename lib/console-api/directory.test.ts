@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConsoleApiError } from './client';
-import { directoryQueryString, parseDirectoryQuery, searchDirectory } from './directory';
+import type { Environment } from '@/lib/environments';
+import { slugOf } from '@/lib/environments';
+import { ConsoleApiError, callRoute } from './client';
+import { type DirectorySearch, directoryQueryString, parseDirectoryQuery } from './directory';
+import { consoleRoutes } from './routes';
 
 const parse = (query: string) => parseDirectoryQuery(new URLSearchParams(query));
 
@@ -69,7 +72,14 @@ describe('parseDirectoryQuery', () => {
   });
 });
 
-describe('searchDirectory', () => {
+/** The browser's directory search, as the command palette makes it. */
+const searchDirectory = (environment: Environment, search: DirectorySearch = {}) =>
+  callRoute(consoleRoutes.directorySearch, {
+    params: { environment: slugOf[environment] },
+    query: directoryQueryString(search),
+  });
+
+describe('the directory search route, called from the browser', () => {
   const page = { groups: [], total: 0, totalIsLowerBound: false, page: 1, pageCount: 1, pageSize: 8 };
 
   it('GETs the environment’s directory and parses the answer', async () => {

@@ -4,9 +4,8 @@
  * holds ids, names and token fingerprints, never tokens, so every signed-in operator may search it.
  */
 import * as z from 'zod/mini';
-import { type Environment, environments, slugOf } from '@/lib/environments';
+import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { callConsoleRoute } from './client';
 
 export const DIRECTORY_SEARCH_MAX = 200;
 export const DIRECTORY_PAGE_MAX = 100_000;
@@ -78,8 +77,6 @@ export function directoryQueryString(search: DirectorySearch): string {
   return text ? `?${text}` : '';
 }
 
-export const directoryRoute = (environment: Environment) => `/api/user-groups/${slugOf[environment]}`;
-
 const record = z.record(z.string(), z.unknown());
 
 export const directoryEntrySchema = z.object({
@@ -109,13 +106,3 @@ export const directoryPageSchema = z.object({
   pageSize: z.number().check(z.int(), z.positive()),
 });
 export type DirectoryPageAnswer = z.infer<typeof directoryPageSchema>;
-
-/** One page of an environment's directory. */
-export function searchDirectory(
-  environment: Environment,
-  search: DirectorySearch = {},
-  signal?: AbortSignal,
-): Promise<DirectoryPageAnswer> {
-  const path = `${directoryRoute(environment)}${directoryQueryString(search)}`;
-  return callConsoleRoute('GET', path, undefined, directoryPageSchema, signal);
-}

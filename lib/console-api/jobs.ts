@@ -4,20 +4,12 @@
  * when asked for and allowed.
  */
 import * as z from 'zod/mini';
-import { type Environment, environments, slugOf } from '@/lib/environments';
-import { callConsoleRoute } from './client';
+import { environments } from '@/lib/environments';
+import { DIRECTORY_SEARCH_MAX } from './directory';
 
 export const MAX_CSV_MB = 5;
 /** A CSV sent as a JSON string may grow by its escapes: the route reads up to this much. */
 export const JOB_BODY_MAX_BYTES = 12 * 1024 * 1024;
-
-export const jobRoutes = (environment: Environment) => {
-  const base = `/api/user-groups/${slugOf[environment]}/jobs`;
-  return { list: base, getOrCreate: `${base}/get-or-create`, rotate: `${base}/rotate` } as const;
-};
-export const jobRoute = (id: string) => `/api/jobs/${encodeURIComponent(id)}`;
-export const jobResultRoute = (id: string, withTokens: boolean) =>
-  `${jobRoute(id)}/result${withTokens ? '?tokens=1' : ''}`;
 
 const source = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 
@@ -27,11 +19,20 @@ export type CreateGetOrCreateJob = z.infer<typeof createGetOrCreateJobSchema>;
 export const createRotateJobSchema = z.union([
   z.object({ source, tokens: z.string() }),
   z.object({ source, userGroupIds: z.array(z.string()).check(z.maxLength(10_000)) }),
+  /** Every group a directory search matches ("Select all N matches"): the server runs the search. */
+  z.object({
+    source,
+    search: z.string().check(z.trim(), z.minLength(1), z.maxLength(DIRECTORY_SEARCH_MAX)),
+  }),
 ]);
 export type CreateRotateJob = z.infer<typeof createRotateJobSchema>;
 
+/** What a person may do to a job; which states each applies to is lib/jobs/store.ts's `transitions`. */
+export const jobActions = ['start', 'pause', 'resume', 'cancel'] as const;
+export type JobAction = (typeof jobActions)[number];
+
 export const jobActionSchema = z.object({
-  action: z.enum(['start', 'pause', 'resume', 'cancel']),
+  action: z.enum(jobActions),
   /** In Customer, starting a rotation job asks the person to type the number of tokens. */
   confirmation: z.optional(z.string().check(z.maxLength(50))),
 });
@@ -49,6 +50,7 @@ export const jobViewSchema = z.object({
   finishedAt: z.nullable(z.string()),
   pausedReason: z.nullable(z.string()),
   tokensErasedAt: z.nullable(z.string()),
+  tokensTakenBy: z.nullable(z.string()),
   counts: z.object({
     total: z.number(),
     invalid: z.number(),
@@ -65,25 +67,3 @@ export const jobViewSchema = z.object({
   failedRows: z.array(z.object({ line: z.number(), userGroupId: z.nullable(z.string()), error: z.string() })),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
-
-export const jobSummarySchema = z.pick(jobViewSchema, {
-  id: true,
-  kind: true,
-  status: true,
-  source: true,
-  createdAt: true,
-  createdBy: true,
-  finishedAt: true,
-});
-export const jobListSchema = z.object({ jobs: z.array(jobSummarySchema) });
-export type JobSummary = z.infer<typeof jobSummarySchema>;
-
-export const jobsApi = {
-  createGetOrCreate: (environment: Environment, body: CreateGetOrCreateJob) =>
-    callConsoleRoute('POST', jobRoutes(environment).getOrCreate, body, jobViewSchema),
-  createRotate: (environment: Environment, body: CreateRotateJob) =>
-    callConsoleRoute('POST', jobRoutes(environment).rotate, body, jobViewSchema),
-  get: (id: string, signal?: AbortSignal) =>
-    callConsoleRoute('GET', jobRoute(id), undefined, jobViewSchema, signal),
-  steer: (id: string, body: JobActionBody) => callConsoleRoute('POST', jobRoute(id), body, jobViewSchema),
-};

@@ -79,6 +79,17 @@ const migrations: ConsoleMigrations = (dialect) => ({
       );
     },
   },
+  '2026-11-24-001-directory-token-fingerprint': {
+    // "Whose token is this?" looks a pasted token up by its fingerprint.
+    async up(db: Kysely<unknown>) {
+      await sql`create index directory_entry_token_fingerprint on directory_entry (token_fingerprint)`.execute(
+        db,
+      );
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index directory_entry_token_fingerprint`.execute(db);
+    },
+  },
 });
 
 async function createTrigramIndexes(db: Kysely<unknown>): Promise<void> {

@@ -3,6 +3,7 @@ import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { migrateDirectory } from './schema';
 import {
+  directoryMatchingIds,
   findDirectoryEntry,
   recordDeletion,
   recordGetOrCreate,
@@ -194,6 +195,17 @@ describe('the directory', () => {
     });
     expect(page).toMatchObject({ total: 4, page: 2, pageCount: 2 });
     expect(page.groups.map((entry) => entry.userGroupId)).toEqual(['south_1']);
+  });
+
+  it('answers every id a search matches, for a rotation of all matches, as the search finds them', async () => {
+    const matching = (search: string, limit = 100) =>
+      directoryMatchingIds(database, 'Customer', search, limit);
+    expect(await matching('NORTH')).toEqual(['north-1', 'north-2']);
+    expect(await matching('north', 1)).toEqual(['north-1']);
+    expect(await matching('_')).toEqual(['south_1']);
+    expect(await matching('nor\0th')).toEqual(['north-1', 'north-2']);
+    expect(await matching('  ')).toEqual([]);
+    expect(await directoryMatchingIds(database, 'Testing', 'north', 100)).toEqual([]);
   });
 
   it('sorts byte-wise with unknown names first, the same on SQLite and PostgreSQL', async () => {

@@ -323,6 +323,27 @@ export async function searchDirectory(
   return { groups, total, totalIsLowerBound, page, pageCount, pageSize };
 }
 
+/**
+ * The ids of the live groups a search matches (part of an id or a name, as the directory's search),
+ * in id order, at most `limit`: a rotation of "all matches" is made from the search itself.
+ */
+export async function directoryMatchingIds(
+  database: ConsoleDatabase,
+  environment: Environment,
+  search: string,
+  limit: number,
+): Promise<string[]> {
+  const part = search.replaceAll('\0', '').trim();
+  if (!part) return [];
+  const rows = await liveRows(database.db, { environment })
+    .where(containing(database, part))
+    .select('directory_entry.user_group_id')
+    .orderBy('directory_entry.user_group_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.user_group_id);
+}
+
 export async function findDirectoryEntry(
   db: ConsoleDb,
   environment: Environment,

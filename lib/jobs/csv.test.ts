@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { parseJsonObject } from '@/lib/user-group-service/request-body';
 import { MAX_CSV_ROWS, readGetOrCreateCsv } from './csv';
+
+/** A JSON object nesting `levels` objects deep, its own braces included. */
+const nestedObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+/** A CSV cell, quoted. */
+const cell = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 describe('reading a bulk get-or-create CSV', () => {
   it('keeps good rows and reports each bad one with its line and what is wrong', () => {
@@ -59,5 +65,50 @@ describe('reading a bulk get-or-create CSV', () => {
       rows: [{ line: 2, user_group_id: 'acme', name: 'Acme' }],
       invalid: [],
     });
+  });
+
+  it('reports a JSON cell nested deeper than the service takes as a bad row, and never overflows the stack', () => {
+    const text = [
+      'user_group_id,mapping,properties',
+      `deep-63,,${cell(nestedObject(63))}`,
+      `deep-64,,${cell(nestedObject(64))}`,
+      // 200,000 levels: jsonc-parser recursed once per level and threw RangeError (a 500).
+      `arrays,,${cell(`{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`)}`,
+      `mapping,${cell(nestedObject(100_000))},`,
+      `in-strings,,${cell(`{"s":"${'{['.repeat(100)}\\"${'{'.repeat(100)}"}`)}`,
+    ].join('\n');
+    const reading = readGetOrCreateCsv(text);
+    if (!reading.ok) throw new Error(reading.message);
+    expect(reading.rows.map((row) => row.user_group_id)).toEqual(['deep-63', 'in-strings']);
+    expect(reading.invalid).toEqual([
+      {
+        line: 3,
+        userGroupId: 'deep-64',
+        problems: ['properties nests deeper than 63 levels (line 1, column 316 of the cell)'],
+      },
+      {
+        line: 4,
+        userGroupId: 'arrays',
+        problems: ['properties nests deeper than 63 levels (line 1, column 68 of the cell)'],
+      },
+      {
+        line: 5,
+        userGroupId: 'mapping',
+        problems: ['mapping nests deeper than 63 levels (line 1, column 316 of the cell)'],
+      },
+    ]);
+  });
+
+  it('lets through exactly the nesting the service accepts once the cell is in a request body', () => {
+    const body = (levels: number) =>
+      Buffer.from(JSON.stringify({ user_group_id: 'g', properties: JSON.parse(nestedObject(levels)) }));
+    const accepted = (levels: number) => {
+      const reading = readGetOrCreateCsv(`user_group_id,properties\ng,${cell(nestedObject(levels))}`);
+      return reading.ok && reading.rows.length === 1;
+    };
+    expect(accepted(63)).toBe(true);
+    expect(() => parseJsonObject(body(63))).not.toThrow();
+    expect(accepted(64)).toBe(false);
+    expect(() => parseJsonObject(body(64))).toThrow(/nest at most 64 levels/);
   });
 });

@@ -5,7 +5,7 @@
  * Parsed by csv-parse; the product's own part is what a row must be.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { parseJsonText } from '@/lib/json-text';
+import { nestingProblem, parseJsonText } from '@/lib/json-text';
 import {
   getOrCreateRequestSchema,
   mappingSchema,
@@ -114,6 +114,14 @@ export function readGetOrCreateCsv(text: string): CsvReading {
     for (const column of ['mapping', 'properties'] as const) {
       const cell = record[column] ?? '';
       if (cell.trim() === '') continue;
+      // Before parsing (which would overflow the stack), and in its own words rather than "not JSON".
+      const tooDeep = nestingProblem(cell);
+      if (tooDeep) {
+        problems.push(
+          `${column} ${tooDeep.problem} (line ${tooDeep.line}, column ${tooDeep.column} of the cell)`,
+        );
+        continue;
+      }
       const json = parseJsonText(cell);
       if (json.kind === 'invalid') {
         problems.push(

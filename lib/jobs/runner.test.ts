@@ -2,159 +2,30 @@
  * The job runner against a real User Group Service on loopback and a real console database:
  * what each row leaves in the service, the directory and the audit log, retries and pace (one
  * instance's, and two instances' sharing it through Redis), a refused key, and a job taken over
- * from a console that died mid-rotation.
+ * from a console that died mid-rotation. (The directory's catch-up: directory-catch-up.test.ts.)
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { migrateAuditLog } from '@/lib/audit/schema';
-import { migrateDirectory } from '@/lib/directory/schema';
-import { findDirectoryEntry, recordGroupsSeen } from '@/lib/directory/store';
-import type { Environment } from '@/lib/environments';
+import { findDirectoryEntry } from '@/lib/directory/store';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
-import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
-import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
-import { createUserGroupApi } from '@/lib/user-group-api/client';
-import type { RunningUserGroupService } from '@/lib/user-group-service';
-import { createTestKeys, makeTempDir, startTestService } from '@/lib/user-group-service/test-support';
-import { readGetOrCreateCsv } from './csv';
-import { createJobRunner, type JobRunnerOptions } from './runner';
-import { jobsDb, migrateJobs } from './schema';
-import { createGetOrCreateJob, createRotateJob, jobProgress, jobResultRows, steerJob } from './store';
-import { readTokenList } from './token-list';
-import { createTokenVault } from './vault';
+import { createTestKeys, startTestService } from '@/lib/user-group-service/test-support';
+import { jobsDb } from './schema';
+import { jobProgress, jobResultRows, steerJob } from './store';
+import { apiFor, csv, owner, type RunnerTestBed, runnerTestBed, until } from './test-support';
 
-const owner = { id: 'op-1', email: 'ann@example.com' };
-const vault = createTokenVault(randomBytes(32));
-let temp: Awaited<ReturnType<typeof makeTempDir>>;
-let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
-let service: RunningUserGroupService;
-let keys: { customer: string; testing: string };
+const bed = runnerTestBed('jobs-runner');
+const { vault, runner, finished, getOrCreateJob, rotateJobFor } = bed;
+let temp: RunnerTestBed['temp'];
+let database: RunnerTestBed['database'];
+let service: RunnerTestBed['service'];
+let keys: RunnerTestBed['keys'];
 const redisUrl = await reachableTestRedis();
 
-beforeAll(async () => {
-  temp = await makeTempDir();
-  const serviceDatabase = path.join(temp.dir, 'service.sqlite');
-  keys = await createTestKeys(serviceDatabase);
-  service = await startTestService(serviceDatabase);
-  database = await openTestConsoleDatabase('jobs-runner');
-  await migrateAuditLog(database);
-  await migrateDirectory(database);
-  await migrateJobs(database);
+beforeAll(() => {
+  ({ temp, database, service, keys } = bed);
 });
-afterAll(async () => {
-  await database.dispose();
-  await service.close();
-  await temp.remove();
-});
-
-const apiFor = (url: string, key: string) =>
-  createUserGroupApi({ baseUrl: url, apiKey: key, timeoutMs: 5_000 });
-
-function runner(overrides: Partial<JobRunnerOptions> = {}) {
-  return createJobRunner({
-    db: database.db,
-    vault,
-    api: () => apiFor(service.url, keys.testing),
-    pace: () => null,
-    concurrency: 8,
-    log: () => {},
-    pollMs: 100,
-    leaseMs: 1_000,
-    ...overrides,
-  });
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const finished = (id: string) =>
-  until(
-    () => jobProgress(database.db, id),
-    (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
-  );
-
-/**
- * `count` groups made in the Testing service, and a rotation job (not started) of their tokens;
- * `inDirectory`: the directory has the groups first, as this console had made them.
- */
-async function rotateJobFor(prefix: string, count: number, { inDirectory = false } = {}) {
-  const api = apiFor(service.url, keys.testing);
-  const groups = await Promise.all(
-    Array.from(
-      { length: count },
-      async (_, n) => (await api.getOrCreate({ user_group_id: `${prefix}-${n}` })).user_group,
-    ),
-  );
-  if (inDirectory)
-    await recordGroupsSeen(
-      database.db,
-      groups.map((group) => ({
-        kind: 'get-or-create' as const,
-        environment: 'Testing' as const,
-        operatorEmail: owner.email,
-        isNew: true,
-        group,
-        mappingSent: undefined,
-      })),
-    );
-  const reading = readTokenList(groups.map((group) => group.token).join('\n'));
-  if (!reading.ok) throw new Error(reading.message);
-  const id = await createRotateJob(database.db, vault, {
-    environment: 'Testing',
-    source: 'pasted',
-    owner,
-    ...reading,
-  });
-  return { groups, id };
-}
-
-/** A runner started afresh, until the directory has the group: what its catch-up wrote. */
-async function caughtUpEntry(userGroupId: string) {
-  const next = runner();
-  next.start();
-  try {
-    return await until(
-      () => findDirectoryEntry(database.db, 'Testing', userGroupId),
-      (found) => found !== null,
-      10_000,
-    );
-  } finally {
-    await next.stop();
-  }
-}
-
-function csv(rows: number, prefix: string) {
-  return [
-    'user_group_id,name,mapping,properties',
-    ...Array.from(
-      { length: rows },
-      (_, n) => `${prefix}-${n},Group ${n},"{""s"": ""ds_${n}""}","{""n"": ${n}}"`,
-    ),
-  ].join('\n');
-}
-
-async function getOrCreateJob(text: string, environment: Environment = 'Testing') {
-  const reading = readGetOrCreateCsv(text);
-  if (!reading.ok) throw new Error(reading.message);
-  const id = await createGetOrCreateJob(database.db, {
-    environment,
-    source: 'groups.csv',
-    owner,
-    ...reading,
-  });
-  await steerJob(database.db, id, 'start');
-  return id;
-}
 
 describe('the bulk job runner', () => {
   it('runs every good row of a CSV once, recording each in the directory and the audit log', async () => {
@@ -205,64 +76,6 @@ describe('the bulk job runner', () => {
     } finally {
       await jobRunner.stop();
     }
-  });
-
-  it('writes to the directory, when it starts, the done rows a console died before writing there', async () => {
-    const first = runner();
-    first.start();
-    const id = await getOrCreateJob(csv(5, 'late'));
-    await finished(id);
-    await first.stop();
-    // As an earlier console left a row it died after recording, before the directory had it.
-    await database.db
-      .deleteFrom('directory_entry')
-      .where('user_group_id', 'in', ['late-1', 'late-3'])
-      .execute();
-    await jobsDb(database.db)
-      .updateTable('bulk_job_row')
-      .set({ directory_at: null })
-      .where('job_id', '=', id)
-      .where('user_group_id', 'in', ['late-1', 'late-3'])
-      .execute();
-    expect(await findDirectoryEntry(database.db, 'Testing', 'late-3')).toBeNull();
-    const entry = await caughtUpEntry('late-3');
-    expect(entry).toMatchObject({ name: 'Group 3', mapping: { s: 'ds_3' }, createdBy: owner.email });
-    expect(await findDirectoryEntry(database.db, 'Testing', 'late-1')).toMatchObject({ name: 'Group 1' });
-    const due = await jobsDb(database.db)
-      .selectFrom('bulk_job_row')
-      .select('row_number')
-      .where('job_id', '=', id)
-      .where('directory_at', 'is', null)
-      .execute();
-    expect(due).toEqual([]);
-  });
-
-  it('keeps every row and new token when the directory cannot be written, and catches the directory up later', async () => {
-    const api = apiFor(service.url, keys.testing);
-    const { groups: old, id } = await rotateJobFor('nodir', 12);
-    await whileInsertsFail(database, 'directory_entry', async () => {
-      const jobRunner = runner();
-      jobRunner.start();
-      try {
-        await steerJob(database.db, id, 'start');
-        expect((await finished(id))?.counts).toMatchObject({ done: 12, failed: 0 });
-      } finally {
-        await jobRunner.stop();
-      }
-      // The new tokens are stored and are the groups' current ones; the directory has none of them.
-      const results = await jobResultRows(database.db, id, vault);
-      for (const [n, group] of old.entries()) {
-        const current = await api.getOrCreate({ user_group_id: group.provided_id });
-        expect(current.user_group.token).not.toBe(group.token);
-        expect(results.find((row) => row.userGroupId === group.provided_id)?.token).toBe(
-          current.user_group.token,
-        );
-        expect(await findDirectoryEntry(database.db, 'Testing', `nodir-${n}`)).toBeNull();
-      }
-    });
-    const entry = await caughtUpEntry('nodir-11');
-    const current = await api.getOrCreate({ user_group_id: 'nodir-11' });
-    expect(entry?.tokenFingerprint).toBe(tokenFingerprint(current.user_group.token));
   });
 
   it('rotates 200 tokens: each group ends with exactly one new token, all in the result, every old one refused', async () => {
@@ -394,6 +207,26 @@ describe('the bulk job runner', () => {
         paused_reason: expect.stringMatching(/refused/),
       });
       expect(progress?.counts).toMatchObject({ pending: 5, done: 0, failed: 0 });
+    } finally {
+      await jobRunner.stop();
+    }
+  });
+
+  it('pauses a job whose environment has no API key, saying so by its code, not by the error’s words', async () => {
+    const noKey = Object.assign(new Error('USER_GROUP_API_KEY_TESTING is not set'), {
+      code: 'environment_not_configured',
+    });
+    const jobRunner = runner({
+      api: () => {
+        throw noKey;
+      },
+    });
+    jobRunner.start();
+    try {
+      const id = await getOrCreateJob(csv(3, 'no-key'));
+      const progress = await finished(id);
+      expect(progress?.job).toMatchObject({ status: 'paused', paused_reason: 'environment_not_configured' });
+      expect(progress?.counts).toMatchObject({ pending: 3, done: 0, failed: 0 });
     } finally {
       await jobRunner.stop();
     }

@@ -42,6 +42,8 @@ export interface BulkJobTable {
   audit_event_id: number | null;
   /** When the tokens were downloaded and erased; results stay, tokens do not. */
   tokens_erased_at: string | null;
+  /** Who downloaded them (their email): the one answer that carried them. */
+  tokens_taken_by: string | null;
   /** The console instance running it, until then: one runner per job at a time. */
   lease_owner: string | null;
   lease_expires_at: string | null;
@@ -164,6 +166,14 @@ const migrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await sql`drop table bulk_job_row`.execute(db);
       await sql`drop table bulk_job`.execute(db);
+    },
+  },
+  '2026-11-24-001-tokens-taken-by': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('bulk_job').addColumn('tokens_taken_by', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table bulk_job drop column tokens_taken_by`.execute(db);
     },
   },
 };

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import type { JobAction } from '@/lib/console-api/jobs';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { GetOrCreateRow, InvalidRow } from './csv';
@@ -13,6 +14,7 @@ import {
   type BulkJobTable,
   type JobKind,
   type JobStatus,
+  type JobsDb,
   jobsDb,
   type RowStatus,
 } from './schema';
@@ -81,6 +83,7 @@ async function insertJob(db: ConsoleDb, job: NewJob): Promise<string> {
           paused_reason: null,
           audit_event_id: null,
           tokens_erased_at: null,
+          tokens_taken_by: null,
           lease_owner: null,
           lease_expires_at: null,
         })
@@ -263,9 +266,6 @@ export async function listJobs(db: ConsoleDb, environment: Environment, limit = 
     .execute();
 }
 
-export const jobActions = ['start', 'pause', 'resume', 'cancel'] as const;
-export type JobAction = (typeof jobActions)[number];
-
 const transitions: Record<JobAction, { from: JobStatus[]; to: JobStatus }> = {
   start: { from: ['draft'], to: 'running' },
   pause: { from: ['running'], to: 'paused' },
@@ -323,12 +323,12 @@ export interface ResultRow {
  * Every row the job ran (the preview's refusals are not results), in the job's order; with tokens,
  * decrypted (null where none or already erased).
  */
-export async function jobResultRows(
-  db: ConsoleDb,
-  id: string,
-  vault: TokenVault | null,
-): Promise<ResultRow[]> {
-  const rows = await jobsDb(db)
+export function jobResultRows(db: ConsoleDb, id: string, vault: TokenVault | null): Promise<ResultRow[]> {
+  return resultRows(jobsDb(db), id, vault);
+}
+
+async function resultRows(db: JobsDb, id: string, vault: TokenVault | null): Promise<ResultRow[]> {
+  const rows = await db
     .selectFrom('bulk_job_row')
     .selectAll()
     .where('job_id', '=', id)
@@ -354,21 +354,56 @@ export async function jobResultRows(
   }));
 }
 
-/** After the tokens were downloaded: the results stay, the tokens go. */
-export async function eraseResultTokens(db: ConsoleDb, id: string): Promise<void> {
+/**
+ * The tokens, to the one caller who took them; to every later one, when and by whom they were
+ * taken; or, while a console still runs the job (rows it sent may yet answer), not yet.
+ */
+export type TokenClaim =
+  | { rows: ResultRow[] }
+  | { takenAt: string; takenBy: string | null }
+  | { settling: true };
+
+/**
+ * Hands a job's tokens out once and erases them, in one transaction: the first caller marks them
+ * taken with a conditional update (of concurrent callers exactly one matches, on SQLite and on
+ * PostgreSQL, whose row lock makes the others re-read a row already taken), reads and decrypts
+ * them, and erases them; a decryption failure rolls it all back. The results stay. Not while a
+ * console holds the job's lease: a cancelled job's rows already sent may still be answered, and
+ * their tokens must not arrive after the only copy was handed out.
+ */
+export async function claimResultTokens(
+  db: ConsoleDb,
+  id: string,
+  vault: TokenVault,
+  takenBy: string,
+): Promise<TokenClaim> {
   const now = new Date().toISOString();
-  await jobsDb(db)
+  return jobsDb(db)
     .transaction()
-    .execute(async (trx) => {
+    .execute(async (trx): Promise<TokenClaim> => {
+      const claimed = await trx
+        .updateTable('bulk_job')
+        .set({ tokens_erased_at: now, tokens_taken_by: takenBy, updated_at: now })
+        .where('id', '=', id)
+        .where('tokens_erased_at', 'is', null)
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
+        .returning('id')
+        .executeTakeFirst();
+      if (!claimed) {
+        const job = await trx
+          .selectFrom('bulk_job')
+          .select(['tokens_erased_at', 'tokens_taken_by'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        if (!job.tokens_erased_at) return { settling: true };
+        return { takenAt: job.tokens_erased_at, takenBy: job.tokens_taken_by };
+      }
+      const rows = await resultRows(trx, id, vault);
       await trx
         .updateTable('bulk_job_row')
         .set({ result_token: null, input_token: null })
         .where('job_id', '=', id)
         .execute();
-      await trx
-        .updateTable('bulk_job')
-        .set({ tokens_erased_at: now, updated_at: now })
-        .where('id', '=', id)
-        .execute();
+      return { rows };
     });
 }

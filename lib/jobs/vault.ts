@@ -4,14 +4,12 @@
  * ciphertext copied to another row does not decrypt. The key comes from CONSOLE_JOB_TOKEN_KEY
  * (required when several consoles share one database) or a file under DATA_DIR, made on first use.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { IV_BYTES, KEY_BYTES, open, parseEncryptionKey, seal } from '@/lib/crypto/aes-gcm';
 import { readOrCreateSecretFile } from '@/lib/secret-file';
-import { parseEncryptionKey } from '@/lib/user-group-service/token-crypto';
 
 const VERSION = 'v1';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 export interface TokenVault {
   seal(token: string, place: string): string;
@@ -19,27 +17,14 @@ export interface TokenVault {
 }
 
 export function createTokenVault(key: Buffer): TokenVault {
-  if (key.length !== 32) throw new Error('the job token key must be 32 bytes');
+  if (key.length !== KEY_BYTES) throw new Error('the job token key must be 32 bytes');
   const ivs = randomIvs();
   return {
-    seal(token, place) {
-      const iv = ivs();
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(place));
-      const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-      return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
-    },
+    seal: (token, place) => `${VERSION}.${seal(key, token, place, ivs()).toString('base64url')}`,
     open(sealed, place) {
       const [version, body] = sealed.split('.');
       if (version !== VERSION || !body) throw new Error('not a sealed job token');
-      const bytes = Buffer.from(body, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
-      decipher.setAAD(Buffer.from(place));
-      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      return Buffer.concat([
-        decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
-        decipher.final(),
-      ]).toString('utf8');
+      return open(key, Buffer.from(body, 'base64url'), place);
     },
   };
 }

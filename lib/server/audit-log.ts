@@ -1,6 +1,10 @@
 import 'server-only';
 import { type AuditFilters, auditFiltersQuery } from '@/lib/audit/filters';
+import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import { looksLikeToken } from '@/lib/console-api/tokens';
+import { plural } from '@/lib/plural';
 import { auditUnavailable } from './errors';
 import { consoleServer } from './index';
 import { logger } from './logger';
@@ -37,6 +41,30 @@ export async function settleAudit(id: number, settlement: AuditSettlement, reque
   }
 }
 
+/**
+ * Runs a change on record: its entry is written first (`started`; nothing runs when it cannot be
+ * written), then settled with the outcome, the error's code when the change was refused.
+ */
+export async function onRecord<T>(entry: Omit<AuditEntry, 'outcome'>, change: () => Promise<T>): Promise<T> {
+  const id = await audit({ ...entry, outcome: 'started' });
+  let result: T;
+  try {
+    result = await change();
+  } catch (error) {
+    await settleAudit(
+      id,
+      { outcome: error instanceof ConsoleError ? error.code : 'internal' },
+      entry.requestId,
+    );
+    throw error;
+  }
+  await settleAudit(id, { outcome: 'success' }, entry.requestId);
+  return result;
+}
+
+const withoutToken = (value: string | undefined) =>
+  value && looksLikeToken(value) ? `fingerprint:${tokenFingerprint(value)}` : value;
+
 /** Reading or exporting the log is itself on record: who, which filters, how many rows. */
 export async function auditRead(
   action: 'audit.read' | 'audit.export',
@@ -45,12 +73,18 @@ export async function auditRead(
   filters: AuditFilters,
   rows: number,
 ): Promise<void> {
-  const query = auditFiltersQuery(filters, action === 'audit.read' ? filters.page : undefined);
+  // A token pasted into a filter (or a group page opened by one) is kept as its fingerprint only.
+  const recorded = {
+    ...filters,
+    operator: withoutToken(filters.operator),
+    group: withoutToken(filters.group),
+  };
+  const query = auditFiltersQuery(recorded, action === 'audit.read' ? filters.page : undefined);
   await audit({
     action,
     operator: { id: operator.id, email: operator.email },
     outcome: 'success',
     requestId,
-    detail: `${rows} ${rows === 1 ? 'row' : 'rows'}${query ? `; ${query}` : ''}`,
+    detail: `${plural(rows, 'row')}${query ? `; ${query}` : ''}`,
   });
 }

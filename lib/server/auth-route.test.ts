@@ -21,6 +21,15 @@ const { PEER_ADDRESS_HEADER } = await import('@/lib/config/trusted-proxies');
 
 const origin = 'http://127.0.0.1:3999';
 
+async function auditRowCount(): Promise<number> {
+  const { database } = await consoleServer();
+  const { count } = await database.db
+    .selectFrom('audit_event')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
 function authRequest(endpoint: string, body: unknown, headers: Record<string, string> = {}) {
   return new Request(`${origin}/api/auth${endpoint}`, {
     method: 'POST',
@@ -69,6 +78,11 @@ describe('the /api/auth handler', () => {
   });
 
   it('limits sign-in attempts per email whatever X-Forwarded-For claims, with one audit entry per window', async () => {
+    // An operator's email: what is typed for any other stays off the record (it may be a password).
+    const { auth } = await consoleServer();
+    await auth.api.createUser({
+      body: { email: 'target@unit.example', name: 'Target', password: 'target-password-1', role: 'viewer' },
+    });
     const attempt = (n: number) =>
       handleAuthRequest(
         authRequest(
@@ -124,7 +138,7 @@ describe('the /api/auth handler', () => {
     expect(statuses).toEqual(Array(8).fill(415));
   });
 
-  it('refuses a 20 MB body with 413 after reading at most a little over 1 MiB', async () => {
+  it('refuses a 20 MB body with 413, keeping at most 1 MiB and dropping at most 8 MiB more', async () => {
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -143,7 +157,8 @@ describe('the /api/auth handler', () => {
       } as RequestInit),
     );
     expect(response.status).toBe(413);
-    expect(pulled).toBeLessThan(1.25 * 1024 * 1024);
+    // The rest is read and dropped (a lingering close: the client then hears the 413), up to 8 MiB.
+    expect(pulled).toBeLessThan((1 + 8) * 1024 * 1024 + 4 * 64 * 1024);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(10 * 1024 * 1024);
   });
 
@@ -159,6 +174,24 @@ describe('the /api/auth handler', () => {
   ])('answers 404 for %s, which the console does not use', async (endpoint, body) => {
     const response = await handleAuthRequest(authRequest(endpoint, body));
     expect(response.status).toBe(404);
+  });
+
+  it('answers 404 to SSO callbacks with SSO off, and writes nothing to the audit log', async () => {
+    const rowsBefore = await auditRowCount();
+    const responses: Response[] = [];
+    for (let n = 0; n < 40; n++) {
+      const provider = n % 2 === 0 ? 'oidc' : `provider-${n}`;
+      const request = new Request(`${origin}/api/auth/callback/${provider}?state=x`, {
+        method: n % 4 === 3 ? 'POST' : 'GET',
+        headers: { [PEER_ADDRESS_HEADER]: `198.51.100.${n % 16}` },
+      });
+      responses.push(await handleAuthRequest(request));
+    }
+    expect(responses.map((response) => response.status)).toEqual(Array(40).fill(404));
+    expect(await Promise.all(responses.map(async (response) => (await response.json()).error.code))).toEqual(
+      Array(40).fill('not_found'),
+    );
+    expect(await auditRowCount()).toBe(rowsBefore);
   });
 
   it('keeps get-session closed: its answer carries the session token', async () => {

@@ -1,13 +1,13 @@
 import 'server-only';
-import { AUTH_BASE_PATH } from '@/lib/auth/options';
+import { AUTH_BASE_PATH, SIGN_IN_NOT_RECORDED } from '@/lib/auth/options';
 import { checkRequestOrigin } from '@/lib/auth/origin';
-import { signInKeys } from '@/lib/auth/sign-in-limiter';
+import { failureGateOf, signInKeys, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
-import { audit } from './audit-log';
-import { accessErrors } from './errors';
-import { consoleServer, type Operator, operatorFromHeaders } from './index';
+import { audit, settleAudit } from './audit-log';
+import { accessErrors, auditUnavailable } from './errors';
+import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
 import { readBodyText, readJson } from './request-body';
 import { withRequestId } from './request-context';
 import { handleRequest } from './route';
@@ -40,13 +40,26 @@ export function handleAuthRequest(request: Request): Promise<Response> {
     (candidate) => candidate.method === request.method && candidate.path.test(path),
   );
   return handleRequest(`auth ${endpoint?.kind ?? 'refused'}`, async ({ requestId }) => {
-    if (!endpoint) throw new ConsoleError('not_found', 'No such sign-in endpoint.');
-    return handleEndpoint(request, endpoint.kind, requestId);
+    if (!endpoint) throw noSuchEndpoint();
+    return handleEndpoint(request, endpoint.kind, path, requestId);
   });
 }
 
-async function handleEndpoint(request: Request, kind: EndpointKind, requestId: string): Promise<Response> {
-  const { auth, config, database, signInLimiter } = await consoleServer();
+const noSuchEndpoint = () => new ConsoleError('not_found', 'No such sign-in endpoint.');
+
+async function handleEndpoint(
+  request: Request,
+  kind: EndpointKind,
+  path: string,
+  requestId: string,
+): Promise<Response> {
+  const server = await consoleServer();
+  const { auth, config, database } = server;
+  // Only the configured provider has a callback (with SSO off, none): nobody reaches better-auth,
+  // its error redirect or the audit log through another.
+  if (kind === 'sso-callback' && (!config.oidc || path !== `/callback/${config.oidc.providerId}`)) {
+    throw noSuchEndpoint();
+  }
   // The IdP posts its answer back from its own origin (form_post); state and PKCE protect it.
   if (kind !== 'sso-callback' && checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
     throw accessErrors.crossSite();
@@ -54,65 +67,121 @@ async function handleEndpoint(request: Request, kind: EndpointKind, requestId: s
 
   const body = await readAuthBody(request, kind);
   const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : null;
+  const client = clientAddress(request.headers, config.trustedProxies);
+  const callbackKey = ssoCallbackKey(client);
 
-  if (limited.has(kind)) {
-    const verdict = (await signInLimiter?.attempt(
-      signInKeys(attemptedEmail, clientAddress(request.headers, config.trustedProxies)),
-    )) ?? { allowed: true };
-    if (!verdict.allowed) {
-      // One entry per window and key, not one per refused guess: a flood cannot flood the log.
-      if (kind === 'sign-in' && verdict.firstRefusal) {
-        await audit({
-          action: 'sign-in',
-          operator: await knownOperator(database, attemptedEmail),
-          outcome: 'rate_limited',
-          requestId,
-          detail: 'further attempts are refused without an entry until the limit resets',
-        });
-      }
-      throw new ConsoleError(
-        'rate_limited',
-        `Too many sign-in attempts: retry in ${verdict.retryAfterSeconds} s.`,
-        {
-          retryAfterSeconds: verdict.retryAfterSeconds,
-        },
-      );
-    }
-  }
+  if (kind === 'sso-callback') await limitSsoCallback(server, callbackKey, requestId);
+  else if (limited.has(kind)) await limitAttempt(server, kind, attemptedEmail, client, requestId);
 
   const before: Operator | null =
     kind === 'sign-out' || kind === 'change-password' ? await operatorFromHeaders(request.headers) : null;
 
+  // Signing out and changing a password are changes: on record before they happen, or not done.
+  const changeId =
+    before && (kind === 'sign-out' || kind === 'change-password')
+      ? await audit({
+          action: kind === 'sign-out' ? 'sign-out' : 'password.change',
+          operator: before,
+          outcome: 'started',
+          requestId,
+        })
+      : null;
+
   const response = await withRequestId(requestId, () => auth.handler(forwardedRequest(request, body)));
+  if (changeId !== null)
+    await settleAudit(changeId, { outcome: response.ok ? 'success' : await errorCode(response) }, requestId);
 
   // Successful sign-ins are recorded where better-auth creates the session (lib/server/compose.ts).
   if (kind === 'sign-in' && response.status >= 400) {
+    const outcome = await errorCode(response);
+    // The session was refused because its entry could not be written: there is no log to write to.
+    if (outcome === SIGN_IN_NOT_RECORDED.toLowerCase()) throw auditUnavailable(requestId);
     await audit({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
-      outcome: await errorCode(response),
+      outcome,
       requestId,
       detail: 'email and password',
     });
+    // A disabled operator's right password must not read differently from a wrong one: the log
+    // keeps the real outcome, the answer is the same as for any wrong password.
+    if (outcome === 'banned_user') {
+      return Response.json(
+        { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' },
+        { status: 401 },
+      );
+    }
   }
   if (kind === 'sso-callback') {
     const error = ssoError(response);
-    if (error) {
-      await audit({ action: 'sign-in', operator: null, outcome: error, requestId, detail: 'single sign-on' });
+    // Anyone can fail a callback without signing in: on record once per client and window.
+    if (
+      error &&
+      error !== SIGN_IN_NOT_RECORDED.toLowerCase() &&
+      (await failureGateOf(server.signInLimiter).first(callbackKey))
+    ) {
+      await audit({
+        action: 'sign-in',
+        operator: null,
+        outcome: error,
+        requestId,
+        detail: 'single sign-on; further failures from this client are recorded once per window',
+      });
     }
   }
-  if (kind === 'sign-out' && before && response.ok) {
-    await audit({ action: 'sign-out', operator: before, outcome: 'success', requestId });
-  }
-  if (kind === 'change-password' && before) {
+  return response;
+}
+
+/** Counts a sign-in, SSO start or password change against the limiter; over the limit, 429. */
+async function limitAttempt(
+  { database, signInLimiter }: ConsoleServer,
+  kind: EndpointKind,
+  attemptedEmail: string | null,
+  client: string | null,
+  requestId: string,
+): Promise<void> {
+  const verdict = (await signInLimiter?.attempt(signInKeys(attemptedEmail, client))) ?? { allowed: true };
+  if (verdict.allowed) return;
+  // One entry per window and key, not one per refused guess: a flood cannot flood the log.
+  if (kind === 'sign-in' && verdict.firstRefusal) {
     await audit({
-      action: 'password.change',
-      operator: before,
-      outcome: response.ok ? 'success' : await errorCode(response),
+      action: 'sign-in',
+      operator: await knownOperator(database, attemptedEmail),
+      outcome: 'rate_limited',
       requestId,
+      detail: 'further attempts are refused without an entry until the limit resets',
     });
   }
-  return response;
+  throw rateLimited(verdict.retryAfterSeconds);
+}
+
+/**
+ * Counts an SSO callback per client, apart from password sign-ins; over the limit, 429. Its entry
+ * shares the gate of failed callbacks: one unauthenticated entry per client and window in all.
+ */
+async function limitSsoCallback(
+  { signInLimiter }: ConsoleServer,
+  callbackKey: string,
+  requestId: string,
+): Promise<void> {
+  const verdict = (await signInLimiter?.attempt([callbackKey])) ?? { allowed: true };
+  if (verdict.allowed) return;
+  if (await failureGateOf(signInLimiter).first(callbackKey)) {
+    await audit({
+      action: 'sign-in',
+      operator: null,
+      outcome: 'rate_limited',
+      requestId,
+      detail: 'single sign-on; further callbacks are refused without an entry until the limit resets',
+    });
+  }
+  throw rateLimited(verdict.retryAfterSeconds);
+}
+
+function rateLimited(retryAfterSeconds: number): ConsoleError {
+  return new ConsoleError('rate_limited', `Too many sign-in attempts: retry in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
 }
 
 type AuthBody = { text: string; json: Record<string, unknown> | null };
@@ -157,7 +226,8 @@ async function knownOperator(
 ): Promise<{ id: string | null; email: string | null } | null> {
   if (!email) return null;
   const row = await database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst();
-  return { id: row?.id ?? null, email };
+  // Not an operator's: whatever was typed (a password in the email field?) stays off the record.
+  return row ? { id: row.id, email } : null;
 }
 
 /** better-auth's error code (INVALID_EMAIL_OR_PASSWORD → invalid_email_or_password). */

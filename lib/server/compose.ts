@@ -3,8 +3,8 @@
  * database, better-auth wired to the audit log) for the Next server (lib/server/index.ts) and the
  * launcher alike. Plain module: the launcher runs it under tsx, outside React's server environment.
  */
-import { recordAuditEvent } from '@/lib/audit/store';
-import { type ConsoleAuth, createConsoleAuth } from '@/lib/auth/options';
+import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth/options';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { currentRequestId } from './request-context';
@@ -19,23 +19,51 @@ type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void
 
 export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
   const database = openConsoleDatabase(config.database);
+  const signIns = signInRecord(database, log);
   const auth = createConsoleAuth(config, database, {
     log,
-    // Every sign-in, by password or SSO, is on record (failures are recorded by the auth route).
-    onSessionCreated: async ({ userId, path }) => {
+    onSessionCreating: signIns.start,
+    onSessionCreated: signIns.settle,
+  });
+  return { config, database, auth };
+}
+
+/**
+ * Every sign-in, by password or SSO, is on record before its session exists (`started`; when the
+ * entry cannot be written, the session is not created), and settled `success` once it does.
+ * Failures are recorded by the auth route.
+ */
+function signInRecord(database: ConsoleDatabase, log: Log) {
+  /** Entry ids by session token, from `start` to `settle`. */
+  const unsettled = new Map<string, number>();
+  // A session whose insert failed after its entry was written is never settled: its entry stays
+  // `started`, and the oldest such ids are dropped here rather than kept for ever.
+  const MAX_UNSETTLED = 1_000;
+  return {
+    start: async ({ userId, token, path }: NewSession) => {
       const user = await database.db
         .selectFrom('user')
         .select('email')
         .where('id', '=', userId)
         .executeTakeFirst();
-      await recordAuditEvent(database.db, {
+      const id = await recordAuditEvent(database.db, {
         action: 'sign-in',
         operator: { id: userId, email: user?.email ?? null },
-        outcome: 'success',
+        outcome: 'started',
         requestId: currentRequestId(),
         detail: path?.startsWith('/callback') ? 'single sign-on' : 'email and password',
       });
+      if (unsettled.size >= MAX_UNSETTLED) unsettled.delete(unsettled.keys().next().value as string);
+      unsettled.set(token, id);
     },
-  });
-  return { config, database, auth };
+    settle: async ({ token }: NewSession) => {
+      const id = unsettled.get(token);
+      if (id === undefined) return;
+      unsettled.delete(token);
+      // The session exists: a failure here leaves the entry `started`, which still records the sign-in.
+      await settleAuditEvent(database.db, id, { outcome: 'success' }).catch(() =>
+        log('error', 'could not complete the audit entry of a sign-in'),
+      );
+    },
+  };
 }

@@ -4,6 +4,22 @@ import type { UserGroupOperation } from '@/lib/console-api/contract';
 import { type Environment, environmentFromSlug } from '@/lib/environments';
 import { UpstreamError } from '@/lib/user-group-api/client';
 import { describeFieldErrors } from '@/lib/validation/field-errors';
+import { logger } from './logger';
+
+/** What a person who cannot change the console's setup reads of a setup failure. */
+export const NOT_SET_UP = 'This environment is not set up yet: ask an admin of the console.';
+
+/**
+ * The environment has no API key. Everyone reads NOT_SET_UP; admins, who can fix it, the variable
+ * (the log keeps it too).
+ */
+export function environmentNotConfigured(environment: Environment): ConsoleError {
+  return new ConsoleError('environment_not_configured', NOT_SET_UP, {}, notConfiguredForAdmins(environment));
+}
+
+/** The same, for an admin: which variable to set. */
+export const notConfiguredForAdmins = (environment: Environment) =>
+  `The ${environment} environment is not configured: the console has no API key for it (USER_GROUP_API_KEY_${environment.toUpperCase()}).`;
 
 /** Refusals before any work: who may send what, from where. */
 export const accessErrors = {
@@ -68,18 +84,27 @@ export function fromUpstreamError(
   const { status, fields, retryAfterSeconds } = error.details;
   switch (error.kind) {
     case 'invalid_request':
+      logUpstreamWords(error, requestId);
       return new ConsoleError(
         'upstream_invalid_request',
-        `The User Group Service refused the input: ${error.message}`,
-        { fields, requestId },
+        `The User Group Service refused the input${fields ? `: check ${Object.keys(fields).join(', ')}` : ''} (request ${requestId}).`,
+        {
+          ...(fields
+            ? {
+                fields: Object.fromEntries(
+                  Object.keys(fields).map((name) => [name, 'was refused by the User Group Service']),
+                ),
+              }
+            : {}),
+          requestId,
+        },
       );
     case 'unauthorized':
       return new ConsoleError(
         'api_key_refused',
+        `The User Group Service refused the console's API key for ${environment}: ask an admin of the console.`,
+        { requestId },
         `The console's API key for ${environment} was refused: check USER_GROUP_API_KEY_${suffix}.`,
-        {
-          requestId,
-        },
       );
     case 'not_found':
       return new ConsoleError('not_found', notFoundMessages[operation], { requestId });
@@ -94,24 +119,36 @@ export function fromUpstreamError(
     case 'unreachable':
       return new ConsoleError(
         'upstream_unreachable',
-        `${error.message} Check that it is running and that USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) is right.`,
+        `${error.message} Retry in a moment; if it keeps failing, ask an admin of the console.`,
         { requestId },
+        `${error.message} Check that it is running and that USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) is right.`,
       );
     case 'timeout':
       return new ConsoleError('upstream_timeout', `${error.message} Retry in a moment.`, { requestId });
     case 'malformed':
       return new ConsoleError(
         'upstream_malformed',
+        `${error.message} Ask an admin of the console to check where it sends requests.`,
+        { requestId },
         `${error.message} Is USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) a User Group Service?`,
-        {
-          requestId,
-        },
       );
     case 'failed':
+      logUpstreamWords(error, requestId);
       return new ConsoleError(
         'upstream_error',
-        `The User Group Service failed${status ? ` (HTTP ${status})` : ''}: ${error.message}`,
+        `The User Group Service failed${status ? ` (HTTP ${status})` : ''}: try again in a moment (request ${requestId}).`,
         { requestId },
       );
   }
+}
+
+/**
+ * The service's own words (and its field messages) are not the console's: a person reads the
+ * console's, and the service's stay in the log, under the request id the person sees.
+ */
+function logUpstreamWords(error: UpstreamError, requestId: string): void {
+  logger.warn(
+    { requestId, upstream: { kind: error.kind, message: error.message, fields: error.details.fields } },
+    'the User Group Service refused or failed a request',
+  );
 }

@@ -6,7 +6,7 @@ import { accessErrors } from './errors';
 import { consoleServer, type Operator, operatorFromHeaders } from './index';
 
 const permissionWording: Record<Permission, string> = {
-  'audit:read': 'read the audit log',
+  'console:read': 'use the console',
   'user-groups:get-or-create': 'get or create user groups',
   'user-groups:rotate': 'rotate tokens',
   'user-groups:reveal-token': 'see tokens',

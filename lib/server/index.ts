@@ -1,7 +1,6 @@
 import 'server-only';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
@@ -9,8 +8,10 @@ import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
+import { environmentNotConfigured } from './errors';
 import { logger } from './logger';
 import { migrateConsoleDatabase } from './migrate';
+import { createUpstreamProbe, type UpstreamProbe } from './upstream-status';
 
 /**
  * The Next server's console: built once per process on first use (never at import: `next build`
@@ -28,6 +29,8 @@ export interface ConsoleServer extends ConsoleParts {
    * shared by every console) and the vault of their tokens.
    */
   jobs: { runner: JobRunner; vault: TokenVault };
+  /** How each environment's service answered lately (the header's status): a probe kept a few seconds. */
+  upstreamProbe: UpstreamProbe;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -78,18 +81,13 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
-  return { ...parts, signInLimiter, userGroupApi, jobs: { runner, vault } };
+  const upstreamProbe = createUpstreamProbe(userGroupApi);
+  return { ...parts, signInLimiter, userGroupApi, jobs: { runner, vault }, upstreamProbe };
 }
 
 function upstreamOf(config: ConsoleConfig, environment: Environment) {
   const upstream = config.upstreams[environment];
-  if (!upstream) {
-    const variable = `USER_GROUP_API_KEY_${environment.toUpperCase()}`;
-    throw new ConsoleError(
-      'environment_not_configured',
-      `The ${environment} environment is not configured: the console has no API key for it (${variable}).`,
-    );
-  }
+  if (!upstream) throw environmentNotConfigured(environment);
   return upstream;
 }
 

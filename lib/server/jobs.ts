@@ -1,11 +1,12 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { JobView } from '@/lib/console-api/jobs';
-import type { JobKind } from '@/lib/jobs/schema';
+import { describePauseReason } from '@/lib/jobs/pause-reasons';
+import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
 import { type JobProgress, jobProgress } from '@/lib/jobs/store';
-import { can, type Permission, type Role } from '@/lib/roles';
+import { can, hasRole, type Permission, type Role } from '@/lib/roles';
 import { accessErrors } from './errors';
-import type { ConsoleServer } from './index';
+import type { ConsoleServer, Operator } from './index';
 
 /** What running or steering a job of this kind needs: the single action's permission. */
 export const jobPermission: Record<JobKind, Permission> = {
@@ -17,6 +18,19 @@ export function requireJobPermission(role: Role | null, kind: JobKind): void {
   if (!can(role, jobPermission[kind])) {
     throw accessErrors.forbidden(kind === 'rotate' ? 'rotate tokens' : 'get or create user groups');
   }
+}
+
+/**
+ * Who may take a job's tokens (and so erase the console's only copy): the operator who made the job,
+ * or an admin. Answers why not, in words naming the owner, or null when allowed.
+ */
+export function tokenDownloadRefusal(
+  operator: Pick<Operator, 'id' | 'role'>,
+  job: Pick<BulkJobTable, 'created_by' | 'created_by_id'>,
+): string | null {
+  if (!can(operator.role, 'user-groups:reveal-token')) return 'Your role cannot download tokens.';
+  if (job.created_by_id === operator.id || hasRole(operator.role, 'admin')) return null;
+  return `Only ${job.created_by}, who made this job, or an admin can download its tokens.`;
 }
 
 /** The job and its progress, or 404. */
@@ -38,12 +52,27 @@ export function toJobView(progress: JobProgress): JobView {
     createdBy: job.created_by,
     startedAt: job.started_at,
     finishedAt: job.finished_at,
-    pausedReason: job.paused_reason,
+    pausedReason: describePauseReason(job.paused_reason, job.environment),
     tokensErasedAt: job.tokens_erased_at,
+    tokensTakenBy: job.tokens_taken_by,
     counts: progress.counts,
     ratePerMinute: progress.ratePerMinute,
     secondsLeft: progress.secondsLeft,
     invalidRows: progress.invalidRows,
     failedRows: progress.failedRows,
   };
+}
+
+/** The file a result downloads as: which job, and whether the tokens are in it. */
+export function resultFileName(job: Pick<BulkJobTable, 'id' | 'kind' | 'environment'>, withTokens: boolean) {
+  return `${job.kind}-${job.environment.toLowerCase()}-${job.id.slice(0, 8)}${withTokens ? '-tokens' : ''}.csv`;
+}
+
+export function csvFile(csv: string, name: string): Response {
+  return new Response(csv, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+    },
+  });
 }

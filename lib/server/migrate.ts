@@ -12,6 +12,7 @@ import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { whileMigrationLocked } from '@/lib/db/migrate';
 import { migrateDirectory } from '@/lib/directory/schema';
+import { migratePauseReasons } from '@/lib/jobs/pause-reasons-migration';
 import { migrateJobs } from '@/lib/jobs/schema';
 
 export interface MigrationReport {
@@ -38,6 +39,7 @@ export async function applyConsoleMigrations(
   await migrateAuditLog(database);
   await migrateDirectory(database);
   await migrateJobs(database);
+  await migratePauseReasons(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

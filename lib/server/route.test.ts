@@ -180,6 +180,15 @@ describe('reading the audit log is on record', () => {
     ]);
   });
 
+  it('keeps a token pasted into a filter as its fingerprint only', async () => {
+    const token = 'ab12'.repeat(16);
+    expect((await readAudit(get(`/api/audit?group=${token}`), noParams)).status).toBe(200);
+    const { database } = await consoleServer();
+    const { events } = await listAuditEvents(database.db, { action: 'audit.read', page: 1 });
+    expect(events[0]?.detail).toMatch(/^0 rows; group=fingerprint%3A[0-9a-f]{12}$/);
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
   it('refuses an export it cannot record', async () => {
     const refused = await auditWritesFail(() => exportAudit(get('/api/audit/export'), noParams));
     expect(refused.status).toBe(503);

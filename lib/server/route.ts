@@ -4,8 +4,9 @@ import type { z } from 'zod';
 import type { AuditAction } from '@/lib/audit/schema';
 import type { AuditSettlement } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-api/console-error';
+import type { ConsoleRouteDefinition, PathParams } from '@/lib/console-api/routes';
 import type { Environment } from '@/lib/environments';
-import type { Permission } from '@/lib/roles';
+import { hasRole } from '@/lib/roles';
 import { audit, settleAudit } from './audit-log';
 import { internalError } from './errors';
 import { guardRequest } from './guard';
@@ -18,6 +19,8 @@ export interface RequestScope {
   requestId: string;
   name: string;
   operatorId?: string;
+  /** An admin reads a setup failure's detail (the variable to fix); others read it in plain words. */
+  admin?: boolean;
 }
 
 /**
@@ -38,12 +41,21 @@ export async function handleRequest(
   } catch (error) {
     if (!(error instanceof ConsoleError) || error.status >= 500) {
       logger.error(
-        { operation: scope.name, requestId: scope.requestId, err: describeError(error) },
+        {
+          operation: scope.name,
+          requestId: scope.requestId,
+          err: describeError(error),
+          // The setup detail (which variable to fix) stays in the log whoever asked.
+          ...(error instanceof ConsoleError && error.adminMessage ? { setup: error.adminMessage } : {}),
+        },
         'console request failed',
       );
     }
     const failure = error instanceof ConsoleError ? error : internalError(scope.requestId);
-    response = Response.json(failure.body, { status: failure.status, headers: failure.headers });
+    response = Response.json(failure.bodyFor(scope.admin === true), {
+      status: failure.status,
+      headers: failure.headers,
+    });
   }
   const headers = new Headers(response.headers);
   headers.set('cache-control', 'no-store');
@@ -72,21 +84,18 @@ export interface ActionAudit<Body, Result> {
   request: (body: Body) => AuditFacts;
   /** What the answer adds on success. */
   result: (body: Body, result: Result) => AuditFacts;
+  /** The outcome an answer is settled with; `success` unless said (show-token: `gone`). */
+  outcome?: (result: Result) => string;
 }
 
-export interface RouteSpec<Body, Result> {
-  name: string;
-  permission: Permission;
-  /** The body's schema, the same the form uses; without it the body is not read. */
-  body?: z.core.$ZodType<Body>;
-  /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
-  maxBodyBytes?: number;
-  /**
-   * An action that must be on record: its entry is written before the handler runs, and nothing
-   * happens without it (503 audit_unavailable); its outcome is filled in afterwards.
-   */
+/**
+ * A route's definition (lib/console-api/routes.ts: path, permission, body and answer schemas) and,
+ * for an action that must be on record, its audit: the entry is written before the handler runs,
+ * and nothing happens without it (503 audit_unavailable); its outcome is filled in afterwards.
+ */
+export type RouteSpec<Path extends string, Body, Result> = ConsoleRouteDefinition<Path, Body, Result> & {
   audit?: ActionAudit<Body, Result>;
-}
+};
 
 export interface RouteContext<Body, Params> {
   request: Request;
@@ -101,13 +110,14 @@ type NextHandler<Params> = (request: Request, context: { params: Promise<Params>
 
 /**
  * The one wrapper of the console's route handlers: checks origin, session and role (the
- * permission it declares), parses the body with its schema, writes the audit entry of an audited
- * action, and answers the handler's result as JSON (or its Response as is).
+ * permission its definition declares), parses the body with the definition's schema, writes the
+ * audit entry of an audited action, and answers the handler's result as JSON (or its Response as
+ * is). The handler's result has the type of the answer the browser parses.
  */
-export function consoleRoute<Body = undefined, Result = unknown, Params = Record<string, never>>(
-  spec: RouteSpec<Body, Result>,
-  handler: (context: RouteContext<Body, Params>) => Promise<Result | Response>,
-): NextHandler<Params> {
+export function consoleRoute<Path extends string, Body, Result>(
+  spec: RouteSpec<Path, Body, Result>,
+  handler: (context: RouteContext<Body, PathParams<Path>>) => Promise<Result | Response>,
+): NextHandler<PathParams<Path>> {
   return (request, context) =>
     handleRequest(spec.name, async (scope) => {
       const { requestId } = scope;
@@ -121,6 +131,7 @@ export function consoleRoute<Body = undefined, Result = unknown, Params = Record
       });
       const access = await guardRequest(request, spec.permission);
       scope.operatorId = access.operator?.id;
+      scope.admin = hasRole(access.operator?.role, 'admin');
       if ('error' in access) {
         // A refused operator is still on record with what they tried (the body is read for that only).
         if (spec.audit && access.operator) {
@@ -158,7 +169,8 @@ export function consoleRoute<Body = undefined, Result = unknown, Params = Record
         throw error;
       }
       const resultFacts = result instanceof Response ? {} : spec.audit.result(body, result);
-      await settleAudit(entryId, { outcome: 'success', ...requestFacts, ...resultFacts }, requestId);
+      const outcome = result instanceof Response ? 'success' : (spec.audit.outcome?.(result) ?? 'success');
+      await settleAudit(entryId, { outcome, ...requestFacts, ...resultFacts }, requestId);
       return respond(result);
     });
 }

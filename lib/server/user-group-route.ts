@@ -1,19 +1,12 @@
 import 'server-only';
-import type { z } from 'zod';
 import type { UserGroupOperation } from '@/lib/console-api/contract';
+import type { ConsoleRouteDefinition } from '@/lib/console-api/routes';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
-import type { Permission } from '@/lib/roles';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { fromUpstreamError, routeEnvironment } from './errors';
 import { logger } from './logger';
 import { type ActionAudit, consoleRoute, handleRequest } from './route';
-
-const permissionOf: Record<UserGroupOperation, Permission> = {
-  'get-or-create': 'user-groups:get-or-create',
-  rotate: 'user-groups:rotate',
-  delete: 'user-groups:delete',
-};
 
 export interface DirectoryChange<Body, Result> {
   db: ConsoleDb;
@@ -23,9 +16,12 @@ export interface DirectoryChange<Body, Result> {
   result: Result;
 }
 
+type UserGroupPath = `/api/user-groups/[environment]/${UserGroupOperation}`;
+
 export interface UserGroupCall<Body, Result> {
   operation: UserGroupOperation;
-  body: z.core.$ZodType<Body>;
+  /** Its definition: path, permission, body and answer. */
+  route: ConsoleRouteDefinition<UserGroupPath, Body, Result>;
   call: (api: UserGroupApi, body: Body, requestId: string) => Promise<Result>;
   audit: Omit<ActionAudit<Body, Result>, 'action' | 'environment'>;
   /** What the directory learns from a success. */
@@ -33,6 +29,31 @@ export interface UserGroupCall<Body, Result> {
 }
 
 type EnvironmentParams = { environment: string };
+type EnvironmentHandler = (
+  request: Request,
+  context: { params: Promise<EnvironmentParams> },
+) => Promise<Response>;
+
+/**
+ * A route in the environment its URL names: the handler is built for that environment (its audit
+ * entries say which), and any other slug answers 404 in the documented error shape.
+ */
+export function environmentRoute(
+  name: string,
+  build: (environment: Environment) => EnvironmentHandler,
+): EnvironmentHandler {
+  return async (request, context) => {
+    let environment: Environment;
+    try {
+      environment = routeEnvironment((await context.params).environment);
+    } catch (error) {
+      return handleRequest(name, async () => {
+        throw error;
+      });
+    }
+    return build(environment)(request, context);
+  };
+}
 
 /**
  * One call of the User Group Service as a console route, in the environment its URL names: the
@@ -40,22 +61,9 @@ type EnvironmentParams = { environment: string };
  * directory updated after it, and upstream failures turned into errors a person can act on.
  */
 export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) {
-  return async (request: Request, context: { params: Promise<EnvironmentParams> }): Promise<Response> => {
-    let environment: Environment;
-    try {
-      environment = routeEnvironment((await context.params).environment);
-    } catch (error) {
-      return handleRequest(spec.operation, async () => {
-        throw error;
-      });
-    }
-    const route = consoleRoute<Body, Result, EnvironmentParams>(
-      {
-        name: spec.operation,
-        permission: permissionOf[spec.operation],
-        body: spec.body,
-        audit: { ...spec.audit, action: spec.operation, environment },
-      },
+  return environmentRoute(spec.operation, (environment) =>
+    consoleRoute(
+      { ...spec.route, audit: { ...spec.audit, action: spec.operation, environment } },
       async ({ body, requestId, server, operator }) => {
         let result: Result;
         try {
@@ -74,7 +82,6 @@ export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) 
           );
         return result;
       },
-    );
-    return route(request, context);
-  };
+    ),
+  );
 }

@@ -14,6 +14,11 @@ import * as z from 'zod/mini';
 export const USER_GROUP_ID_MAX = 255;
 export const NAME_MAX = 255;
 export const MAPPING_MAX_ENTRIES = 100;
+/**
+ * How deep a request body may nest arrays and objects, the body's own braces counting as the first
+ * level: JSON.stringify recurses, and a deeply nested `properties` would overflow the stack.
+ */
+export const JSON_DEPTH_MAX = 64;
 
 export const environmentSchema = z.enum(['Customer', 'Testing']);
 export type Environment = z.infer<typeof environmentSchema>;

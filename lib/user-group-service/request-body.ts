@@ -3,11 +3,13 @@
  * enforced while reading (and up front from Content-Length), so a huge body is never buffered.
  */
 import type { IncomingMessage } from 'node:http';
+import { depthExceededAt } from '../json-depth';
+import { JSON_DEPTH_MAX } from '../user-group-api/contract';
 import { ServiceError } from './errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** JSON.stringify recurses: a deeply nested `properties` would overflow the stack when stored. */
-export const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = JSON_DEPTH_MAX;
 
 /** application/json, optionally with `charset=utf-8`; anything else is 415. */
 export function assertJsonContentType(contentType: string | undefined): void {
@@ -101,29 +103,8 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
     throw new ServiceError('invalid_request', 'the request body must be a JSON object');
   }
   // Nesting deeper than the limit needs more than 2 × limit characters.
-  if (text.length > 2 * MAX_JSON_DEPTH && nestingDepthExceeds(text, MAX_JSON_DEPTH)) {
+  if (text.length > 2 * MAX_JSON_DEPTH && depthExceededAt(text, MAX_JSON_DEPTH) !== -1) {
     throw new ServiceError('invalid_request', `the request body must nest at most ${MAX_JSON_DEPTH} levels`);
   }
   return value as Record<string, unknown>;
-}
-
-/** Scans valid JSON text for bracket depth, skipping strings. */
-function nestingDepthExceeds(text: string, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c)
-        index++; // backslash: skip the escaped character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
-    } else if (code === 0x7b || code === 0x5b) {
-      if (++depth > maxDepth) return true;
-    } else if (code === 0x7d || code === 0x5d) {
-      depth--;
-    }
-  }
-  return false;
 }

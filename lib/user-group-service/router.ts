@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { lingerAfterAnswer } from '../node-http/lingering-close';
 import type { Authenticator } from './authenticator';
 import { internalError, ServiceError } from './errors';
 import { operations, type UserGroupMethod } from './handlers';
@@ -118,6 +119,9 @@ export function createRequestListener(deps: RouterDependencies) {
       if (failure.closeConnection || (state.bodyReader && !state.bodyReader.progress.complete)) {
         state.closeConnection = true;
       }
+      // Answered before the body arrived (413, 401…): the client hears the answer only if the rest
+      // of its body is read before the connection closes.
+      if (!request.complete) lingerAfterAnswer(request, response);
       sendJson(response, state, failure.status, failure.toBody(), failure.headers);
     } finally {
       deps.logger.info(

@@ -8,10 +8,16 @@
  *     → Promise<{ url, port, server, close() }>
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import {
+  checkHttpLimits,
+  createLimitedHttpServer,
+  DEFAULT_HTTP_LIMITS,
+  type HttpLimits,
+} from '../node-http/limits';
 import { createLimitCounters } from '../rate-limit/counters';
 import { redactUrlCredentials } from '../redact-url';
 import { createAuthenticator, DEFAULT_API_KEY_CACHE_TTL_MS } from './authenticator';
@@ -24,17 +30,9 @@ import { createRequestListener } from './router';
 import { createTokenCrypto } from './token-crypto';
 import { createUserGroupStore } from './user-group-store';
 
-/** The node:http server's limits against slow, idle or too many clients. */
-export interface HttpLimits {
-  /** A client must send the whole request head within this; default 10000. */
-  headersTimeoutMs: number;
-  /** …and the whole request, body included; default 30000, at least headersTimeoutMs. */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this; default 5000. */
-  keepAliveTimeoutMs: number;
-  /** Connections beyond this are closed on accept; default 1024. */
-  maxConnections: number;
-}
+/** The node:http server's limits (lib/node-http/limits.ts, shared with the console's server). */
+export type { HttpLimits };
+export { DEFAULT_HTTP_LIMITS };
 
 export interface UserGroupServiceOptions extends Partial<HttpLimits> {
   /** Default 127.0.0.1. */
@@ -61,16 +59,6 @@ export interface UserGroupServiceOptions extends Partial<HttpLimits> {
    */
   apiKeyCacheTtlMs?: number;
 }
-
-// Node's defaults (60 s for the head, 300 s per request, no connection cap) let slow or idle clients
-// hold sockets for minutes. The head is a few hundred bytes and a body at most 1 MiB (30 s allows
-// 35 KB/s); 5 s keep-alive is Node's default; 1024 connections is 32 times the benchmark's load.
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1024,
-};
 
 export interface RunningUserGroupService {
   /** Base URL, e.g. http://127.0.0.1:4010 */
@@ -135,21 +123,10 @@ export async function startUserGroupService(
   const settled = () => {
     inFlight--;
   };
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      // Both timeouts are enforced by a sweep at this interval (Node's default is 30 s, which would
-      // triple a 10 s headers timeout).
-      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-    },
-    (request: IncomingMessage, response: ServerResponse) => {
-      inFlight++;
-      listener(request, response).then(settled, settled);
-    },
-  );
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  const server = createLimitedHttpServer(limits, (request: IncomingMessage, response: ServerResponse) => {
+    inFlight++;
+    listener(request, response).then(settled, settled);
+  });
 
   const host = options.host ?? '127.0.0.1';
   try {
@@ -227,12 +204,6 @@ function resolveHttpLimits(options: UserGroupServiceOptions): HttpLimits {
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs,
     maxConnections: options.maxConnections ?? DEFAULT_HTTP_LIMITS.maxConnections,
   };
-  for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  }
-  // Node refuses a headers timeout longer than the request timeout.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new Error('headersTimeoutMs must not exceed requestTimeoutMs');
-  }
+  checkHttpLimits(limits);
   return limits;
 }

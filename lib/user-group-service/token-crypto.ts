@@ -5,29 +5,15 @@
  *   HMAC-SHA256 digest whose key is derived from the encryption key with HKDF;
  * - API keys are stored only as SHA-256 digests (they are 256-bit random, so no slow hash is needed).
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { KEY_BYTES, open, seal } from '../crypto/aes-gcm';
+
+export { generateEncryptionKey, parseEncryptionKey } from '../crypto/aes-gcm';
 
 const TOKEN_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const CIPHERTEXT_VERSION = 'v1';
 
 export const API_KEY_PREFIX = 'ugs_';
-
-/** Accepts 64 hex characters or the base64 (or base64url) of exactly 32 bytes. */
-export function parseEncryptionKey(text: string): Buffer {
-  const trimmed = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
-    const decoded = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (decoded.length === 32) return decoded;
-  }
-  throw new Error('the encryption key must be 64 hex characters or the base64 of 32 bytes');
-}
-
-export function generateEncryptionKey(): Buffer {
-  return randomBytes(32);
-}
 
 export interface TokenCrypto {
   /** A new user group token: 256 random bits as 64 lowercase hex characters. */
@@ -41,33 +27,21 @@ export interface TokenCrypto {
 }
 
 export function createTokenCrypto(encryptionKey: Buffer): TokenCrypto {
-  if (encryptionKey.length !== 32) throw new Error('the encryption key must be 32 bytes');
+  if (encryptionKey.length !== KEY_BYTES) throw new Error('the encryption key must be 32 bytes');
   const hmacKey = Buffer.from(hkdfSync('sha256', encryptionKey, '', 'user-group-token-digest/v1', 32));
   const checkKey = Buffer.from(hkdfSync('sha256', encryptionKey, '', 'user-group-key-check/v1', 32));
 
   return {
     newToken: () => randomBytes(TOKEN_BYTES).toString('hex'),
     digest: (token) => createHmac('sha256', hmacKey).update(token, 'utf8').digest('hex'),
-    encrypt(token, digest) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
-      cipher.setAAD(Buffer.from(digest, 'utf8'));
-      const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-      const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
-      return `${CIPHERTEXT_VERSION}:${sealed}`;
-    },
+    encrypt: (token, digest) =>
+      `${CIPHERTEXT_VERSION}:${seal(encryptionKey, token, digest).toString('base64')}`,
     decrypt(ciphertext, digest) {
       const [version, sealed] = ciphertext.split(':');
       if (version !== CIPHERTEXT_VERSION || sealed === undefined) {
         throw new Error('unknown token ciphertext format');
       }
-      const raw = Buffer.from(sealed, 'base64');
-      const decipher = createDecipheriv('aes-256-gcm', encryptionKey, raw.subarray(0, IV_BYTES));
-      decipher.setAAD(Buffer.from(digest, 'utf8'));
-      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-        'utf8',
-      );
+      return open(encryptionKey, Buffer.from(sealed, 'base64'), digest);
     },
     keyCheck: () => createHmac('sha256', checkKey).update('key-check').digest('hex'),
   };

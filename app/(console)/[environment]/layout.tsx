@@ -4,7 +4,8 @@ import { CommandPaletteLauncher } from '@/components/command-palette-launcher';
 import { cn } from '@/components/ui/cn';
 import { consoleConfig } from '@/lib/config';
 import { environmentLooks, environments, slugOf } from '@/lib/environments';
-import { can } from '@/lib/roles';
+import { can, hasRole } from '@/lib/roles';
+import { NOT_SET_UP, notConfiguredForAdmins } from '@/lib/server/errors';
 import { requirePageOperator } from '@/lib/server/page-guard';
 import { pageEnvironment } from './_components/environment';
 
@@ -12,11 +13,13 @@ type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environme
 
 /**
  * Every page of one environment: a band that says which one, in its own colour (Customer red, like
- * production; Testing blue, a sandbox), its pages, and a plain notice when it has no API key.
+ * production; Testing blue, a sandbox), its pages, and a plain notice when it has no API key. The
+ * band stays at the top of the screen while the page scrolls: whatever a person is about to do,
+ * production says so.
  */
 export default async function EnvironmentLayout({ children, params }: EnvironmentLayoutProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   const mayPasteToken = can(operator.role, 'user-groups:rotate');
   const look = environmentLooks[environment];
   const slug = slugOf[environment];
@@ -32,7 +35,7 @@ export default async function EnvironmentLayout({ children, params }: Environmen
         aria-label="Environment"
         data-environment={slug}
         className={cn(
-          'flex flex-wrap items-center justify-between gap-3 rounded-lg border px-4 py-2.5',
+          'sticky top-0 z-30 flex flex-wrap items-center justify-between gap-x-3 gap-y-1.5 rounded-lg border px-4 py-2.5 shadow-xs',
           environment === 'Customer'
             ? 'border-red-700/40 bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100'
             : 'border-blue-700/40 bg-blue-50 text-blue-900 dark:bg-blue-950 dark:text-blue-100',
@@ -42,8 +45,8 @@ export default async function EnvironmentLayout({ children, params }: Environmen
           <strong className="font-semibold" data-testid="environment-name">
             {look.label}
           </strong>{' '}
-          <span className="uppercase tracking-wide text-xs font-semibold">({look.kind})</span> —{' '}
-          {look.description}
+          <span className="uppercase tracking-wide text-xs font-semibold">({look.kind})</span>
+          <span className="hidden sm:inline"> — {look.description}</span>
         </p>
         <nav
           aria-label={`${look.label} pages`}
@@ -64,13 +67,14 @@ export default async function EnvironmentLayout({ children, params }: Environmen
             environment={environment}
             environments={environmentStates}
             mayPasteToken={mayPasteToken}
+            mayCreate={can(operator.role, 'user-groups:get-or-create')}
           />
         </nav>
       </section>
       {configured ? null : (
         <p role="status" className="rounded-lg border border-border bg-card px-4 py-3 text-sm">
-          {look.label} is not configured: the console has no API key for it (USER_GROUP_API_KEY_
-          {environment.toUpperCase()}). Its directory and history can be read; nothing can be sent to it.
+          {hasRole(operator.role, 'admin') ? notConfiguredForAdmins(environment) : NOT_SET_UP} Its directory
+          and history can be read; nothing can be sent to it.
         </p>
       )}
       {children}

@@ -8,6 +8,7 @@ import {
   searchDirectory,
 } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
+import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
 import { consoleServer } from '@/lib/server';
 import { requirePageOperator } from '@/lib/server/page-guard';
@@ -15,6 +16,7 @@ import { DirectorySearch } from './_components/directory-search';
 import { environmentTitle, pageEnvironment } from './_components/environment';
 import { createPath, groupPath } from './_components/paths';
 import { RotateSelected } from './_components/rotate-selected';
+import { SelectAllOnPage } from './_components/select-all-on-page';
 
 type DirectoryPageProps = {
   params: Promise<{ environment: string }>;
@@ -35,15 +37,14 @@ const sortLabels: Record<DirectorySort, string> = {
 };
 
 function groupCount({ total, totalIsLowerBound }: { total: number; totalIsLowerBound: boolean }) {
-  const count = total.toLocaleString('en-US');
-  if (totalIsLowerBound) return `${count}+ groups`;
-  return total === 1 ? '1 group' : `${count} groups`;
+  if (totalIsLowerBound) return `${total.toLocaleString('en-US')}+ groups`;
+  return plural(total, 'group');
 }
 
 /** An environment's front page: find a group (or create it), and the directory of known groups. */
 export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   const slug = slugOf[environment];
   const query = await searchParams;
   const q = first(query.q).trim().slice(0, 200);
@@ -99,7 +100,8 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
             {directory.totalIsLowerBound ? ' · refine the search to see the others' : ''}
           </p>
         </div>
-        <form aria-label="Directory" className="flex flex-col gap-3">
+        {/* Keyed by the page shown: another page or search starts with nothing ticked. */}
+        <form key={link({})} aria-label="Directory" className="flex flex-col gap-3">
           <section
             className="overflow-x-auto rounded-lg border border-border bg-card"
             aria-label="Directory table"
@@ -112,7 +114,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
                 <tr>
                   {mayRotate ? (
                     <th scope="col" className="w-8 px-3 py-2 font-medium">
-                      <span className="sr-only">Select</span>
+                      <SelectAllOnPage />
                     </th>
                   ) : null}
                   {(['id', 'name', 'updated', 'created'] as const).map((column) => (
@@ -154,7 +156,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
                           name="rotate"
                           value={group.userGroupId}
                           aria-label={`Select ${group.userGroupId}`}
-                          className="size-4 accent-primary"
+                          className="size-4 accent-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
                         />
                       </td>
                     ) : null}
@@ -188,7 +190,14 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
             ) : null}
           </section>
           {mayRotate && directory.groups.length > 0 ? (
-            <RotateSelected environment={environment} slug={slug} />
+            <RotateSelected
+              environment={environment}
+              allMatches={
+                q && !directory.totalIsLowerBound && directory.total > directory.groups.length
+                  ? { search: q, count: directory.total }
+                  : null
+              }
+            />
           ) : null}
         </form>
         {directory.pageCount > 1 ? (

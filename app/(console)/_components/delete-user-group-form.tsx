@@ -18,7 +18,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import type { Environment } from '@/lib/environments';
+import { type Environment, environmentPhrase } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
 import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
@@ -93,9 +93,12 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
                 {(control) => (
                   <Input
                     {...control}
+                    // Masked like every token on screen.
+                    type="password"
                     autoComplete="off"
                     spellCheck={false}
                     autoCapitalize="off"
+                    data-1p-ignore
                     className="font-mono"
                     {...form.register('current_token')}
                   />
@@ -128,11 +131,13 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
         }}
       >
         <DialogContent>
-          <DialogTitle>Delete user group?</DialogTitle>
+          <DialogTitle className="wrap-anywhere">
+            Delete {confirming?.user_group_id} from {environmentPhrase(environment)}?
+          </DialogTitle>
           <DialogDescription>
             User group{' '}
             <code className="font-mono break-all text-foreground">{confirming?.user_group_id}</code> and its
-            token are deleted at once. This cannot be undone.
+            token are deleted from {environment} at once. This cannot be undone.
           </DialogDescription>
           <form
             className="flex flex-col gap-4"

@@ -15,7 +15,12 @@ import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import { groupPath } from '../[environment]/_components/paths';
-import { emptyGetOrCreateForm, getOrCreateFormFields, getOrCreateFormSchema } from './get-or-create.schema';
+import {
+  emptyGetOrCreateForm,
+  type GetOrCreateFormValues,
+  getOrCreateFormFields,
+  getOrCreateFormSchema,
+} from './get-or-create.schema';
 import { toGetOrCreateRequest } from './get-or-create.utils';
 import { JsonTextField } from './json-text-field';
 
@@ -29,15 +34,24 @@ type GetOrCreateSectionProps = {
   environment: Environment;
   /** The id the person asked to create, filled in. */
   initialId?: string;
+  /**
+   * A deleted group being created again: its name, mapping and properties as the directory recorded
+   * them, filled in, and when it was deleted.
+   */
+  recorded?: { values: Omit<GetOrCreateFormValues, 'user_group_id'>; deleted: string } | null;
 };
 
 /** Create a user group (or get the existing one, unchanged) in one environment. */
-export function GetOrCreateSection({ environment, initialId = '' }: GetOrCreateSectionProps) {
+export function GetOrCreateSection({
+  environment,
+  initialId = '',
+  recorded = null,
+}: GetOrCreateSectionProps) {
   const id = useId();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const form = useForm({
     resolver: zodResolver(getOrCreateFormSchema),
-    defaultValues: { ...emptyGetOrCreateForm, user_group_id: initialId },
+    defaultValues: { ...emptyGetOrCreateForm, ...recorded?.values, user_group_id: initialId },
     mode: 'onChange',
   });
   const { errors } = form.formState;
@@ -68,6 +82,12 @@ export function GetOrCreateSection({ environment, initialId = '' }: GetOrCreateS
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
+          {recorded ? (
+            <Alert variant="neutral">
+              {initialId} was deleted {recorded.deleted}. Its name, mapping and properties below are what this
+              console recorded of it: check them before creating it again. It gets a new token.
+            </Alert>
+          ) : null}
           <form
             aria-label="Create a user group"
             noValidate

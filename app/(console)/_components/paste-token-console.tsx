@@ -4,14 +4,17 @@ import { useCallback, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import type { Environment } from '@/lib/environments';
 import { DeleteUserGroupSection } from './delete-user-group-form';
-import { RotateTokenSection } from './rotate-token-form';
+import { IdentifyTokenForm } from './identify-token-form';
+import { type RotatePrefill, RotateTokenSection } from './rotate-token-form';
 
 /** Which forms the operator's role may use; the route handlers check the same on the server. */
 export type PasteTokenActions = { rotate: boolean; delete: boolean };
 
 /**
- * For a token from elsewhere (pasted from a customer's configuration): rotate it, or delete its
- * group by id and token. Shares which tokens stopped working, so every place that shows one says so.
+ * For a token from elsewhere (pasted from a customer's configuration): first whose it is; a token
+ * the console knows is acted on from its group's page (with that page's confirmations), one it has
+ * never seen can still be rotated, or its group deleted by id and token, here. Shares which tokens
+ * stopped working, so every place that shows one says so.
  */
 export function PasteTokenConsole({
   environment,
@@ -21,6 +24,8 @@ export function PasteTokenConsole({
   allowed: PasteTokenActions;
 }) {
   const [revokedTokens, setRevokedTokens] = useState<ReadonlySet<string>>(() => new Set());
+  const [unknownToken, setUnknownToken] = useState<RotatePrefill | null>(null);
+  const showUnknown = useCallback((token: string) => setUnknownToken({ token, requestedAt: Date.now() }), []);
   const revokeToken = useCallback((token: string) => {
     setRevokedTokens((current) => new Set(current).add(token));
   }, []);
@@ -35,16 +40,24 @@ export function PasteTokenConsole({
   }
   return (
     <div className="flex flex-col gap-6">
-      {allowed.rotate ? (
-        <RotateTokenSection
-          environment={environment}
-          prefill={null}
-          revokedTokens={revokedTokens}
-          onTokenRevoked={revokeToken}
-        />
-      ) : null}
-      {allowed.delete ? (
-        <DeleteUserGroupSection environment={environment} onTokenRevoked={revokeToken} />
+      <IdentifyTokenForm environment={environment} onUnknown={showUnknown} />
+      {unknownToken ? (
+        <section aria-labelledby="unknown-token-heading" className="flex flex-col gap-4">
+          <h2 id="unknown-token-heading" className="text-base font-semibold">
+            A token this console does not know, in {environment}
+          </h2>
+          {allowed.rotate ? (
+            <RotateTokenSection
+              environment={environment}
+              prefill={unknownToken}
+              revokedTokens={revokedTokens}
+              onTokenRevoked={revokeToken}
+            />
+          ) : null}
+          {allowed.delete ? (
+            <DeleteUserGroupSection environment={environment} onTokenRevoked={revokeToken} />
+          ) : null}
+        </section>
       ) : null}
     </div>
   );

@@ -18,7 +18,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import type { Environment } from '@/lib/environments';
+import { type Environment, environmentPhrase } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
 import { rotateTokenFormFields, rotateTokenFormSchema } from './rotate-token.schema';
 import { toRotateRequest } from './rotate-token.utils';
@@ -45,6 +45,10 @@ export function RotateTokenSection({
   const focusAfterDialog = useRef<string | null>(null);
   const nextRotationId = useRef(1);
   const [confirming, setConfirming] = useState<RotateRequest | null>(null);
+  // In Customer a token of a group nobody named is rotated only after the environment is typed.
+  const typeToConfirm = environment === 'Customer' ? environment : null;
+  const [typed, setTyped] = useState('');
+  const confirmed = typeToConfirm === null || typed.trim() === typeToConfirm;
   const [rotations, setRotations] = useState<Rotation[]>([]);
   const form = useForm({
     resolver: zodResolver(rotateTokenFormSchema),
@@ -79,7 +83,10 @@ export function RotateTokenSection({
   }, [prefill, setValue, setFocus]);
 
   const onSubmit = form.handleSubmit(
-    (values) => setConfirming(toRotateRequest(values)),
+    (values) => {
+      setTyped('');
+      setConfirming(toRotateRequest(values));
+    },
     () => rotate.reset(),
   );
 
@@ -106,9 +113,12 @@ export function RotateTokenSection({
               {(control) => (
                 <Input
                   {...control}
+                  // Masked like every token on screen: it may arrive filled in from Identify.
+                  type="password"
                   autoComplete="off"
                   spellCheck={false}
                   autoCapitalize="off"
+                  data-1p-ignore
                   className="font-mono"
                   {...form.register('current_token')}
                 />
@@ -129,6 +139,7 @@ export function RotateTokenSection({
           {rotations.map((rotation) => (
             <RotationResult
               key={rotation.id}
+              environment={environment}
               rotation={rotation}
               headingId={rotationHeadingId(id, rotation.id)}
               newTokenRevoked={revokedTokens.has(rotation.result.user_group.token)}
@@ -156,27 +167,46 @@ export function RotateTokenSection({
             }
           }}
         >
-          <DialogTitle>Rotate this token?</DialogTitle>
+          <DialogTitle>Rotate this token in {environmentPhrase(environment)}?</DialogTitle>
           <DialogDescription>
             A new token is issued and the current one stops working at once. Anything still using it, such as
-            an embedded dashboard, fails until it is given the new token.
+            an embedded dashboard, fails until it is given the new token. The group that holds it is named
+            once it is rotated: only the service knows which one it is.
           </DialogDescription>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline" disabled={rotate.isPending}>
-                Cancel
+          <form
+            className="flex flex-col gap-4"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (confirming && confirmed && !rotate.isPending) rotate.mutate(confirming);
+            }}
+          >
+            {typeToConfirm ? (
+              <FormField id={`${id}-confirm`} label={`Type ${typeToConfirm} to confirm`}>
+                {(control) => (
+                  <Input
+                    {...control}
+                    value={typed}
+                    onChange={(event) => setTyped(event.target.value)}
+                    autoComplete="off"
+                    spellCheck={false}
+                    autoCapitalize="off"
+                    className="font-mono"
+                  />
+                )}
+              </FormField>
+            ) : null}
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button type="button" variant="outline" disabled={rotate.isPending}>
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button type="submit" variant="destructive" disabled={!confirmed || rotate.isPending}>
+                {rotate.isPending ? 'Working…' : 'Rotate'}
               </Button>
-            </DialogClose>
-            <Button
-              variant="destructive"
-              disabled={rotate.isPending}
-              onClick={() => {
-                if (confirming) rotate.mutate(confirming);
-              }}
-            >
-              {rotate.isPending ? 'Working…' : 'Rotate'}
-            </Button>
-          </DialogFooter>
+            </DialogFooter>
+          </form>
         </DialogContent>
       </Dialog>
     </section>

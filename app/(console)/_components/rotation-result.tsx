@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Button } from '@/components/ui/button';
 import {
@@ -12,11 +13,13 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import type { RotateResult } from '@/lib/console-api/contract';
+import { type Environment, environmentPhrase } from '@/lib/environments';
 import { DetailsList, OrNone } from './details-list';
 
 export type Rotation = { id: number; oldToken: string; result: RotateResult };
 
 type RotationResultProps = {
+  environment: Environment;
   rotation: Rotation;
   headingId: string;
   /** The new token was itself rotated or its group deleted since. */
@@ -28,7 +31,13 @@ type RotationResultProps = {
  * A finished rotation. The new token stays on screen until it has been copied, or until the
  * person confirms closing without copying: once closed it cannot be shown again.
  */
-export function RotationResult({ rotation, headingId, newTokenRevoked, onClose }: RotationResultProps) {
+export function RotationResult({
+  environment,
+  rotation,
+  headingId,
+  newTokenRevoked,
+  onClose,
+}: RotationResultProps) {
   const descriptionId = useId();
   const [copied, setCopied] = useState(false);
   const [confirmingClose, setConfirmingClose] = useState(false);
@@ -73,9 +82,20 @@ export function RotationResult({ rotation, headingId, newTokenRevoked, onClose }
         {copied ? null : <p className="text-xs text-muted-foreground">Copy the new token before closing.</p>}
       </div>
 
+      <NavigationGuard
+        active={!copied}
+        title={`Leave without copying the new token of ${userGroup.provided_id} in ${environmentPhrase(environment)}?`}
+        description="The old token already stopped working. The new one is on this page until you copy it."
+        stayLabel="Stay and copy it"
+        leaveLabel="Leave without copying"
+      />
+
       <Dialog open={confirmingClose} onOpenChange={setConfirmingClose}>
         <DialogContent>
-          <DialogTitle>You have not copied the new token. Close anyway?</DialogTitle>
+          <DialogTitle className="wrap-anywhere">
+            Close the new token of {userGroup.provided_id} in {environmentPhrase(environment)} without copying
+            it?
+          </DialogTitle>
           <DialogDescription>
             Once closed, the new token cannot be shown again, and the old one already stopped working.
           </DialogDescription>

@@ -1,7 +1,8 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { userGroupsApi } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/console-api/client';
 import type { DeleteResult } from '@/lib/console-api/contract';
-import type { Environment } from '@/lib/environments';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { type Environment, slugOf } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 
 type Callbacks = Pick<
@@ -11,5 +12,9 @@ type Callbacks = Pick<
 
 /** Deletes a user group and its token for good. */
 export function useDeleteUserGroup(environment: Environment, callbacks: Callbacks = {}) {
-  return useMutation({ mutationFn: userGroupsApi(environment).deleteUserGroup, ...callbacks });
+  return useMutation({
+    mutationFn: (body) =>
+      callRoute(consoleRoutes.delete, { params: { environment: slugOf[environment] }, body }),
+    ...callbacks,
+  });
 }

@@ -1,7 +1,8 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { userGroupsApi } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/console-api/client';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
-import type { Environment } from '@/lib/environments';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { type Environment, slugOf } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 
 type Callbacks = Pick<
@@ -14,5 +15,9 @@ type Callbacks = Pick<
  * next load of its page.
  */
 export function useGetOrCreateUserGroup(environment: Environment, callbacks: Callbacks = {}) {
-  return useMutation({ mutationFn: userGroupsApi(environment).getOrCreate, ...callbacks });
+  return useMutation({
+    mutationFn: (body) =>
+      callRoute(consoleRoutes.getOrCreate, { params: { environment: slugOf[environment] }, body }),
+    ...callbacks,
+  });
 }

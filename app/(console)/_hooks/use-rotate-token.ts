@@ -1,7 +1,8 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { userGroupsApi } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/console-api/client';
 import type { RotateResult } from '@/lib/console-api/contract';
-import type { Environment } from '@/lib/environments';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { type Environment, slugOf } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
 
 type Callbacks = Pick<
@@ -14,5 +15,9 @@ type Callbacks = Pick<
  * components/providers.tsx): a second rotation would revoke the token just issued.
  */
 export function useRotateToken(environment: Environment, callbacks: Callbacks = {}) {
-  return useMutation({ mutationFn: userGroupsApi(environment).rotate, ...callbacks });
+  return useMutation({
+    mutationFn: (body) =>
+      callRoute(consoleRoutes.rotate, { params: { environment: slugOf[environment] }, body }),
+    ...callbacks,
+  });
 }

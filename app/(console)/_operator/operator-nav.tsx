@@ -5,10 +5,11 @@ import { can } from '@/lib/roles';
 import type { Operator } from '@/lib/server';
 import { EnvironmentSwitcher } from './environment-switcher';
 import { SignOutButton } from './sign-out-button';
+import { UpstreamStatus } from './upstream-status';
 
 const links = [
-  { href: '/customer', label: 'User groups', permission: 'audit:read' },
-  { href: '/audit', label: 'Audit log', permission: 'audit:read' },
+  { href: '/customer', label: 'User groups', permission: 'console:read' },
+  { href: '/audit', label: 'Audit log', permission: 'console:read' },
   { href: '/operators', label: 'Operators', permission: 'operators:manage' },
 ] as const;
 
@@ -22,6 +23,7 @@ export function OperatorNav({ operator, environments }: OperatorNavProps) {
   return (
     <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-4 gap-y-1">
       <EnvironmentSwitcher environments={environments} />
+      <UpstreamStatus />
       <nav aria-label="Console" className="flex flex-wrap items-center gap-x-3 text-sm">
         {links
           .filter((link) => can(operator.role, link.permission))

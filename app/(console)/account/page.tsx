@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Account · User Group Console' };
 
 /** Every operator's own page: who they are, what their role allows, their password. */
 export default async function AccountPage() {
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1.5">

@@ -3,7 +3,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
-import { listAuditEvents } from '@/lib/audit/store';
+import { listAuditItems } from '@/lib/audit/store';
+import { plural } from '@/lib/plural';
 import { consoleServer, type Operator } from '@/lib/server';
 import { auditRead } from '@/lib/server/audit-log';
 import { requirePageOperator } from '@/lib/server/page-guard';
@@ -19,7 +20,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   const typed = Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
   ) as Partial<Record<keyof AuditFilters, string>>;
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   const parsed = parseAuditFilters(params);
 
   return (
@@ -45,8 +46,9 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
 
 async function AuditResults({ filters, operator }: { filters: AuditFilters; operator: Operator }) {
   const { database } = await consoleServer();
-  const page = await listAuditEvents(database.db, filters);
-  await auditRead('audit.read', operator, randomUUID(), filters, page.events.length);
+  const page = await listAuditItems(database.db, filters);
+  const shown = page.items.reduce((rows, item) => rows + (item.kind === 'entry' ? 1 : item.events.length), 0);
+  await auditRead('audit.read', operator, randomUUID(), filters, shown);
   const exportQuery = auditFiltersQuery(filters);
   const pageLink = (number: number) => {
     const pageQuery = auditFiltersQuery(filters, number);
@@ -56,17 +58,17 @@ async function AuditResults({ filters, operator }: { filters: AuditFilters; oper
     <section aria-label="Results" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-muted-foreground" data-testid="audit-summary">
-          {page.total === 1 ? '1 entry' : `${page.total} entries`} · page {page.page} of {page.pageCount}
+          {plural(page.total, 'entry')} · page {page.page} of {page.pageCount}
         </p>
         <a
           href={`/api/audit/export${exportQuery ? `?${exportQuery}` : ''}`}
           download
           className="inline-flex h-8 items-center rounded-md border border-border bg-card px-3 text-xs font-medium shadow-xs hover:bg-muted"
         >
-          Export CSV ({page.total} {page.total === 1 ? 'row' : 'rows'})
+          Export CSV ({plural(page.total, 'row')})
         </a>
       </div>
-      <AuditTable events={page.events} />
+      <AuditTable items={page.items} />
       {page.pageCount > 1 ? (
         <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
           {page.page > 1 ? <Link href={pageLink(page.page - 1)}>← Newer</Link> : <span />}

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { listOperators } from '@/lib/auth/operators';
+import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { consoleServer } from '@/lib/server';
 import { requirePageOperator } from '@/lib/server/page-guard';
@@ -40,7 +41,7 @@ export default async function OperatorsPage() {
       </Card>
       <section aria-labelledby="operators-heading" className="flex flex-col gap-3">
         <h2 id="operators-heading" className="text-base font-semibold">
-          {operators.length} {operators.length === 1 ? 'operator' : 'operators'}
+          {plural(operators.length, 'operator')}
         </h2>
         <ul
           className="flex flex-col divide-y divide-border rounded-lg border border-border"

@@ -1,17 +1,15 @@
 import { parseAuditFilters } from '@/lib/audit/filters';
 import { listAuditEvents } from '@/lib/audit/store';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { auditRead } from '@/lib/server/audit-log';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
 /** One page of the audit log, filtered as the audit page's query string. */
-export const GET = consoleRoute(
-  { name: 'audit.list', permission: 'audit:read' },
-  async ({ request, operator, requestId, server }) => {
-    const parsed = parseAuditFilters(new URL(request.url).searchParams);
-    if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
-    const page = await listAuditEvents(server.database.db, parsed.filters);
-    await auditRead('audit.read', operator, requestId, parsed.filters, page.events.length);
-    return page;
-  },
-);
+export const GET = consoleRoute(consoleRoutes.readAudit, async ({ request, operator, requestId, server }) => {
+  const parsed = parseAuditFilters(new URL(request.url).searchParams);
+  if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
+  const page = await listAuditEvents(server.database.db, parsed.filters);
+  await auditRead('audit.read', operator, requestId, parsed.filters, page.events.length);
+  return page;
+});

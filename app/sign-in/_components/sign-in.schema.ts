@@ -17,7 +17,8 @@ export function signInFailureMessage(error: unknown): string {
   if (status === null) return error.message;
   if (status === 429) return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
   if (code === 'BANNED_USER') return 'This operator is disabled. Ask an admin of the console.';
-  if (status === 401 || code === 'INVALID_EMAIL_OR_PASSWORD') return 'The email or the password is wrong.';
+  if (status === 401 || code === 'INVALID_EMAIL_OR_PASSWORD')
+    return 'The email or the password is wrong (or this operator was disabled: ask an admin of the console).';
   if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
   return `Signing in failed (HTTP ${status}). Try again in a moment.`;
 }
@@ -30,6 +31,9 @@ export function ssoErrorMessage(error: string | undefined): string | null {
   if (!error) return null;
   if (error === 'BANNED_USER' || error === 'banned')
     return 'This operator is disabled. Ask an admin of the console.';
+  if (/^audit_unavailable$/i.test(error)) {
+    return 'Nothing was done: the console could not write its audit log, so it signed nobody in. Try again in a moment.';
+  }
   if (/signup_disabled|sign_up_disabled/i.test(error)) {
     return 'Single sign-on worked, but you are not an operator of this console yet. Ask an admin to add you.';
   }

@@ -8,8 +8,14 @@ describe('signInFailureMessage', () => {
     [new AuthRequestError(429, undefined, 17), 'Too many attempts. Wait 17 seconds, then try again.'],
     [new AuthRequestError(429), 'Too many attempts. Wait 60 seconds, then try again.'],
     [new AuthRequestError(403, 'BANNED_USER'), 'This operator is disabled. Ask an admin of the console.'],
-    [new AuthRequestError(401, 'INVALID_EMAIL_OR_PASSWORD'), 'The email or the password is wrong.'],
-    [new AuthRequestError(401), 'The email or the password is wrong.'],
+    [
+      new AuthRequestError(401, 'INVALID_EMAIL_OR_PASSWORD'),
+      'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
+    ],
+    [
+      new AuthRequestError(401),
+      'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
+    ],
     [new AuthRequestError(403), 'The console refused this sign-in. Reload the page and try again.'],
     [new AuthRequestError(415), 'Signing in failed (HTTP 415). Try again in a moment.'],
     [new AuthRequestError(null), CONSOLE_UNREACHABLE_MESSAGE],
@@ -26,6 +32,10 @@ describe('ssoErrorMessage', () => {
     [
       'signup_disabled',
       'Single sign-on worked, but you are not an operator of this console yet. Ask an admin to add you.',
+    ],
+    [
+      'AUDIT_UNAVAILABLE',
+      'Nothing was done: the console could not write its audit log, so it signed nobody in. Try again in a moment.',
     ],
     [
       'access_denied',

@@ -47,7 +47,7 @@ export function ConfirmAction({
       }}
     >
       <DialogContent>
-        <DialogTitle>{title}</DialogTitle>
+        <DialogTitle className="wrap-anywhere">{title}</DialogTitle>
         <DialogDescription>{description}</DialogDescription>
         <form
           className="flex flex-col gap-4"

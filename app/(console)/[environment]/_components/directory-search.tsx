@@ -1,20 +1,26 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, useTransition } from 'react';
+import { handOverToken } from '@/components/token-handoff';
 import { Input } from '@/components/ui/input';
+import { callRoute } from '@/lib/console-api/client';
+import { directoryQueryString } from '@/lib/console-api/directory';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { looksLikeToken } from '@/lib/console-api/tokens';
 import { groupPath } from './paths';
 
 type DirectorySearchProps = { initialQuery: string; slug: string };
 
-/** A pasted token looks like this: it must not end up in a URL or the browser's history. */
-const looksLikeToken = (text: string) => /^[0-9a-f]{64}$/i.test(text);
+/** The first group the list shows, focused so that Enter opens it. */
+const focusFirstResult = () =>
+  document.querySelector<HTMLElement>('[data-testid="directory-row"] a[href]')?.focus();
 
 /**
  * The search field the environment opens on. Typing filters the list below (the URL's `q`, so a
- * search is a link too); Enter on an id opens that group's page, whether the console knows it yet
- * or not.
+ * search is a link too). Enter opens the group of exactly that id, else the only match, else moves
+ * to the first of several (Enter again opens it); with no match the page offers the create form,
+ * which Enter never opens by itself. A token typed or pasted here goes to Identify, in memory: never to the URL.
  */
 export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
   const id = useId();
@@ -23,21 +29,64 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
   const [query, setQuery] = useState(initialQuery);
   const [pending, startTransition] = useTransition();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // The search this field last put in the URL: another change of the URL (a link) resets the field.
+  // The search this field last put in the URL, and every one it put there since the URL last
+  // changed otherwise: the page catching up with an earlier one (typing went on meanwhile) must not
+  // take back what was typed since; only another change of the URL (a link) resets the field.
   const sent = useRef(initialQuery);
+  const ours = useRef(new Set<string>([initialQuery]));
+  const [shown, setShown] = useState(initialQuery);
 
-  if (initialQuery !== sent.current) {
-    sent.current = initialQuery;
-    setQuery(initialQuery);
+  if (initialQuery !== shown) {
+    setShown(initialQuery);
+    if (!ours.current.has(initialQuery)) {
+      sent.current = initialQuery;
+      setQuery(initialQuery);
+    }
+    ours.current = new Set([initialQuery, sent.current]);
   }
 
   const trimmed = query.trim();
   const token = looksLikeToken(trimmed);
+  const [focusResultsFor, setFocusResultsFor] = useState<string | null>(null);
+
+  // Enter on several matches: once the list shows them, the first is focused.
+  useEffect(() => {
+    if (focusResultsFor !== null && focusResultsFor === initialQuery && !pending) {
+      setFocusResultsFor(null);
+      focusFirstResult();
+    }
+  }, [focusResultsFor, initialQuery, pending]);
+
+  const identify = () => {
+    handOverToken(trimmed);
+    router.push(`/${slug}/paste-token`);
+  };
+
+  const enter = async () => {
+    clearTimeout(timer.current);
+    if (!trimmed) return;
+    if (token) return identify();
+    const { groups } = await callRoute(consoleRoutes.directorySearch, {
+      params: { environment: slug },
+      query: directoryQueryString({ q: trimmed, pageSize: 2 }),
+    }).catch(() => ({ groups: [] as { userGroupId: string }[] }));
+    const exact = groups.find((group) => group.userGroupId === trimmed);
+    const only = groups.length === 1 ? groups[0] : undefined;
+    const chosen = exact ?? only;
+    if (chosen) return router.push(groupPath(slug, chosen.userGroupId));
+    // None: the list says so and offers the create form (never opened by Enter). Several: the first.
+    if (sent.current === trimmed) return groups.length > 0 ? focusFirstResult() : undefined;
+    sent.current = trimmed;
+    ours.current.add(trimmed);
+    if (groups.length > 0) setFocusResultsFor(trimmed);
+    startTransition(() => router.replace(`${pathname}?q=${encodeURIComponent(trimmed)}`, { scroll: false }));
+  };
 
   useEffect(() => {
     if (trimmed === sent.current || token) return;
     timer.current = setTimeout(() => {
       sent.current = trimmed;
+      ours.current.add(trimmed);
       startTransition(() =>
         router.replace(`${pathname}${trimmed ? `?q=${encodeURIComponent(trimmed)}` : ''}`, { scroll: false }),
       );
@@ -59,8 +108,7 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
       aria-label="User groups"
       onSubmit={(event) => {
         event.preventDefault();
-        clearTimeout(timer.current);
-        if (trimmed && !token) router.push(groupPath(slug, trimmed));
+        void enter();
       }}
       className="flex flex-col gap-2"
     >
@@ -72,7 +120,7 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
         type="search"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
-        placeholder="Part of an ID or a name; Enter opens an exact ID"
+        placeholder="Part of an ID or a name, or paste a token"
         autoComplete="off"
         spellCheck={false}
         aria-describedby={`${id}-hint`}
@@ -82,19 +130,20 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
       <p id={`${id}-hint`} className="text-xs text-muted-foreground" aria-live="polite">
         {token ? (
           <>
-            That looks like a token, which is not searched (it would land in the address bar).{' '}
-            <Link
-              href={`/${slug}/paste-token`}
+            That looks like a token: it is not searched (it would land in the address bar). Enter, or{' '}
+            <button
+              type="button"
+              onClick={identify}
               className="font-medium text-foreground underline underline-offset-4"
             >
-              Paste a token
-            </Link>{' '}
-            instead.
+              identify it
+            </button>
+            , says whose it is.
           </>
         ) : pending ? (
           'Searching…'
         ) : (
-          'Typing filters the list. Enter opens the group with exactly that ID.'
+          'Typing filters the list. Enter opens the group with that exact ID, or the first match.'
         )}
       </p>
     </form>

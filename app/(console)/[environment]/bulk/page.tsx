@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: BulkPageProps): Promise<Metad
 /** Bulk work in one environment: start a job, and every job run here, by anyone. */
 export default async function BulkPage({ params }: BulkPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   const slug = slugOf[environment];
   const { database } = await consoleServer();
   const jobs = await listJobs(database.db, environment);
@@ -29,12 +29,7 @@ export default async function BulkPage({ params }: BulkPageProps) {
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Bulk jobs</h1>
       {mayGetOrCreate || mayRotate ? (
-        <NewJobForms
-          environment={environment}
-          slug={slug}
-          mayGetOrCreate={mayGetOrCreate}
-          mayRotate={mayRotate}
-        />
+        <NewJobForms environment={environment} mayGetOrCreate={mayGetOrCreate} mayRotate={mayRotate} />
       ) : null}
       <section aria-labelledby="jobs-heading" className="flex flex-col gap-3">
         <h2 id="jobs-heading" className="text-base font-semibold">

@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import { GetOrCreateSection } from '@/app/(console)/_components/get-or-create-form';
+import { type DirectoryEntry, findDirectoryEntry } from '@/lib/directory/store';
+import { consoleServer } from '@/lib/server';
 import { requirePageOperator } from '@/lib/server/page-guard';
+import { userGroupIdSchema } from '@/lib/user-group-api/contract';
 import { environmentTitle, pageEnvironment } from '../_components/environment';
 
 type NewGroupPageProps = {
@@ -12,9 +15,31 @@ export async function generateMetadata({ params }: NewGroupPageProps): Promise<M
   return { title: environmentTitle(await pageEnvironment(params), 'Create a user group') };
 }
 
+const jsonText = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value, null, 2) : '');
+
+/** A deleted group's record as the form's values (Create it again), with when and by whom it went. */
+function recordedValues(entry: DirectoryEntry | null) {
+  if (!entry?.deletedAt) return null;
+  const at = `${entry.deletedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  return {
+    values: {
+      name: entry.name ?? '',
+      mapping: jsonText(entry.mapping),
+      properties: jsonText(entry.properties),
+    },
+    deleted: entry.deletedBy ? `on ${at} by ${entry.deletedBy}` : `on ${at}`,
+  };
+}
+
 export default async function NewGroupPage({ params, searchParams }: NewGroupPageProps) {
   const environment = await pageEnvironment(params);
   await requirePageOperator('user-groups:get-or-create');
-  const id = (await searchParams).id;
-  return <GetOrCreateSection environment={environment} initialId={(Array.isArray(id) ? id[0] : id) ?? ''} />;
+  const requested = (await searchParams).id;
+  const id = (Array.isArray(requested) ? requested[0] : requested) ?? '';
+  const { database } = await consoleServer();
+  // Only an id the form would send is looked up (PostgreSQL text cannot hold a NUL, for one).
+  const entry = userGroupIdSchema.safeParse(id).success
+    ? await findDirectoryEntry(database.db, environment, id)
+    : null;
+  return <GetOrCreateSection environment={environment} initialId={id} recorded={recordedValues(entry)} />;
 }

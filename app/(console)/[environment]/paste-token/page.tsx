@@ -10,7 +10,7 @@ export async function generateMetadata({ params }: PasteTokenPageProps): Promise
   return { title: environmentTitle(await pageEnvironment(params), 'Paste a token') };
 }
 
-/** Tokens from elsewhere: rotate one, or delete a group by its id and token. */
+/** Tokens from elsewhere: whose each is; one the console never saw can still be rotated or deleted. */
 export default async function PasteTokenPage({ params }: PasteTokenPageProps) {
   const environment = await pageEnvironment(params);
   const operator = await requirePageOperator('user-groups:rotate');
@@ -19,8 +19,8 @@ export default async function PasteTokenPage({ params }: PasteTokenPageProps) {
       <div className="flex flex-col gap-1.5">
         <h1 className="text-2xl font-semibold tracking-tight">Paste a token</h1>
         <p className="text-sm text-muted-foreground">
-          For a token pasted from a customer&apos;s configuration. To act on a group the console knows, open
-          its page from the directory instead.
+          For a token from a customer&apos;s configuration or message: find whose it is, then act on it from
+          its group&apos;s page.
         </p>
       </div>
       <PasteTokenConsole

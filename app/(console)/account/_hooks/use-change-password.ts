@@ -1,6 +1,6 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import type { ChangePasswordValues } from '@/lib/auth/operators.schema';
 import { AuthRequestError } from '@/lib/auth-request-error';
+import type { ChangePasswordValues } from '@/lib/console-api/operators';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
 

@@ -57,7 +57,7 @@ export function AuditFiltersForm({ values, errors }: AuditFiltersFormProps) {
             ))}
           </select>
         ))}
-        {field('group', 'User group ID', (control) => (
+        {field('group', 'User group ID (contains)', (control) => (
           <Input {...control} name="group" defaultValue={values.group ?? ''} />
         ))}
         {field('from', 'From (UTC)', (control) => (

@@ -1,10 +1,28 @@
-import { Badge } from '@/components/ui/badge';
-import type { AuditEvent } from '@/lib/audit/store';
+import type { AuditEvent, AuditItem } from '@/lib/audit/store';
+import { AuditRow } from './audit-row';
+import { FoldedRequest } from './folded-request';
+
+type AuditTableProps =
+  /** Entries, each on its row (a group's history). */
+  | { events: AuditEvent[]; items?: undefined }
+  /** Entries and folded requests (the audit page: a bulk job is one line until opened). */
+  | { items: AuditItem[]; events?: undefined };
+
+const headings = ['Time (UTC)', 'Operator', 'Action', 'User group', 'Outcome', 'Token', 'Request'];
 
 /** The audit rows as a table; wide, so it scrolls sideways on small screens. */
-export function AuditTable({ events }: { events: AuditEvent[] }) {
-  if (events.length === 0) {
+export function AuditTable({ events, items }: AuditTableProps) {
+  const lines: AuditItem[] = items ?? events.map((event) => ({ kind: 'entry', event }));
+  if (lines.length === 0) {
     return <p className="text-sm text-muted-foreground">No audit entries match these filters.</p>;
+  }
+  // Runs of single entries share a tbody; a folded request brings its own two.
+  const runs: (AuditEvent[] | Extract<AuditItem, { kind: 'request' }>)[] = [];
+  for (const line of lines) {
+    const last = runs.at(-1);
+    if (line.kind === 'request') runs.push(line);
+    else if (Array.isArray(last)) last.push(line.event);
+    else runs.push([line.event]);
   }
   return (
     <section
@@ -16,77 +34,25 @@ export function AuditTable({ events }: { events: AuditEvent[] }) {
       <table className="w-full min-w-[56rem] text-left text-sm">
         <thead className="bg-muted text-xs text-muted-foreground">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Time (UTC)
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Operator
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Action
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              User group
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Outcome
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Token
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Request
-            </th>
+            {headings.map((heading) => (
+              <th key={heading} scope="col" className="px-3 py-2 font-medium">
+                {heading}
+              </th>
+            ))}
           </tr>
         </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.id} className="border-t border-border align-top" data-testid="audit-row">
-              <td className="px-3 py-2 font-mono text-xs whitespace-nowrap">
-                {event.at.replace('T', ' ').slice(0, 19)}
-              </td>
-              <td className="px-3 py-2 wrap-anywhere">{event.operator_email ?? <Muted>unknown</Muted>}</td>
-              <td className="px-3 py-2 whitespace-nowrap">
-                {event.action}
-                {event.detail ? (
-                  <div className="text-xs text-muted-foreground wrap-anywhere">{event.detail}</div>
-                ) : null}
-              </td>
-              <td className="px-3 py-2 wrap-anywhere">
-                {event.user_group_id ? (
-                  <code className="font-mono text-xs">{event.user_group_id}</code>
-                ) : (
-                  <Muted>—</Muted>
-                )}
-                {event.user_group_name ? (
-                  <div className="text-xs text-muted-foreground">{event.user_group_name}</div>
-                ) : null}
-                {event.environment ? (
-                  <div className="text-xs text-muted-foreground">in {event.environment}</div>
-                ) : null}
-              </td>
-              <td className="px-3 py-2">
-                <Badge variant={event.outcome === 'success' ? 'success' : 'danger'}>{event.outcome}</Badge>
-              </td>
-              <td className="px-3 py-2 font-mono text-xs">
-                {event.token_fingerprint ?? ''}
-                {event.previous_token_fingerprint ? (
-                  <div className="text-muted-foreground" title="Fingerprint of the token presented">
-                    was {event.previous_token_fingerprint}
-                  </div>
-                ) : null}
-              </td>
-              <td className="px-3 py-2 font-mono text-xs text-muted-foreground">
-                {event.request_id.slice(0, 8)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        {runs.map((run) =>
+          Array.isArray(run) ? (
+            <tbody key={`entries-${run[0]?.id}`}>
+              {run.map((event) => (
+                <AuditRow key={event.id} event={event} />
+              ))}
+            </tbody>
+          ) : (
+            <FoldedRequest key={`request-${run.requestId}`} item={run} />
+          ),
+        )}
       </table>
     </section>
   );
-}
-
-function Muted({ children }: { children: React.ReactNode }) {
-  return <span className="text-muted-foreground">{children}</span>;
 }

@@ -10,7 +10,7 @@ import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { type CreateOperatorRequest, createOperatorSchema } from '@/lib/auth/operators.schema';
+import { type CreateOperatorRequest, createOperatorSchema } from '@/lib/console-api/operators';
 import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import { roleDescriptions, roles } from '@/lib/roles';
 

@@ -13,7 +13,7 @@ import {
   DialogFooter,
   DialogTitle,
 } from '@/components/ui/dialog';
-import type { OperatorSummary } from '@/lib/auth/operators.schema';
+import type { OperatorSummary } from '@/lib/console-api/operators';
 import { type Role, roles } from '@/lib/roles';
 
 /** Change one operator's role, or disable / enable them. */

@@ -1,7 +1,8 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import type { CreateOperatorRequest, CreateOperatorResult } from '@/lib/auth/operators.schema';
-import { operatorsApi } from './operators-api';
+import { callRoute } from '@/lib/console-api/client';
+import type { CreateOperatorRequest, CreateOperatorResult } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
 
 type Callbacks = Pick<
   UseMutationOptions<CreateOperatorResult, Error, CreateOperatorRequest>,
@@ -12,7 +13,7 @@ type Callbacks = Pick<
 export function useAddOperator({ onSuccess, onError }: Callbacks = {}) {
   const router = useRouter();
   return useMutation({
-    mutationFn: operatorsApi.create,
+    mutationFn: (body: CreateOperatorRequest) => callRoute(consoleRoutes.createOperator, { body }),
     onSuccess: (...args) => {
       router.refresh();
       return onSuccess?.(...args);

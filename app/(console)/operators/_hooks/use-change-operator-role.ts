@@ -1,8 +1,9 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import type { UpdateOperatorResult } from '@/lib/auth/operators.schema';
+import { callRoute } from '@/lib/console-api/client';
+import type { UpdateOperatorResult } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import type { Role } from '@/lib/roles';
-import { operatorsApi } from './operators-api';
 
 type Callbacks = Pick<UseMutationOptions<UpdateOperatorResult, Error, Role>, 'onSuccess' | 'onError'>;
 
@@ -13,7 +14,8 @@ type Callbacks = Pick<UseMutationOptions<UpdateOperatorResult, Error, Role>, 'on
 export function useChangeOperatorRole(operatorId: string, { onSuccess, onError }: Callbacks = {}) {
   const router = useRouter();
   return useMutation({
-    mutationFn: (role: Role) => operatorsApi.update(operatorId, { role }),
+    mutationFn: (role: Role) =>
+      callRoute(consoleRoutes.updateOperator, { params: { id: operatorId }, body: { role } }),
     onSuccess: (...args) => {
       router.refresh();
       return onSuccess?.(...args);

@@ -1,7 +1,8 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import type { UpdateOperatorResult } from '@/lib/auth/operators.schema';
-import { operatorsApi } from './operators-api';
+import { callRoute } from '@/lib/console-api/client';
+import type { UpdateOperatorResult } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
 
 type Callbacks = Pick<UseMutationOptions<UpdateOperatorResult, Error, boolean>, 'onSuccess' | 'onError'>;
 
@@ -12,7 +13,8 @@ type Callbacks = Pick<UseMutationOptions<UpdateOperatorResult, Error, boolean>, 
 export function useSetOperatorDisabled(operatorId: string, { onSuccess, onError }: Callbacks = {}) {
   const router = useRouter();
   return useMutation({
-    mutationFn: (disabled: boolean) => operatorsApi.update(operatorId, { disabled }),
+    mutationFn: (disabled: boolean) =>
+      callRoute(consoleRoutes.updateOperator, { params: { id: operatorId }, body: { disabled } }),
     onSuccess: (...args) => {
       router.refresh();
       return onSuccess?.(...args);

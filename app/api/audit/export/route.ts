@@ -1,13 +1,14 @@
 import { auditEventsToCsv } from '@/lib/audit/csv';
 import { parseAuditFilters } from '@/lib/audit/filters';
 import { exportAuditEvents } from '@/lib/audit/store';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { auditRead } from '@/lib/server/audit-log';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
 /** Every row the filters select (not just one page), as CSV. */
 export const GET = consoleRoute(
-  { name: 'audit.export', permission: 'audit:read' },
+  consoleRoutes.exportAudit,
   async ({ request, operator, requestId, server }) => {
     const parsed = parseAuditFilters(new URL(request.url).searchParams);
     if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');

@@ -1,17 +1,15 @@
-import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-api/console-error';
-import { type JobActionBody, type JobView, jobActionSchema } from '@/lib/console-api/jobs';
+import type { JobActionBody } from '@/lib/console-api/jobs';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { steerJob } from '@/lib/jobs/store';
-import { audit } from '@/lib/server/audit-log';
+import { plural } from '@/lib/plural';
+import { audit, settleAudit } from '@/lib/server/audit-log';
 import { loadJob, requireJobPermission, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
-type Params = { id: string };
-
 /** A job's progress, for every operator (no token is in it). */
-export const GET = consoleRoute<undefined, JobView, Params>(
-  { name: 'jobs.read', permission: 'audit:read' },
-  async ({ params, server }) => toJobView(await loadJob(server, params.id)),
+export const GET = consoleRoute(consoleRoutes.readJob, async ({ params, server }) =>
+  toJobView(await loadJob(server, params.id)),
 );
 
 const refusals: Record<JobActionBody['action'], string> = {
@@ -22,17 +20,17 @@ const refusals: Record<JobActionBody['action'], string> = {
 };
 
 /**
- * Start, pause, resume or cancel. Starting writes the job's audit entry (each row gets its own as
- * it runs); in Customer, starting a rotation asks for the number of tokens, typed.
+ * Start, pause, resume or cancel, each on record before it happens: when its entry cannot be
+ * written, the job stays as it was (503 audit_unavailable). Starting writes the job's own entry
+ * (each row gets its own as it runs, and the job's is settled when it ends); in Customer, starting
+ * a rotation asks for the number of tokens, typed.
  */
-export const POST = consoleRoute<JobActionBody, JobView, Params>(
-  { name: 'jobs.steer', permission: 'user-groups:get-or-create', body: jobActionSchema },
+export const POST = consoleRoute(
+  consoleRoutes.steerJob,
   async ({ body, params, operator, requestId, server }) => {
     const { db } = server.database;
-    const before = await loadJob(server, params.id);
-    const { job, counts } = before;
+    const { job, counts } = await loadJob(server, params.id);
     requireJobPermission(operator.role, job.kind);
-    let auditEventId: number | undefined;
     if (body.action === 'start') {
       if (counts.total === 0)
         throw new ConsoleError(
@@ -46,43 +44,41 @@ export const POST = consoleRoute<JobActionBody, JobView, Params>(
       ) {
         throw new ConsoleError(
           'invalid_request',
-          `Type ${counts.total} to confirm rotating ${counts.total} tokens in Customer.`,
+          `Type ${counts.total} to confirm rotating ${plural(counts.total, 'token')} in Customer.`,
           {
             fields: { confirmation: `Type ${counts.total} to confirm.` },
           },
         );
       }
-      auditEventId = await audit({
-        action: job.kind === 'rotate' ? 'bulk.rotate' : 'bulk.get-or-create',
-        operator: { id: operator.id, email: operator.email },
-        outcome: 'started',
-        requestId: job.id,
-        environment: job.environment,
-        detail: `${job.source}: ${counts.total} rows (${counts.invalid} refused by the preview); request ${requestId}`,
-      });
     }
+    const entryId = await audit({
+      action: job.kind === 'rotate' ? 'bulk.rotate' : 'bulk.get-or-create',
+      operator: { id: operator.id, email: operator.email },
+      outcome: 'started',
+      requestId: job.id,
+      environment: job.environment,
+      detail:
+        body.action === 'start'
+          ? `${job.source}: ${plural(counts.total, 'row')} (${counts.invalid} refused by the preview); request ${requestId}`
+          : `${body.action}; request ${requestId}`,
+    });
     const after = await steerJob(
       db,
       job.id,
       body.action,
-      auditEventId === undefined ? {} : { audit_event_id: auditEventId },
-    );
+      body.action === 'start' ? { audit_event_id: entryId } : {},
+    ).catch(async (error: unknown) => {
+      await settleAudit(entryId, { outcome: 'internal' }, requestId);
+      throw error;
+    });
     if (!after) {
-      if (auditEventId !== undefined) await settleAuditEvent(db, auditEventId, { outcome: 'conflict' });
+      await settleAudit(entryId, { outcome: 'conflict' }, requestId);
       throw new ConsoleError('conflict', refusals[body.action]);
     }
+    // A started job's entry stays `started` until the runner settles it with the job's end.
+    if (body.action !== 'start') await settleAudit(entryId, { outcome: 'success' }, requestId);
     if (body.action === 'cancel' && after.audit_event_id !== null)
-      await settleAuditEvent(db, after.audit_event_id, { outcome: 'cancelled' });
-    if (body.action === 'pause' || body.action === 'resume' || body.action === 'cancel') {
-      await recordAuditEvent(db, {
-        action: job.kind === 'rotate' ? 'bulk.rotate' : 'bulk.get-or-create',
-        operator: { id: operator.id, email: operator.email },
-        outcome: 'success',
-        requestId: job.id,
-        environment: job.environment,
-        detail: `${body.action}; request ${requestId}`,
-      });
-    }
+      await settleAudit(after.audit_event_id, { outcome: 'cancelled' }, requestId);
     if (body.action === 'start' || body.action === 'resume') server.jobs.runner.wake();
     return toJobView(await loadJob(server, job.id));
   },

@@ -1,12 +1,12 @@
 import { findOperator, setOperatorDisabled, setOperatorRole } from '@/lib/auth/operators';
-import { type UpdateOperatorRequest, updateOperatorSchema } from '@/lib/auth/operators.schema';
 import { ConsoleError } from '@/lib/console-api/console-error';
-import { audit } from '@/lib/server/audit-log';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 
-/** Changes one operator: `{ role }` or `{ disabled }`. */
-export const PATCH = consoleRoute<UpdateOperatorRequest, unknown, { id: string }>(
-  { name: 'operators.update', permission: 'operators:manage', body: updateOperatorSchema },
+/** Changes one operator: `{ role }` or `{ disabled }`, on record before it happens. */
+export const PATCH = consoleRoute(
+  consoleRoutes.updateOperator,
   async ({ request, operator, requestId, body: change, params, server }) => {
     const target = await findOperator(server, params.id);
     if (!target) throw new ConsoleError('not_found', 'No operator has that id.');
@@ -14,16 +14,11 @@ export const PATCH = consoleRoute<UpdateOperatorRequest, unknown, { id: string }
       'role' in change ? 'operator.set-role' : change.disabled ? 'operator.disable' : 'operator.enable';
     const detail =
       'role' in change ? `${target.email}: ${target.role ?? 'no role'} → ${change.role}` : target.email;
-    try {
-      if ('role' in change)
-        await setOperatorRole(server, operator.id, target.id, change.role, request.headers);
-      else await setOperatorDisabled(server, operator.id, target.id, change.disabled, request.headers);
-    } catch (error) {
-      if (error instanceof ConsoleError)
-        await audit({ action, operator, outcome: error.code, requestId, detail });
-      throw error;
-    }
-    await audit({ action, operator, outcome: 'success', requestId, detail });
+    await onRecord({ action, operator, requestId, detail }, () =>
+      'role' in change
+        ? setOperatorRole(server, operator.id, target.id, change.role, request.headers)
+        : setOperatorDisabled(server, operator.id, target.id, change.disabled, request.headers),
+    );
     return { operator: await findOperator(server, target.id) };
   },
 );

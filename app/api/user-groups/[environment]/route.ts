@@ -1,4 +1,5 @@
-import { type DirectoryPageAnswer, parseDirectoryQuery } from '@/lib/console-api/directory';
+import { parseDirectoryQuery } from '@/lib/console-api/directory';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { searchDirectory } from '@/lib/directory/store';
 import { invalidRequest, routeEnvironment } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
@@ -7,20 +8,17 @@ import { consoleRoute } from '@/lib/server/route';
  * One page of an environment's directory, searched by id or name: ids, names and token
  * fingerprints, never tokens, so viewers may read it too.
  */
-export const GET = consoleRoute<undefined, DirectoryPageAnswer, { environment: string }>(
-  { name: 'directory.search', permission: 'audit:read' },
-  async ({ request, params, server }) => {
-    const environment = routeEnvironment(params.environment);
-    const parsed = parseDirectoryQuery(new URL(request.url).searchParams);
-    if (!parsed.success) throw invalidRequest(parsed.fields, 'search');
-    const { q, sort, order, page, pageSize } = parsed.query;
-    return searchDirectory(server.database, {
-      environment,
-      search: q,
-      sort,
-      descending: order === undefined ? undefined : order === 'desc',
-      page,
-      pageSize,
-    });
-  },
-);
+export const GET = consoleRoute(consoleRoutes.directorySearch, async ({ request, params, server }) => {
+  const environment = routeEnvironment(params.environment);
+  const parsed = parseDirectoryQuery(new URL(request.url).searchParams);
+  if (!parsed.success) throw invalidRequest(parsed.fields, 'search');
+  const { q, sort, order, page, pageSize } = parsed.query;
+  return searchDirectory(server.database, {
+    environment,
+    search: q,
+    sort,
+    descending: order === undefined ? undefined : order === 'desc',
+    page,
+    pageSize,
+  });
+});

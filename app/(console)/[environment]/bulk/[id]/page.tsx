@@ -2,15 +2,20 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { slugOf } from '@/lib/environments';
+import { rotationPreview } from '@/lib/jobs/rotation-preview';
 import { jobProgress } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
 import { consoleServer } from '@/lib/server';
-import { jobPermission, toJobView } from '@/lib/server/jobs';
+import { decodeParam } from '@/lib/server/decode-param';
+import { jobPermission, toJobView, tokenDownloadRefusal } from '@/lib/server/jobs';
 import { requirePageOperator } from '@/lib/server/page-guard';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { bulkPath } from '../../_components/paths';
-import { JobPanel } from '../_components/job-panel';
+import { JobPanel, type TokenDownload } from '../_components/job-panel';
 import { jobTitle } from '../_components/job-status';
+
+/** The groups a draft rotation lists on its page; the rest are in its CSV. */
+const PREVIEW_ROWS = 10;
 
 type JobPageProps = { params: Promise<{ environment: string; id: string }> };
 
@@ -21,12 +26,23 @@ export async function generateMetadata({ params }: JobPageProps): Promise<Metada
 /** One bulk job: its preview before it runs, its progress while it runs, its result after. */
 export default async function JobPage({ params }: JobPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('audit:read');
+  const operator = await requirePageOperator('console:read');
   const slug = slugOf[environment];
-  const { database } = await consoleServer();
-  const progress = await jobProgress(database.db, decodeURIComponent((await params).id));
+  const { database, jobs } = await consoleServer();
+  const progress = await jobProgress(database.db, decodeParam((await params).id) ?? notFound());
   if (!progress || progress.job.environment !== environment) notFound();
   const job = toJobView(progress);
+  // Before a rotation runs, the groups it will rotate, named (tokens only as fingerprints).
+  const preview =
+    job.kind === 'rotate' && job.status === 'draft'
+      ? await rotationPreview(database.db, jobs.vault, progress.job, PREVIEW_ROWS)
+      : null;
+  const refusal = tokenDownloadRefusal(operator, progress.job);
+  const tokenDownload: TokenDownload = !can(operator.role, 'user-groups:reveal-token')
+    ? null
+    : refusal
+      ? { allowed: false, reason: refusal }
+      : { allowed: true };
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1">
@@ -46,7 +62,8 @@ export default async function JobPage({ params }: JobPageProps) {
       <JobPanel
         initial={job}
         maySteer={can(operator.role, jobPermission[job.kind])}
-        mayDownloadTokens={can(operator.role, 'user-groups:reveal-token')}
+        tokenDownload={tokenDownload}
+        preview={preview}
       />
     </div>
   );

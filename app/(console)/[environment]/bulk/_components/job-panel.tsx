@@ -1,15 +1,31 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConsoleApiError } from '@/lib/console-api/client';
-import { type JobActionBody, type JobView, jobResultRoute, jobsApi } from '@/lib/console-api/jobs';
+import type { JobView } from '@/lib/console-api/jobs';
+import { consoleRoutes, routePath } from '@/lib/console-api/routes';
+import { environmentPhrase } from '@/lib/environments';
+import type { RotationPreview } from '@/lib/jobs/rotation-preview';
+import { plural } from '@/lib/plural';
+import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
 import { ConfirmAction } from '../../_components/confirm-action';
+import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
 import { JobStatusBadge } from './job-status';
+import { jobWaiting } from './job-waiting';
+import { RotationPreviewTable } from './rotation-preview';
 
-type JobPanelProps = { initial: JobView; maySteer: boolean; mayDownloadTokens: boolean };
+/** Whether this operator may take the job's tokens: null when their role sees no token at all. */
+export type TokenDownload = { allowed: true } | { allowed: false; reason: string } | null;
+
+type JobPanelProps = {
+  initial: JobView;
+  maySteer: boolean;
+  tokenDownload: TokenDownload;
+  /** A draft rotation's first groups, named. */
+  preview?: RotationPreview | null;
+};
 
 const ended = (status: JobView['status']) => status === 'finished' || status === 'cancelled';
 
@@ -21,32 +37,24 @@ function duration(seconds: number): string {
     : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/**
- * A job as it stands, read again every second while it runs (and every few seconds otherwise, so
- * a job someone else starts or pauses shows here too), with the actions its state allows.
- */
-export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps) {
-  const queryClient = useQueryClient();
-  const queryKey = ['job', initial.id];
-  const { data: job = initial } = useQuery({
-    queryKey,
-    queryFn: ({ signal }) => jobsApi.get(initial.id, signal),
-    initialData: initial,
-    refetchInterval: (query) => {
-      const status = query.state.data?.status ?? initial.status;
-      return status === 'running' ? 1_000 : ended(status) ? false : 3_000;
-    },
-  });
-  const steer = useMutation({
-    mutationFn: (body: JobActionBody) => jobsApi.steer(initial.id, body),
-    onSuccess: (next) => queryClient.setQueryData(queryKey, next),
-  });
+/** A job as it stands (read again while it may change), with the actions its state allows. */
+export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: JobPanelProps) {
+  const { data: job = initial } = useJob(initial);
+  const steer = useSteerJob(initial.id);
+  const takeTokens = useTakeJobTokens(initial.id);
   const [confirming, setConfirming] = useState<'start' | 'cancel' | null>(null);
-  const [tokensDownloaded, setTokensDownloaded] = useState(false);
   const { counts } = job;
   const settled = counts.done + counts.failed;
   const percent = counts.total === 0 ? 0 : Math.floor((settled / counts.total) * 100);
-  const customerRotation = job.environment === 'Customer' && job.kind === 'rotate';
+  const inCustomer = job.environment === 'Customer';
+  const customerRotation = inCustomer && job.kind === 'rotate';
+  const where = environmentPhrase(job.environment);
+  // While it runs, the service's status is asked every 10 s: a stalled job says what it waits for.
+  const upstream = useUpstreamStatus(job.status === 'running' ? 10_000 : 30_000);
+  const waiting = jobWaiting(
+    job,
+    upstream.data?.environments.find((status) => status.environment === job.environment),
+  );
 
   return (
     <div className="flex flex-col gap-6">
@@ -62,10 +70,10 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
         </div>
         {job.status === 'draft' ? (
           <p className="text-sm" data-testid="job-preview">
-            {counts.total} {counts.total === 1 ? 'row is' : 'rows are'} ready to run;{' '}
+            {plural(counts.total, 'row')} {counts.total === 1 ? 'is' : 'are'} ready to run;{' '}
             {counts.invalid === 0
               ? 'no row has a problem.'
-              : `${counts.invalid} ${counts.invalid === 1 ? 'row has' : 'rows have'} problems and will not be sent (listed below). Run the good rows, or fix the file and upload it again.`}
+              : `${plural(counts.invalid, 'row')} ${counts.invalid === 1 ? 'has' : 'have'} problems and will not be sent (listed below). Run the good rows, or fix the file and upload it again.`}
           </p>
         ) : (
           <>
@@ -75,7 +83,7 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
               aria-valuemin={0}
               aria-valuemax={counts.total}
               aria-valuenow={settled}
-              aria-valuetext={`${percent}%: ${settled} of ${counts.total} rows`}
+              aria-valuetext={`${percent}%: ${settled} of ${plural(counts.total, 'row')}`}
               className="h-3 w-full overflow-hidden rounded-full bg-muted"
             >
               <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
@@ -111,6 +119,11 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
             </p>
           </>
         )}
+        {waiting ? (
+          <Alert variant="notice" role="status" data-testid="job-waiting">
+            {waiting}
+          </Alert>
+        ) : null}
         {job.status === 'paused' && job.pausedReason ? (
           <Alert variant="notice" role="alert">
             {job.pausedReason}
@@ -127,7 +140,7 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
           <div className="flex flex-wrap gap-2">
             {job.status === 'draft' && counts.total > 0 ? (
               <Button onClick={() => setConfirming('start')} disabled={steer.isPending}>
-                Run {counts.total} {counts.total === 1 ? 'row' : 'rows'}
+                Run {plural(counts.total, 'row')}
               </Button>
             ) : null}
             {job.status === 'running' ? (
@@ -153,34 +166,42 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
           <div className="flex flex-col gap-2">
             <div className="flex flex-wrap gap-2">
               <a
-                href={jobResultRoute(job.id, false)}
+                href={routePath(consoleRoutes.jobResult, { id: job.id })}
                 className="inline-flex h-9 items-center rounded-md border border-border bg-card px-4 text-sm font-medium hover:bg-muted"
               >
                 Download the result
               </a>
-              {mayDownloadTokens && !job.tokensErasedAt && !tokensDownloaded ? (
-                <a
-                  href={jobResultRoute(job.id, true)}
-                  onClick={() => {
-                    setTokensDownloaded(true);
-                    // The server erased them with this download: read the job again to say so.
-                    setTimeout(() => queryClient.invalidateQueries({ queryKey }), 1_000);
-                  }}
-                  className="inline-flex h-9 items-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:bg-primary/90"
-                >
+              {tokenDownload?.allowed && !job.tokensErasedAt && !takeTokens.isSuccess ? (
+                <Button onClick={() => takeTokens.mutate()} disabled={takeTokens.isPending}>
                   Download the result with tokens
-                </a>
+                </Button>
               ) : null}
             </div>
-            <p className="text-sm text-muted-foreground">
-              {job.tokensErasedAt || tokensDownloaded
-                ? 'The tokens were downloaded and erased from the console. A group’s current token is on its page (Show token).'
-                : 'The result with tokens can be downloaded once: the console then erases the tokens it holds. Keep the file safe.'}
-            </p>
+            {takeTokens.isError ? (
+              <Alert variant="error" role="alert">
+                {takeTokens.error instanceof ConsoleApiError
+                  ? takeTokens.error.message
+                  : 'The console could not be reached.'}
+              </Alert>
+            ) : null}
+            {tokenDownload ? (
+              <p className="text-sm text-muted-foreground" data-testid="tokens-note">
+                {job.tokensErasedAt
+                  ? `The tokens were downloaded${job.tokensTakenBy ? ` by ${job.tokensTakenBy}` : ''} on ${job.tokensErasedAt.slice(0, 16).replace('T', ' ')} UTC and erased from the console. A group’s current token is on its page (Show token).`
+                  : takeTokens.isSuccess
+                    ? 'The tokens were downloaded and erased from the console. A group’s current token is on its page (Show token).'
+                    : tokenDownload.allowed
+                      ? 'The result with tokens can be downloaded once: the console then erases the tokens it holds. Keep the file safe.'
+                      : tokenDownload.reason}
+              </p>
+            ) : null}
           </div>
         ) : null}
       </section>
 
+      {job.status === 'draft' && preview && preview.total > 0 ? (
+        <RotationPreviewTable jobId={job.id} environment={job.environment} preview={preview} />
+      ) : null}
       {job.invalidRows.length > 0 ? (
         <RowTable
           heading={`Rows with problems (${counts.invalid}${counts.invalid > job.invalidRows.length ? `, first ${job.invalidRows.length} shown` : ''})`}
@@ -201,8 +222,8 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
         onOpenChange={(open) => setConfirming(open ? 'start' : null)}
         title={
           job.kind === 'rotate'
-            ? `Rotate ${counts.total} tokens in ${job.environment}?`
-            : `Get or create ${counts.total} groups in ${job.environment}?`
+            ? `Rotate ${plural(counts.total, 'token')} (${job.source}) in ${where}?`
+            : `Get or create ${plural(counts.total, 'group')} (${job.source}) in ${where}?`
         }
         description={
           job.kind === 'rotate'
@@ -211,7 +232,7 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
         }
         confirmLabel={job.kind === 'rotate' ? 'Rotate tokens' : 'Run the job'}
         typeToConfirm={customerRotation ? String(counts.total) : null}
-        destructive={job.kind === 'rotate'}
+        destructive={job.kind === 'rotate' || inCustomer}
         onConfirm={() => {
           setConfirming(null);
           steer.mutate({ action: 'start', confirmation: String(counts.total) });
@@ -220,7 +241,7 @@ export function JobPanel({ initial, maySteer, mayDownloadTokens }: JobPanelProps
       <ConfirmAction
         open={confirming === 'cancel'}
         onOpenChange={(open) => setConfirming(open ? 'cancel' : null)}
-        title="Cancel this job?"
+        title={`Cancel the job ${job.source} in ${where}?`}
         description="Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded."
         confirmLabel="Cancel the job"
         typeToConfirm={null}

@@ -1,19 +1,16 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConsoleApiError } from '@/lib/console-api/client';
-import { jobsApi, MAX_CSV_MB } from '@/lib/console-api/jobs';
+import { MAX_CSV_MB } from '@/lib/console-api/jobs';
 import type { Environment } from '@/lib/environments';
-import { jobPath } from '../../_components/paths';
+import { useCreateGetOrCreateJob, useCreateRotateJob } from '../_hooks/use-create-job';
 
 type NewJobFormsProps = {
   environment: Environment;
-  slug: string;
   mayGetOrCreate: boolean;
   mayRotate: boolean;
 };
@@ -34,24 +31,19 @@ const errorMessage = (error: unknown) =>
   error instanceof ConsoleApiError || error instanceof Error ? error.message : 'Something went wrong.';
 
 /** The two ways to start bulk work: a CSV of groups to get or create, and tokens to rotate. */
-export function NewJobForms({ environment, slug, mayGetOrCreate, mayRotate }: NewJobFormsProps) {
+export function NewJobForms({ environment, mayGetOrCreate, mayRotate }: NewJobFormsProps) {
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      {mayGetOrCreate ? <CsvJobForm environment={environment} slug={slug} /> : null}
-      {mayRotate ? <RotateJobForm environment={environment} slug={slug} /> : null}
+      {mayGetOrCreate ? <CsvJobForm environment={environment} /> : null}
+      {mayRotate ? <RotateJobForm environment={environment} /> : null}
     </div>
   );
 }
 
-function CsvJobForm({ environment, slug }: { environment: Environment; slug: string }) {
-  const router = useRouter();
+function CsvJobForm({ environment }: { environment: Environment }) {
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const upload = useMutation({
-    mutationFn: async (chosen: File) =>
-      jobsApi.createGetOrCreate(environment, { source: chosen.name, csv: await readChosenFile(chosen) }),
-    onSuccess: (job) => router.push(jobPath(slug, job.id)),
-  });
+  const upload = useCreateGetOrCreateJob(environment);
   return (
     <Card>
       <CardHeader>
@@ -69,7 +61,7 @@ function CsvJobForm({ environment, slug }: { environment: Environment; slug: str
           className="flex flex-col gap-3"
           onSubmit={(event) => {
             event.preventDefault();
-            if (file) upload.mutate(file);
+            if (file) upload.mutate(async () => ({ source: file.name, csv: await readChosenFile(file) }));
           }}
         >
           <label htmlFor={fileId} className="text-sm font-medium">
@@ -101,20 +93,12 @@ function CsvJobForm({ environment, slug }: { environment: Environment; slug: str
   );
 }
 
-function RotateJobForm({ environment, slug }: { environment: Environment; slug: string }) {
-  const router = useRouter();
+function RotateJobForm({ environment }: { environment: Environment }) {
   const listId = useId();
   const fileId = useId();
   const [tokens, setTokens] = useState('');
   const [revealed, setRevealed] = useState(false);
-  const create = useMutation({
-    mutationFn: async ({ source, tokens: from }: { source: string; tokens: string | File }) =>
-      jobsApi.createRotate(environment, {
-        source,
-        tokens: typeof from === 'string' ? from : await readChosenFile(from),
-      }),
-    onSuccess: (job) => router.push(jobPath(slug, job.id)),
-  });
+  const create = useCreateRotateJob(environment);
   return (
     <Card>
       <CardHeader>
@@ -130,7 +114,7 @@ function RotateJobForm({ environment, slug }: { environment: Environment; slug: 
           className="flex flex-col gap-3"
           onSubmit={(event) => {
             event.preventDefault();
-            create.mutate({ source: 'pasted tokens', tokens });
+            create.mutate(async () => ({ source: 'pasted tokens', tokens }));
           }}
         >
           <div className="flex items-center justify-between gap-2">
@@ -174,7 +158,8 @@ function RotateJobForm({ environment, slug }: { environment: Environment; slug: 
             className={fileInputClass}
             onChange={(event) => {
               const chosen = event.target.files?.[0];
-              if (chosen) create.mutate({ source: chosen.name, tokens: chosen });
+              if (chosen)
+                create.mutate(async () => ({ source: chosen.name, tokens: await readChosenFile(chosen) }));
             }}
           />
           {create.isError ? (

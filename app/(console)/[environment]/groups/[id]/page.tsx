@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import * as z from 'zod/mini';
+import { notFound } from 'next/navigation';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
-import { Alert } from '@/components/ui/alert';
 import { listAuditEvents } from '@/lib/audit/store';
-import { type DirectoryEntry, findDirectoryEntry } from '@/lib/directory/store';
+import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import { consoleServer } from '@/lib/server';
 import { auditRead } from '@/lib/server/audit-log';
+import { decodeParam } from '@/lib/server/decode-param';
 import { requirePageOperator } from '@/lib/server/page-guard';
-import { getOrCreateRequestSchema } from '@/lib/user-group-api/contract';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { createPath } from '../../_components/paths';
 import { TokenPanel } from './_components/token-panel';
@@ -21,7 +20,7 @@ type GroupPageProps = { params: Promise<{ environment: string; id: string }> };
 
 export async function generateMetadata({ params }: GroupPageProps): Promise<Metadata> {
   const { id } = await params;
-  return { title: environmentTitle(await pageEnvironment(params), decodeURIComponent(id)) };
+  return { title: environmentTitle(await pageEnvironment(params), decodeParam(id) ?? notFound()) };
 }
 
 const when = (at: string | null, by: string | null) =>
@@ -36,24 +35,14 @@ const json = (value: Record<string, unknown> | null) =>
     </pre>
   );
 
-/** The directory's record as a get-or-create request (a record that no longer validates is left out). */
-function recordedRequest(entry: DirectoryEntry) {
-  const parsed = z.safeParse(z.omit(getOrCreateRequestSchema, { user_group_id: true }), {
-    name: entry.name ?? undefined,
-    mapping: entry.mapping ?? undefined,
-    properties: entry.properties ?? undefined,
-  });
-  return parsed.success ? parsed.data : {};
-}
-
 /** One user group in one environment: what the console knows of it, its history, and its token. */
 export default async function GroupPage({ params }: GroupPageProps) {
   const environment = await pageEnvironment(params);
-  const userGroupId = decodeURIComponent((await params).id);
-  const operator = await requirePageOperator('audit:read');
+  const userGroupId = decodeParam((await params).id) ?? notFound();
+  const operator = await requirePageOperator('console:read');
   const slug = slugOf[environment];
   const { database } = await consoleServer();
-  const historyFilters = { group: userGroupId, environment, page: 1 };
+  const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1 };
   const [entry, history] = await Promise.all([
     findDirectoryEntry(database.db, environment, userGroupId),
     listAuditEvents(database.db, historyFilters),
@@ -61,6 +50,7 @@ export default async function GroupPage({ params }: GroupPageProps) {
   // Reading a group's history is reading the audit log: on record like any other read.
   await auditRead('audit.read', operator, randomUUID(), historyFilters, history.events.length);
   const mayShowToken = can(operator.role, 'user-groups:reveal-token');
+  const mayCreate = can(operator.role, 'user-groups:get-or-create');
 
   return (
     <div className="flex flex-col gap-8">
@@ -78,7 +68,7 @@ export default async function GroupPage({ params }: GroupPageProps) {
       {!entry ? (
         <div className="flex flex-col gap-3 rounded-lg border border-dashed border-border bg-card p-4 text-sm">
           <p>The console has no record of a group with this ID in {environment}.</p>
-          {can(operator.role, 'user-groups:get-or-create') ? (
+          {mayCreate ? (
             <Link href={createPath(slug, userGroupId)} className="font-medium underline underline-offset-4">
               Create user group “{userGroupId}”
             </Link>
@@ -91,16 +81,8 @@ export default async function GroupPage({ params }: GroupPageProps) {
               Details
             </h2>
             {entry.deletedAt ? (
-              <p role="status" className="rounded-lg border border-border bg-card px-4 py-3 text-sm">
-                Deleted {when(entry.deletedAt, entry.deletedBy)}.{' '}
-                {can(operator.role, 'user-groups:get-or-create') ? (
-                  <Link
-                    href={createPath(slug, userGroupId)}
-                    className="font-medium underline underline-offset-4"
-                  >
-                    Create it anew
-                  </Link>
-                ) : null}
+              <p className="rounded-lg border border-border bg-card px-4 py-3 text-sm">
+                Deleted {when(entry.deletedAt, entry.deletedBy)}.
               </p>
             ) : null}
             <DetailsList
@@ -134,27 +116,26 @@ export default async function GroupPage({ params }: GroupPageProps) {
             />
           </section>
 
-          {mayShowToken ? (
-            <section aria-labelledby="token-heading" className="flex flex-col gap-3">
-              <h2 id="token-heading" className="text-base font-semibold">
-                Token
-              </h2>
-              {entry.deletedAt ? (
-                // Also what the panel said on deleting: the page refreshes, the words stay.
-                <Alert role="status" variant="notice">
-                  The user group {userGroupId} was deleted from {environment}: its token no longer works.
-                </Alert>
-              ) : (
-                <TokenPanel
-                  environment={environment}
-                  userGroupId={userGroupId}
-                  recorded={recordedRequest(entry)}
-                  mayRotate={can(operator.role, 'user-groups:rotate')}
-                  mayDelete={can(operator.role, 'user-groups:delete')}
-                />
-              )}
-            </section>
-          ) : null}
+          <section aria-labelledby="token-heading" className="flex flex-col gap-3">
+            <h2 id="token-heading" className="text-base font-semibold">
+              Token
+            </h2>
+            {mayShowToken ? (
+              <TokenPanel
+                environment={environment}
+                userGroupId={userGroupId}
+                deleted={entry.deletedAt !== null}
+                mayRotate={can(operator.role, 'user-groups:rotate')}
+                mayDelete={can(operator.role, 'user-groups:delete')}
+                createHref={mayCreate ? createPath(slug, userGroupId) : null}
+              />
+            ) : (
+              <p className="rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm">
+                Your role cannot see tokens: showing, copying and rotating them takes the support or admin
+                role. Ask an admin of the console if you need one.
+              </p>
+            )}
+          </section>
         </>
       )}
 

@@ -1,53 +1,35 @@
 import { ConsoleError } from '@/lib/console-api/console-error';
+import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { jobResultToCsv } from '@/lib/jobs/result-csv';
-import { eraseResultTokens, jobResultRows } from '@/lib/jobs/store';
-import { can } from '@/lib/roles';
+import { jobResultRows } from '@/lib/jobs/store';
+import { plural } from '@/lib/plural';
 import { audit } from '@/lib/server/audit-log';
-import { accessErrors } from '@/lib/server/errors';
-import { loadJob } from '@/lib/server/jobs';
+import { csvFile, loadJob, resultFileName } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
- * A job's result as CSV, every row's outcome. With `?tokens=1` (support and admin only, once the
- * job has ended) it carries the tokens the job produced, which are then erased from the console:
- * the file is their only copy. Every download is on record.
+ * A job's result as CSV, every row's outcome, without tokens: a GET, which a link or a cross-site
+ * navigation may fetch, so it never carries or erases a token (POST …/tokens does). Audited.
  */
-export const GET = consoleRoute<undefined, Response, { id: string }>(
-  { name: 'jobs.result', permission: 'audit:read' },
+export const GET = consoleRoute(
+  consoleRoutes.jobResult,
   async ({ request, params, operator, requestId, server }) => {
-    const { db } = server.database;
-    const { job } = await loadJob(server, params.id);
-    const withTokens = new URL(request.url).searchParams.get('tokens') === '1';
-    if (withTokens) {
-      if (!can(operator.role, 'user-groups:reveal-token')) throw accessErrors.forbidden('download tokens');
-      if (job.status !== 'finished' && job.status !== 'cancelled')
-        throw new ConsoleError(
-          'conflict',
-          'Tokens can be downloaded once the job has finished or was cancelled.',
-        );
-      if (job.tokens_erased_at)
-        throw new ConsoleError(
-          'conflict',
-          `The tokens were downloaded and erased on ${job.tokens_erased_at.slice(0, 16).replace('T', ' ')} UTC. A group's current token is on its page (Show token).`,
-        );
+    if (new URL(request.url).searchParams.has('tokens')) {
+      throw new ConsoleError(
+        'invalid_request',
+        `The result with tokens is downloaded with POST ${routePath(consoleRoutes.jobTokens, params)}, from the job's page.`,
+      );
     }
-    const rows = await jobResultRows(db, job.id, withTokens ? server.jobs.vault : null);
+    const { job } = await loadJob(server, params.id);
+    const rows = await jobResultRows(server.database.db, job.id, null);
     await audit({
       action: 'bulk.download',
       operator: { id: operator.id, email: operator.email },
       outcome: 'success',
       requestId: job.id,
       environment: job.environment,
-      detail: `${withTokens ? 'with tokens (now erased)' : 'without tokens'}: ${rows.length} rows; request ${requestId}`,
+      detail: `without tokens: ${plural(rows.length, 'row')}; request ${requestId}`,
     });
-    const csv = jobResultToCsv(rows, withTokens);
-    if (withTokens) await eraseResultTokens(db, job.id);
-    const name = `${job.kind}-${job.environment.toLowerCase()}-${job.id.slice(0, 8)}${withTokens ? '-tokens' : ''}.csv`;
-    return new Response(csv, {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${name}"`,
-      },
-    });
+    return csvFile(jobResultToCsv(rows, false), resultFileName(job, false));
   },
 );

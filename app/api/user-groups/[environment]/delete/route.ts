@@ -1,10 +1,10 @@
-import { deleteBodySchema } from '@/lib/console-api/contract';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { recordDeletion } from '@/lib/directory/store';
 import { userGroupRoute } from '@/lib/server/user-group-route';
 
 export const POST = userGroupRoute({
   operation: 'delete',
-  body: deleteBodySchema,
+  route: consoleRoutes.delete,
   call: async (api, body, requestId) => {
     await api.deleteUserGroup(body, requestId);
     return { deleted: true as const, user_group_id: body.user_group_id };

@@ -1,10 +1,10 @@
-import { getOrCreateBodySchema } from '@/lib/console-api/contract';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { recordGetOrCreate } from '@/lib/directory/store';
 import { userGroupRoute } from '@/lib/server/user-group-route';
 
 export const POST = userGroupRoute({
   operation: 'get-or-create',
-  body: getOrCreateBodySchema,
+  route: consoleRoutes.getOrCreate,
   call: async (api, body, requestId) => {
     const { new_user_group, user_group } = await api.getOrCreate(body, requestId);
     return { new_user_group, user_group };

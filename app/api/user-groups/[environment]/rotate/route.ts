@@ -1,10 +1,10 @@
-import { rotateBodySchema } from '@/lib/console-api/contract';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { recordRotation } from '@/lib/directory/store';
 import { userGroupRoute } from '@/lib/server/user-group-route';
 
 export const POST = userGroupRoute({
   operation: 'rotate',
-  body: rotateBodySchema,
+  route: consoleRoutes.rotate,
   call: async (api, body, requestId) => {
     const { user_group } = await api.rotate(body, requestId);
     return { user_group };

@@ -1,65 +1,84 @@
 'use client';
 
-import { KeyRound, RefreshCw, Trash2 } from 'lucide-react';
+import { KeyRound, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
-import { useGetOrCreateUserGroup } from '@/app/(console)/_hooks/use-get-or-create-user-group';
 import { useRotateToken } from '@/app/(console)/_hooks/use-rotate-token';
 import { formErrorMessage } from '@/components/form-errors';
+import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { ConsoleApiError } from '@/lib/console-api/client';
-import type { Environment } from '@/lib/environments';
-import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+import { type Environment, environmentPhrase } from '@/lib/environments';
 import { ConfirmAction } from '../../../_components/confirm-action';
+import { useShowToken } from '../_hooks/use-show-token';
 
 type TokenPanelProps = {
   environment: Environment;
   userGroupId: string;
-  /**
-   * What the directory holds of the group, sent along with Show token: should the group have been
-   * deleted elsewhere, it is created anew as it was, not empty.
-   */
-  recorded: Omit<GetOrCreateRequest, 'user_group_id'>;
+  /** The directory says the group was deleted: there is no token to show. */
+  deleted: boolean;
   mayRotate: boolean;
   mayDelete: boolean;
+  /** Where Create it again leads (the create form, filled in from the directory's record), if allowed. */
+  createHref: string | null;
 };
 
 type Rotated = { oldToken: string; newToken: string; copied: boolean };
 
+/** Why there is no token: deleted here and now, found gone by Show token, or deleted before. */
+type Absence = 'deleted-now' | 'gone' | null;
+
 /**
- * The group's token and what can be done with it, in place: Show token (a get-or-create, which
- * says so when it had to create the group anew), Reveal and Copy, Rotate (the new token stays on
- * screen until copied or closing is confirmed) and Delete with the token the page holds.
+ * The group's token and what can be done with it, in place: Show token (which never creates the
+ * group: one deleted elsewhere is said to be gone, with Create it again), Reveal and Copy, Rotate
+ * (the new token stays on screen, and leaving the page asks, until it is copied or closing is
+ * confirmed) and Delete with the token the page holds. The page refreshes under it (fingerprint,
+ * history) while its state stays.
  */
-export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayDelete }: TokenPanelProps) {
+export function TokenPanel({
+  environment,
+  userGroupId,
+  deleted,
+  mayRotate,
+  mayDelete,
+  createHref,
+}: TokenPanelProps) {
   const router = useRouter();
   const [token, setToken] = useState<string | null>(null);
-  const [recreated, setRecreated] = useState(false);
   const [rotated, setRotated] = useState<Rotated | null>(null);
   const [confirming, setConfirming] = useState<'rotate' | 'delete' | null>(null);
   const [closingUncopied, setClosingUncopied] = useState(false);
-  const [deleted, setDeleted] = useState(false);
-  const typeToConfirm = environment === 'Customer' ? userGroupId : null;
+  const [absence, setAbsence] = useState<Absence>(null);
+  const rotatedRef = useRef<HTMLElement>(null);
+  const newToken = rotated?.newToken;
+  const inCustomer = environment === 'Customer';
+  const typeToConfirm = inCustomer ? userGroupId : null;
+  const where = environmentPhrase(environment);
 
-  const show = useGetOrCreateUserGroup(environment, {
+  const show = useShowToken(environment, {
     onSuccess: (result) => {
-      setToken(result.user_group.token);
-      setRecreated(result.new_user_group);
-      if (result.new_user_group) router.refresh();
+      if (result.gone) {
+        setAbsence('gone');
+        // The directory now records it deleted, and the history has the look and the undoing.
+        router.refresh();
+      } else setToken(result.user_group.token);
     },
   });
   const rotate = useRotateToken(environment, {
     onSuccess: (result, request) => {
       setRotated({ oldToken: request.current_token, newToken: result.user_group.token, copied: false });
       setToken(result.user_group.token);
+      // The fingerprint and the history change now; the new token stays here (this state survives).
+      router.refresh();
     },
   });
   const remove = useDeleteUserGroup(environment, {
     onSuccess: () => {
-      setDeleted(true);
+      setAbsence('deleted-now');
       setToken(null);
       router.refresh();
     },
@@ -67,16 +86,34 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
   const failure = show.error ?? rotate.error ?? remove.error;
   const staleToken = remove.error instanceof ConsoleApiError && remove.error.code === 'not_found';
 
+  // The Rotate button is gone once the new token is on screen: the focus goes to it, not to the page.
+  useEffect(() => {
+    if (newToken) rotatedRef.current?.focus();
+  }, [newToken]);
+
   const finishRotation = () => {
     setRotated(null);
     setClosingUncopied(false);
-    router.refresh();
   };
 
-  if (deleted) {
+  if (absence === 'gone') {
     return (
-      <Alert role="status" variant="notice">
-        The user group {userGroupId} was deleted from {environment}: its token no longer works.
+      <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
+        <p>
+          The user group {userGroupId} no longer exists in {where}: it was deleted outside this console. Show
+          token did not create it again, and there is no token to show.
+        </p>
+        <CreateAgain href={createHref} />
+      </Alert>
+    );
+  }
+  if (absence === 'deleted-now' || deleted) {
+    return (
+      <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
+        <p>
+          The user group {userGroupId} was deleted from {environment}: its token no longer works.
+        </p>
+        <CreateAgain href={createHref} />
       </Alert>
     );
   }
@@ -85,8 +122,10 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
     <div className="flex flex-col gap-4">
       {rotated ? (
         <section
+          ref={rotatedRef}
+          tabIndex={-1}
           aria-label="Rotated token"
-          className="flex flex-col gap-3 rounded-lg border border-border p-4"
+          className="flex flex-col gap-3 rounded-lg border border-border p-4 outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <SecretField
             label="New token"
@@ -97,7 +136,7 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
           {closingUncopied ? (
             <Alert variant="notice" role="alert" className="flex flex-col gap-2">
               <p>The new token has not been copied. Close anyway? Show token fetches it again later.</p>
-              <div className="flex gap-2">
+              <div className="flex flex-wrap gap-2">
                 <Button variant="outline" onClick={finishRotation}>
                   Close without copying
                 </Button>
@@ -107,36 +146,36 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
               </div>
             </Alert>
           ) : (
-            <div>
+            <div className="flex flex-wrap items-center gap-3">
               <Button
                 variant="outline"
                 onClick={() => (rotated.copied ? finishRotation() : setClosingUncopied(true))}
               >
                 Done
               </Button>
+              {rotated.copied ? null : (
+                <p className="text-xs text-muted-foreground">Copy the new token before leaving this page.</p>
+              )}
             </div>
           )}
+          <NavigationGuard
+            active={!rotated.copied}
+            title={`Leave ${userGroupId} in ${where} without copying its new token?`}
+            description="The old token stopped working. The new one is on this page until you copy it; Show token can fetch it again later."
+            stayLabel="Stay and copy it"
+            leaveLabel="Leave without copying"
+          />
         </section>
       ) : token ? (
         <SecretField label="Token" value={token} />
       ) : (
         <div>
-          <Button
-            onClick={() => show.mutate({ ...recorded, user_group_id: userGroupId })}
-            disabled={show.isPending}
-          >
+          <Button onClick={() => show.mutate({ user_group_id: userGroupId })} disabled={show.isPending}>
             <KeyRound aria-hidden="true" />
             {show.isPending ? 'Fetching…' : 'Show token'}
           </Button>
         </div>
       )}
-
-      {recreated ? (
-        <Alert variant="notice" role="status">
-          This group had been deleted elsewhere: the service created it anew, with a new token, from the name,
-          mapping and properties this console had on record.
-        </Alert>
-      ) : null}
 
       {failure ? (
         <Alert variant="error" role="alert">
@@ -166,10 +205,11 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
       <ConfirmAction
         open={confirming === 'rotate'}
         onOpenChange={(open) => setConfirming(open ? 'rotate' : null)}
-        title={`Rotate the token of ${userGroupId}?`}
+        title={`Rotate the token of ${userGroupId} in ${where}?`}
         description={`The current token stops working at once, in ${environment}. Every system using it needs the new one.`}
         confirmLabel="Rotate token"
         typeToConfirm={typeToConfirm}
+        destructive={inCustomer}
         onConfirm={() => {
           setConfirming(null);
           if (token) rotate.mutate({ current_token: token });
@@ -178,7 +218,7 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
       <ConfirmAction
         open={confirming === 'delete'}
         onOpenChange={(open) => setConfirming(open ? 'delete' : null)}
-        title={`Delete ${userGroupId}?`}
+        title={`Delete ${userGroupId} from ${where}?`}
         description={`The group and its token are deleted from ${environment}. Its embedded dashboards stop working.`}
         confirmLabel="Delete user group"
         typeToConfirm={typeToConfirm}
@@ -189,5 +229,16 @@ export function TokenPanel({ environment, userGroupId, recorded, mayRotate, mayD
         }}
       />
     </div>
+  );
+}
+
+/** The explicit way back: the create form, filled in from what the console recorded of the group. */
+function CreateAgain({ href }: { href: string | null }) {
+  if (!href) return null;
+  return (
+    <Link href={href} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+      <Plus aria-hidden="true" />
+      Create it again
+    </Link>
   );
 }

@@ -1,10 +1,5 @@
 import { ConsoleError } from '@/lib/console-api/console-error';
-import {
-  type CreateGetOrCreateJob,
-  createGetOrCreateJobSchema,
-  JOB_BODY_MAX_BYTES,
-  type JobView,
-} from '@/lib/console-api/jobs';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { createGetOrCreateJob } from '@/lib/jobs/store';
 import { routeEnvironment } from '@/lib/server/errors';
@@ -15,13 +10,8 @@ import { consoleRoute } from '@/lib/server/route';
  * A CSV read and checked into a draft job: the answer previews its bad rows. Nothing is sent to the
  * service until the person starts the job.
  */
-export const POST = consoleRoute<CreateGetOrCreateJob, JobView, { environment: string }>(
-  {
-    name: 'jobs.create-get-or-create',
-    permission: 'user-groups:get-or-create',
-    body: createGetOrCreateJobSchema,
-    maxBodyBytes: JOB_BODY_MAX_BYTES,
-  },
+export const POST = consoleRoute(
+  consoleRoutes.createGetOrCreateJob,
   async ({ body, params, operator, server }) => {
     const environment = routeEnvironment(params.environment);
     const reading = readGetOrCreateCsv(body.csv);

@@ -1,20 +1,29 @@
 import { ConsoleError } from '@/lib/console-api/console-error';
-import { type CreateRotateJob, createRotateJobSchema, type JobView } from '@/lib/console-api/jobs';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { directoryMatchingIds } from '@/lib/directory/store';
+import type { Environment } from '@/lib/environments';
 import { createRotateJob } from '@/lib/jobs/store';
-import { readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
+import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
+import type { ConsoleServer } from '@/lib/server';
 import { routeEnvironment } from '@/lib/server/errors';
 import { loadJob, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
- * Tokens pasted or uploaded (or groups chosen in the directory) checked into a draft rotation job.
+ * Tokens pasted or uploaded (or groups chosen in the directory: ticked, or every match of a search)
+ * checked into a draft rotation job.
  * The tokens are sealed at once; nothing is sent until the person starts the job.
  */
-export const POST = consoleRoute<CreateRotateJob, JobView, { environment: string }>(
-  { name: 'jobs.create-rotate', permission: 'user-groups:rotate', body: createRotateJobSchema },
+export const POST = consoleRoute(
+  consoleRoutes.createRotateJob,
   async ({ body, params, operator, server }) => {
     const environment = routeEnvironment(params.environment);
-    const reading = 'tokens' in body ? readTokenList(body.tokens) : readUserGroupIds(body.userGroupIds);
+    const reading =
+      'tokens' in body
+        ? readTokenList(body.tokens)
+        : 'search' in body
+          ? await readSearch(server, environment, body.search)
+          : readUserGroupIds(body.userGroupIds);
     if (!reading.ok)
       throw new ConsoleError('invalid_request', reading.message, { fields: { tokens: reading.message } });
     const id = await createRotateJob(server.database.db, server.jobs.vault, {
@@ -27,3 +36,11 @@ export const POST = consoleRoute<CreateRotateJob, JobView, { environment: string
     return toJobView(await loadJob(server, id));
   },
 );
+
+/** Every group the directory search matches, as if each had been ticked (one more tells "too many"). */
+async function readSearch(server: ConsoleServer, environment: Environment, search: string) {
+  const ids = await directoryMatchingIds(server.database, environment, search, MAX_ROTATIONS + 1);
+  if (ids.length === 0)
+    return { ok: false as const, message: `No group in the directory matches “${search}” any more.` };
+  return readUserGroupIds(ids);
+}

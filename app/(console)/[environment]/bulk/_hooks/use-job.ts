@@ -1,0 +1,58 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callRoute, downloadRoute } from '@/lib/console-api/client';
+import type { JobActionBody, JobView } from '@/lib/console-api/jobs';
+import { consoleRoutes } from '@/lib/console-api/routes';
+
+const ended = (status: JobView['status']) => status === 'finished' || status === 'cancelled';
+const jobKey = (id: string) => ['job', id];
+
+/**
+ * A job as it stands, read again every second while it runs (and every few seconds otherwise, so
+ * a job someone else starts or pauses shows here too).
+ */
+export function useJob(initial: JobView) {
+  return useQuery({
+    queryKey: jobKey(initial.id),
+    queryFn: ({ signal }) => callRoute(consoleRoutes.readJob, { params: { id: initial.id }, signal }),
+    initialData: initial,
+    refetchInterval: (query) => {
+      const status = query.state.data?.status ?? initial.status;
+      return status === 'running' ? 1_000 : ended(status) ? false : 3_000;
+    },
+  });
+}
+
+/** Start, pause, resume or cancel; the answer is the job as it is now. */
+export function useSteerJob(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: JobActionBody) => callRoute(consoleRoutes.steerJob, { params: { id }, body }),
+    onSuccess: (next) => queryClient.setQueryData(jobKey(id), next),
+  });
+}
+
+/**
+ * Takes the job's tokens (the console then erases them) and hands the file to the browser to save.
+ * Taken now, or by someone before: either way the job is read again, to say when and by whom.
+ */
+export function useTakeJobTokens(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => downloadRoute(consoleRoutes.jobTokens, { params: { id } }),
+    onSuccess: saveFile,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: jobKey(id) }),
+  });
+}
+
+/** Hands a downloaded file to the browser to save, as a link with `download` would. */
+function saveFile({ file, name }: { file: Blob; name: string }): void {
+  const url = URL.createObjectURL(file);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the file over; the URL need not outlive it for long.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

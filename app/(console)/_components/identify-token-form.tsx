@@ -1,0 +1,221 @@
+'use client';
+
+import { Eye, EyeOff, ScanSearch } from 'lucide-react';
+import Link from 'next/link';
+import { useEffect, useId, useRef, useState } from 'react';
+import { formErrorMessage } from '@/components/form-errors';
+import { takeHandedOverToken } from '@/components/token-handoff';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import type { TokenIdentityAnswer } from '@/lib/console-api/tokens';
+import { type Environment, slugOf } from '@/lib/environments';
+import { useIdentifyToken } from '../_hooks/use-identify-token';
+import { groupPath, jobPath } from '../[environment]/_components/paths';
+
+type Match = TokenIdentityAnswer['matches'][number];
+type TokenEvent = NonNullable<Match['issued']>;
+
+const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
+
+const actionWords: Record<string, string> = {
+  'get-or-create': 'a get-or-create',
+  rotate: 'a rotation',
+  delete: 'a deletion',
+};
+
+function eventText(event: TokenEvent): string {
+  const how = actionWords[event.action] ?? event.action;
+  return `${utc(event.at)}${event.by ? ` by ${event.by}` : ''}, in ${how}${event.jobId ? ' of a bulk job' : ''}`;
+}
+
+const standingTitle: Record<Match['standing'], (match: Match) => string> = {
+  current: (match) => `The current token of ${match.userGroupId} in ${match.environment}`,
+  replaced: (match) => `A replaced token of ${match.userGroupId} in ${match.environment}`,
+  deleted: (match) => `A token of ${match.userGroupId} in ${match.environment}, a group since deleted`,
+  superseded: (match) => `An earlier token of ${match.userGroupId} in ${match.environment}`,
+};
+
+const standingNote: Record<Match['standing'], string> = {
+  current: 'It works, as this console last saw it: a rotation made outside this console is not known here.',
+  replaced: 'It no longer works: it was rotated.',
+  deleted: 'It no longer works: its group was deleted.',
+  superseded:
+    'It most likely no longer works: this console has seen the group with another token since (rotated outside this console?).',
+};
+
+/**
+ * Whose token is this: a pasted token (masked unless revealed) is looked up by the console's own
+ * server, in a POST body, and the answer says which group's it is, in which environment, whether
+ * it still works as far as this console knows, and links to the group's page, where it is rotated
+ * or deleted with the page's confirmations. `onUnknown` hands an unknown token to the forms that
+ * can still act on it.
+ */
+export function IdentifyTokenForm({
+  environment,
+  onUnknown,
+}: {
+  environment: Environment;
+  onUnknown: (token: string) => void;
+}) {
+  const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [token, setToken] = useState('');
+  const [revealed, setRevealed] = useState(false);
+  const identify = useIdentifyToken();
+  const { mutate } = identify;
+
+  // A token typed into the palette or the directory's search arrives here, and is looked up at once.
+  useEffect(() => {
+    const handedOver = takeHandedOverToken();
+    if (!handedOver) return;
+    setToken(handedOver);
+    mutate(handedOver, {
+      onSuccess: (answer) => (answer.matches.length === 0 ? onUnknown(handedOver) : undefined),
+    });
+  }, [mutate, onUnknown]);
+
+  const answer = identify.data;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Whose token is this?</CardTitle>
+        <CardDescription>
+          Paste a token a customer sent you: the console says which group it belongs to, in either
+          environment, and whether it still works, from what it has seen. The token goes to the console’s
+          server only.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        <form
+          aria-label="Identify a token"
+          noValidate
+          className="flex flex-col gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const pasted = token.trim();
+            if (!pasted) return inputRef.current?.focus();
+            identify.mutate(pasted, {
+              onSuccess: (found) => (found.matches.length === 0 ? onUnknown(pasted) : undefined),
+            });
+          }}
+        >
+          <label htmlFor={id} className="text-sm font-medium">
+            Token
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Input
+              ref={inputRef}
+              id={id}
+              // Masked until Reveal, like every token on screen; never autocompleted or saved.
+              type={revealed ? 'text' : 'password'}
+              value={token}
+              onChange={(event) => setToken(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              autoCapitalize="off"
+              data-1p-ignore
+              className="min-w-0 flex-1 basis-full font-mono sm:basis-0"
+            />
+            <Button
+              type="button"
+              variant="outline"
+              aria-pressed={revealed}
+              aria-controls={id}
+              onClick={() => setRevealed((shown) => !shown)}
+            >
+              {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+              {revealed ? 'Hide' : 'Reveal'}
+            </Button>
+            <Button type="submit" disabled={identify.isPending}>
+              <ScanSearch aria-hidden="true" />
+              {identify.isPending ? 'Looking…' : 'Identify'}
+            </Button>
+          </div>
+        </form>
+
+        {identify.isError ? (
+          <Alert variant="error" role="alert">
+            {formErrorMessage(identify.error)}
+          </Alert>
+        ) : null}
+
+        {answer ? (
+          <section aria-label="Whose token it is" aria-live="polite" className="flex flex-col gap-3">
+            <p className="text-xs text-muted-foreground">
+              Fingerprint <code className="font-mono">{answer.fingerprint}</code>. As this console last saw
+              it, in both environments.
+            </p>
+            {answer.matches.length === 0 ? (
+              <Alert variant="notice" role="status">
+                This console has never seen this token: it may come from another system, or be mistyped. You
+                can still rotate it, or delete its group, below.
+              </Alert>
+            ) : (
+              <ul className="flex flex-col gap-3">
+                {answer.matches.map((match) => (
+                  <MatchCard key={`${match.environment}/${match.userGroupId}`} match={match} />
+                ))}
+              </ul>
+            )}
+            {answer.groupsWithThatId.map((group) => (
+              <p key={`${group.environment}/${group.userGroupId}`} className="text-sm">
+                This is also the id of a group in {group.environment}:{' '}
+                <Link
+                  href={groupPath(slugOf[group.environment], group.userGroupId)}
+                  className="font-medium underline underline-offset-4"
+                >
+                  open {group.userGroupId}
+                </Link>
+                .
+              </p>
+            ))}
+          </section>
+        ) : null}
+        {answer?.matches.length && answer.matches.every((match) => match.environment !== environment) ? (
+          <p className="text-sm text-muted-foreground">
+            It is not a token of a group in {environment} that this console knows.
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function MatchCard({ match }: { match: Match }) {
+  const slug = slugOf[match.environment];
+  const production = match.environment === 'Customer';
+  return (
+    <li
+      className={`flex flex-col gap-1.5 rounded-lg border p-3 text-sm ${production ? 'border-destructive/50' : 'border-border'}`}
+    >
+      <p className="font-medium">
+        {standingTitle[match.standing](match)}
+        {match.name ? <span className="font-normal text-muted-foreground"> ({match.name})</span> : null}
+      </p>
+      <p>{standingNote[match.standing]}</p>
+      {match.issued ? <p className="text-muted-foreground">Issued {eventText(match.issued)}.</p> : null}
+      {match.ended ? (
+        <p className="text-muted-foreground">
+          {match.ended.action === 'delete' ? 'Deleted' : 'Replaced'} {eventText(match.ended)}.
+        </p>
+      ) : null}
+      <p className="flex flex-wrap gap-x-4 gap-y-1">
+        {match.groupDeleted ? null : (
+          <Link
+            href={groupPath(slug, match.userGroupId)}
+            className="font-medium underline underline-offset-4"
+          >
+            Open {match.userGroupId} in {match.environment}
+          </Link>
+        )}
+        {match.ended?.jobId ? (
+          <Link href={jobPath(slug, match.ended.jobId)} className="underline underline-offset-4">
+            The bulk job that {match.ended.action === 'delete' ? 'deleted' : 'rotated'} it
+          </Link>
+        ) : null}
+      </p>
+    </li>
+  );
+}

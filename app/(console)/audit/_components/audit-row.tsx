@@ -1,0 +1,76 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { groupPath } from '@/app/(console)/[environment]/_components/paths';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/components/ui/cn';
+import type { AuditEvent } from '@/lib/audit/store';
+import { environments, slugOf } from '@/lib/environments';
+
+/** The environment an entry names, when it is one the console has (its group page lives there). */
+export function environmentOf(event: Pick<AuditEvent, 'environment'>) {
+  return environments.find((environment) => environment === event.environment) ?? null;
+}
+
+/**
+ * One audit entry as a table row; its group links to the group's page in its environment. Used by
+ * the audit page, a group's history and, indented, inside a folded bulk job.
+ */
+export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?: boolean }) {
+  const environment = environmentOf(event);
+  return (
+    <tr className={cn('border-t border-border align-top', nested && 'bg-muted/40')} data-testid="audit-row">
+      <td className={cn('px-3 py-2 font-mono text-xs whitespace-nowrap', nested && 'pl-8')}>
+        {event.at.replace('T', ' ').slice(0, 19)}
+      </td>
+      <td className="px-3 py-2 wrap-anywhere">{event.operator_email ?? <Muted>unknown</Muted>}</td>
+      <td className="px-3 py-2 whitespace-nowrap">
+        {event.action}
+        {event.detail ? (
+          // The action stays on one line; a detail (a bulk job's source and request) wraps within 18rem,
+          // or its length would take the table's width from every other column.
+          <div className="max-w-72 text-xs whitespace-normal text-muted-foreground wrap-anywhere">
+            {event.detail}
+          </div>
+        ) : null}
+      </td>
+      <td className="px-3 py-2 wrap-anywhere">
+        {event.user_group_id ? (
+          environment ? (
+            <Link
+              href={groupPath(slugOf[environment], event.user_group_id)}
+              className="font-mono text-xs underline underline-offset-4"
+            >
+              {event.user_group_id}
+            </Link>
+          ) : (
+            <code className="font-mono text-xs">{event.user_group_id}</code>
+          )
+        ) : (
+          <Muted>—</Muted>
+        )}
+        {event.user_group_name ? (
+          <div className="text-xs text-muted-foreground">{event.user_group_name}</div>
+        ) : null}
+        {event.environment ? (
+          <div className="text-xs text-muted-foreground">in {event.environment}</div>
+        ) : null}
+      </td>
+      <td className="px-3 py-2">
+        <Badge variant={event.outcome === 'success' ? 'success' : 'danger'}>{event.outcome}</Badge>
+      </td>
+      <td className="px-3 py-2 font-mono text-xs">
+        {event.token_fingerprint ?? ''}
+        {event.previous_token_fingerprint ? (
+          <div className="text-muted-foreground" title="Fingerprint of the token presented">
+            was {event.previous_token_fingerprint}
+          </div>
+        ) : null}
+      </td>
+      <td className="px-3 py-2 font-mono text-xs text-muted-foreground">{event.request_id.slice(0, 8)}</td>
+    </tr>
+  );
+}
+
+export function Muted({ children }: { children: ReactNode }) {
+  return <span className="text-muted-foreground">{children}</span>;
+}

@@ -1,0 +1,90 @@
+'use client';
+
+import { ChevronRight } from 'lucide-react';
+import Link from 'next/link';
+import { useId, useState } from 'react';
+import { jobPath } from '@/app/(console)/[environment]/_components/paths';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/components/ui/cn';
+import type { AuditItem } from '@/lib/audit/store';
+import { slugOf } from '@/lib/environments';
+import { plural } from '@/lib/plural';
+import { summariseFold } from './audit-fold';
+import { AuditRow, environmentOf, Muted } from './audit-row';
+
+type FoldedRequestProps = { item: Extract<AuditItem, { kind: 'request' }> };
+
+/**
+ * The entries of one request (a bulk job's rows) as one line, "bulk rotate: 300 rows (298
+ * success, 2 failed)", whose button shows them below it (aria-expanded, as a disclosure).
+ */
+export function FoldedRequest({ item }: FoldedRequestProps) {
+  const [open, setOpen] = useState(false);
+  const rowsId = useId();
+  const summary = summariseFold(item);
+  const newest = item.events[0];
+  const environment = newest ? environmentOf(newest) : null;
+  const hidden = item.entries - item.events.length;
+  return (
+    <>
+      <tbody>
+        <tr className="border-t border-border align-top" data-testid="audit-fold">
+          <td className="px-3 py-2 font-mono text-xs whitespace-nowrap">
+            {newest?.at.replace('T', ' ').slice(0, 19)}
+          </td>
+          <td className="px-3 py-2 wrap-anywhere">{newest?.operator_email ?? <Muted>unknown</Muted>}</td>
+          <td className="px-3 py-2">
+            <button
+              type="button"
+              aria-expanded={open}
+              aria-controls={rowsId}
+              onClick={() => setOpen((value) => !value)}
+              className="inline-flex items-start gap-1 rounded-sm text-left font-medium underline-offset-4 hover:underline outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background"
+            >
+              <ChevronRight
+                aria-hidden="true"
+                className={cn('mt-0.5 size-4 shrink-0 transition-transform', open && 'rotate-90')}
+              />
+              {summary.title}
+            </button>
+          </td>
+          <td className="px-3 py-2 wrap-anywhere">
+            {summary.bulk && environment ? (
+              <Link
+                href={jobPath(slugOf[environment], item.requestId)}
+                className="text-xs underline underline-offset-4"
+              >
+                Bulk job {item.requestId.slice(0, 8)}
+              </Link>
+            ) : (
+              <Muted>—</Muted>
+            )}
+            {environment ? <div className="text-xs text-muted-foreground">in {environment}</div> : null}
+          </td>
+          <td className="px-3 py-2">
+            <Badge variant={summary.failed === 0 ? 'success' : 'danger'}>
+              {summary.failed === 0 ? 'success' : `${summary.failed} failed`}
+            </Badge>
+          </td>
+          <td className="px-3 py-2" />
+          <td className="px-3 py-2 font-mono text-xs text-muted-foreground">{item.requestId.slice(0, 8)}</td>
+        </tr>
+      </tbody>
+      <tbody id={rowsId} hidden={!open}>
+        {item.events.map((event) => (
+          <AuditRow key={event.id} event={event} nested />
+        ))}
+        {hidden > 0 ? (
+          <tr className="border-t border-border bg-muted/40">
+            <td colSpan={7} className="px-3 py-2 pl-8 text-xs text-muted-foreground">
+              The newest {item.events.length} of {plural(item.entries, 'entry')} are shown
+              {summary.bulk && environment
+                ? ': the job’s page lists its failed rows, and its result has every row.'
+                : '.'}
+            </td>
+          </tr>
+        ) : null}
+      </tbody>
+    </>
+  );
+}

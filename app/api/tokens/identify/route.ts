@@ -1,0 +1,27 @@
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { identifyToken } from '@/lib/directory/identify-token';
+import { consoleRoute } from '@/lib/server/route';
+
+/**
+ * Whose token is this, in both environments, from the directory and the audit log. On record by
+ * the token's fingerprint only (the audit log fingerprints `token`), with what was found.
+ */
+export const POST = consoleRoute(
+  {
+    ...consoleRoutes.identifyToken,
+    audit: {
+      action: 'token.identify',
+      request: (body) => ({ token: body.token }),
+      result: (_body, { matches }) => ({
+        userGroupId: matches.length === 1 ? (matches[0]?.userGroupId ?? null) : null,
+        detail:
+          matches.length === 0
+            ? 'unknown to the console'
+            : matches
+                .map((match) => `${match.environment} ${match.userGroupId}: ${match.standing}`)
+                .join('; '),
+      }),
+    },
+  },
+  async ({ body, server }) => identifyToken(server.database.db, body.token),
+);

@@ -1,0 +1,240 @@
+/**
+ * Every console route, defined once: its method, path, permission, body and answer schemas. The
+ * server's handler wrapper (lib/server/route.ts) reads the permission and the body schema from
+ * here, the browser's client (./client.ts) the method, the path and the answer schema, and the
+ * route access table of the e2e sweep the permission: a path, a schema or a permission is written
+ * once, and the compiler finds every caller. Plain module: the browser imports it.
+ */
+import * as z from 'zod/mini';
+import type { Permission } from '@/lib/roles';
+import { auditPageSchema } from './audit';
+import {
+  deleteBodySchema,
+  deleteResultSchema,
+  getOrCreateBodySchema,
+  getOrCreateResultSchema,
+  rotateBodySchema,
+  rotateResultSchema,
+  showTokenBodySchema,
+  showTokenResultSchema,
+} from './contract';
+import { directoryPageSchema } from './directory';
+import {
+  createGetOrCreateJobSchema,
+  createRotateJobSchema,
+  JOB_BODY_MAX_BYTES,
+  jobActionSchema,
+  jobViewSchema,
+} from './jobs';
+import {
+  createOperatorResultSchema,
+  createOperatorSchema,
+  operatorSummarySchema,
+  updateOperatorResultSchema,
+  updateOperatorSchema,
+} from './operators';
+import { identifyTokenSchema, tokenIdentitySchema } from './tokens';
+import { upstreamStatusPageSchema } from './upstream-status';
+
+export type RouteMethod = 'GET' | 'POST' | 'PATCH';
+
+export interface ConsoleRouteDefinition<Path extends string = string, Body = unknown, Answer = unknown> {
+  /** The request's name in the log. */
+  name: string;
+  method: RouteMethod;
+  /** As under app/: `/api/jobs/[id]`. */
+  path: Path;
+  permission: Permission;
+  /** The body's schema, the same the form uses; without it the body is not read. */
+  body?: z.core.$ZodType<Body>;
+  /** The answer's schema; without it the route answers a file (CSV), which the browser saves. */
+  answer?: z.core.$ZodType<Answer>;
+  /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
+  maxBodyBytes?: number;
+}
+
+type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : never;
+
+/** `/api/jobs/[id]` → `{ id: string }`. */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
+
+export type RouteBody<Route> =
+  Route extends ConsoleRouteDefinition<string, infer Body, unknown> ? Body : never;
+export type RouteAnswer<Route> =
+  Route extends ConsoleRouteDefinition<string, unknown, infer Answer> ? Answer : never;
+
+function defineRoute<const Path extends string, Body = undefined, Answer = Response>(
+  route: ConsoleRouteDefinition<Path, Body, Answer>,
+): ConsoleRouteDefinition<Path, Body, Answer> {
+  return route;
+}
+
+/** The URL of a route, its `[name]` segments filled in (encoded). */
+export function routePath<Path extends string>(
+  route: Pick<ConsoleRouteDefinition<Path>, 'path'>,
+  params: PathParams<Path>,
+): string {
+  return route.path.replace(/\[(\w+)\]/g, (_, name: string) =>
+    encodeURIComponent((params as Record<string, string>)[name] ?? ''),
+  );
+}
+
+export const consoleRoutes = {
+  directorySearch: defineRoute({
+    name: 'directory.search',
+    method: 'GET',
+    path: '/api/user-groups/[environment]',
+    permission: 'console:read',
+    answer: directoryPageSchema,
+  }),
+  getOrCreate: defineRoute({
+    name: 'get-or-create',
+    method: 'POST',
+    path: '/api/user-groups/[environment]/get-or-create',
+    permission: 'user-groups:get-or-create',
+    body: getOrCreateBodySchema,
+    answer: getOrCreateResultSchema,
+  }),
+  /**
+   * A look at a group's current token, which never creates the group: a get-or-create of the id
+   * alone, undone at once (deleted again) when it made a new group.
+   */
+  showToken: defineRoute({
+    name: 'show-token',
+    method: 'POST',
+    path: '/api/user-groups/[environment]/show-token',
+    permission: 'user-groups:reveal-token',
+    body: showTokenBodySchema,
+    answer: showTokenResultSchema,
+  }),
+  rotate: defineRoute({
+    name: 'rotate',
+    method: 'POST',
+    path: '/api/user-groups/[environment]/rotate',
+    permission: 'user-groups:rotate',
+    body: rotateBodySchema,
+    answer: rotateResultSchema,
+  }),
+  delete: defineRoute({
+    name: 'delete',
+    method: 'POST',
+    path: '/api/user-groups/[environment]/delete',
+    permission: 'user-groups:delete',
+    body: deleteBodySchema,
+    answer: deleteResultSchema,
+  }),
+  createGetOrCreateJob: defineRoute({
+    name: 'jobs.create-get-or-create',
+    method: 'POST',
+    path: '/api/user-groups/[environment]/jobs/get-or-create',
+    permission: 'user-groups:get-or-create',
+    body: createGetOrCreateJobSchema,
+    answer: jobViewSchema,
+    maxBodyBytes: JOB_BODY_MAX_BYTES,
+  }),
+  createRotateJob: defineRoute({
+    name: 'jobs.create-rotate',
+    method: 'POST',
+    path: '/api/user-groups/[environment]/jobs/rotate',
+    permission: 'user-groups:rotate',
+    body: createRotateJobSchema,
+    answer: jobViewSchema,
+  }),
+  readJob: defineRoute({
+    name: 'jobs.read',
+    method: 'GET',
+    path: '/api/jobs/[id]',
+    permission: 'console:read',
+    answer: jobViewSchema,
+  }),
+  /** Start, pause, resume or cancel; the job's kind asks for more (lib/server/jobs.ts). */
+  steerJob: defineRoute({
+    name: 'jobs.steer',
+    method: 'POST',
+    path: '/api/jobs/[id]',
+    permission: 'user-groups:get-or-create',
+    body: jobActionSchema,
+    answer: jobViewSchema,
+  }),
+  /** Every row's outcome as CSV, no token: a GET, which a link may fetch. */
+  jobResult: defineRoute({
+    name: 'jobs.result',
+    method: 'GET',
+    path: '/api/jobs/[id]/result',
+    permission: 'console:read',
+  }),
+  /** A rotation job's groups as CSV (ids, names, token fingerprints; never a token): a GET, like the result. */
+  jobPreview: defineRoute({
+    name: 'jobs.preview',
+    method: 'GET',
+    path: '/api/jobs/[id]/preview',
+    permission: 'console:read',
+  }),
+  /** The result with the tokens, handed out once and then erased: a POST, so no link can take them. */
+  jobTokens: defineRoute({
+    name: 'jobs.tokens',
+    method: 'POST',
+    path: '/api/jobs/[id]/tokens',
+    permission: 'user-groups:reveal-token',
+  }),
+  /** How each environment's User Group Service answered the console's last probe (the header's status). */
+  upstreamStatus: defineRoute({
+    name: 'upstream.status',
+    method: 'GET',
+    path: '/api/upstream-status',
+    permission: 'console:read',
+    answer: upstreamStatusPageSchema,
+  }),
+  listOperators: defineRoute({
+    name: 'operators.list',
+    method: 'GET',
+    path: '/api/operators',
+    permission: 'operators:manage',
+    answer: z.object({ operators: z.array(operatorSummarySchema) }),
+  }),
+  createOperator: defineRoute({
+    name: 'operators.create',
+    method: 'POST',
+    path: '/api/operators',
+    permission: 'operators:manage',
+    body: createOperatorSchema,
+    answer: createOperatorResultSchema,
+  }),
+  /** `{ role }` or `{ disabled }`. */
+  updateOperator: defineRoute({
+    name: 'operators.update',
+    method: 'PATCH',
+    path: '/api/operators/[id]',
+    permission: 'operators:manage',
+    body: updateOperatorSchema,
+    answer: updateOperatorResultSchema,
+  }),
+  /** Whose token is this: the pasted token in the body (never in a URL), groups and times back. */
+  identifyToken: defineRoute({
+    name: 'token.identify',
+    method: 'POST',
+    path: '/api/tokens/identify',
+    permission: 'user-groups:reveal-token',
+    body: identifyTokenSchema,
+    answer: tokenIdentitySchema,
+  }),
+  /** One page of the audit log, filtered as the audit page's query string. */
+  readAudit: defineRoute({
+    name: 'audit.list',
+    method: 'GET',
+    path: '/api/audit',
+    permission: 'console:read',
+    answer: auditPageSchema,
+  }),
+  /** Every row the filters select (not just one page), as CSV. */
+  exportAudit: defineRoute({
+    name: 'audit.export',
+    method: 'GET',
+    path: '/api/audit/export',
+    permission: 'console:read',
+  }),
+};
+
+export type ConsoleRouteName = keyof typeof consoleRoutes;

@@ -1,0 +1,86 @@
+/**
+ * A console for route tests: a real User Group Service (SQLite) with a Testing key, a console
+ * database of the test file's own (SQLite, or PostgreSQL in the PostgreSQL pass), the console's
+ * configuration in the environment (read once, at the server's first use: call this before
+ * importing any route), the first admin signed in, and requests that carry a session.
+ */
+
+import { createSqliteBackend, createTestKeys, startTestService } from '@/lib/user-group-service/test-support';
+import { createTestDatabaseLocation } from './console-test-database';
+
+export async function startRouteTestConsole(prefix: string, port: number, env: Record<string, string> = {}) {
+  const backend = await createSqliteBackend();
+  const keys = await createTestKeys(backend.database);
+  const service = await startTestService(backend.database);
+  const consoleDatabase = await createTestDatabaseLocation(prefix);
+  const origin = `http://127.0.0.1:${port}`;
+  const admin = { email: `admin@${prefix}.example`, password: `${prefix}-admin-password` };
+  Object.assign(process.env, {
+    ...consoleDatabase.env,
+    PORT: String(port),
+    CONSOLE_URL: origin,
+    CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+    CONSOLE_ADMIN_EMAIL: admin.email,
+    CONSOLE_ADMIN_PASSWORD: admin.password,
+    LOG_LEVEL: 'silent',
+    USER_GROUP_API_URL: service.url,
+    USER_GROUP_API_KEY_TESTING: keys.testing,
+    USER_GROUP_API_REQUESTS_PER_MINUTE: 'unlimited',
+    ...env,
+  });
+  const { handleAuthRequest } = await import('@/lib/server/auth-route');
+  const { consoleServer } = await import('@/lib/server');
+  const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
+
+  /** Signs in by email and password; answers the session's cookie header. */
+  const signIn = async (email: string, password: string): Promise<string> => {
+    const response = await handleAuthRequest(
+      new Request(`${origin}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ email, password }),
+      }),
+    );
+    if (response.status !== 200) throw new Error(`sign-in of ${email} answered ${response.status}`);
+    return response.headers
+      .getSetCookie()
+      .map((value) => value.split(';')[0])
+      .join('; ');
+  };
+
+  const server = await consoleServer();
+  await ensureFirstAdmin(server.auth, server.database, server.config);
+  const adminCookie = await signIn(admin.email, admin.password);
+
+  /** A same-origin request with a session (the admin's unless another cookie is given). */
+  const request = (
+    method: string,
+    body?: unknown,
+    { cookie = adminCookie, headers = {} }: { cookie?: string; headers?: Record<string, string> } = {},
+  ) =>
+    new Request(`${origin}/api/x`, {
+      method,
+      headers: { 'content-type': 'application/json', origin, cookie, ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  return {
+    origin,
+    server,
+    service,
+    /** The service's Testing key, for calls behind the console's back. */
+    testingKey: keys.testing,
+    admin,
+    adminCookie,
+    signIn,
+    request,
+    params: <P>(value: P) => ({ params: Promise.resolve(value) }),
+    async close() {
+      await server.jobs.runner.stop();
+      await server.database.close();
+      await service.close();
+      await backend.dispose();
+      await consoleDatabase.dispose();
+    },
+  };
+}
