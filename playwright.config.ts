@@ -75,6 +75,9 @@ export default defineConfig({
         CONSOLE_ADMIN_EMAIL: adminCredentials.email,
         CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
         CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+        // The run outlasts the default 15 minutes: its sessions, signed in once at the start, stay
+        // fresh; e2e/step-up.spec.ts ages a session of its own to see the step-up.
+        CONSOLE_STEP_UP_MINUTES: '720',
         ...oidcEnv,
         ...e2eDatabaseEnv(),
       },

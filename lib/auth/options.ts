@@ -18,6 +18,7 @@ import { createAccessControl } from 'better-auth/plugins/access';
 import { admin } from 'better-auth/plugins/admin';
 import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
+import { twoFactor } from 'better-auth/plugins/two-factor';
 import type { ConsoleConfig } from '@/lib/config';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
@@ -44,9 +45,16 @@ type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface NewSession {
   userId: string;
   token: string;
-  /** better-auth's endpoint: /sign-in/email, /callback/<provider>, … */
+  /** better-auth's endpoint: /sign-in/email, /callback/<provider>, /two-factor/verify-totp, … */
   path: string | undefined;
 }
+
+/** How a session was signed in: policy and step-up treat SSO operators as their IdP decides. */
+export type SignInMethod = 'password' | 'sso';
+
+/** The name of the app in authenticator apps, beside the operator's email. */
+export const TOTP_ISSUER = 'User Group Console';
+export const BACKUP_CODE_COUNT = 10;
 
 export interface ConsoleAuthDependencies {
   /** Receives better-auth's messages (never its extra arguments, which may hold request data). */
@@ -58,6 +66,11 @@ export interface ConsoleAuthDependencies {
   onSessionCreating?: (session: NewSession) => Promise<void>;
   /** Once the session exists. It must not throw: the sign-in has happened by then. */
   onSessionCreated?: (session: NewSession) => Promise<void>;
+  /**
+   * True while better-auth replaces the signed-in operator's session (enrolling a second factor,
+   * changing a password): the new session is no sign-in, and is not recorded as one.
+   */
+  isReplacingSession?: () => boolean;
 }
 
 const accessControl = createAccessControl(defaultStatements);
@@ -90,6 +103,12 @@ export function createConsoleAuth(
     session: {
       expiresIn: config.auth.sessionTtlSeconds,
       disableSessionRefresh: true,
+      additionalFields: {
+        // Set when the session is created (the database hook below), never from a request.
+        signInMethod: { type: 'string', required: false, input: false },
+        /** The last step-up (lib/server/step-up.ts): with createdAt, how recently they authenticated. */
+        steppedUpAt: { type: 'date', required: false, input: false },
+      },
     },
     account: {
       // An operator an admin added by email may later sign in through the company's IdP. The
@@ -111,6 +130,11 @@ export function createConsoleAuth(
         // Only people arriving through SSO get the default: admins name a role for everyone they add.
         defaultRole: oidc?.newOperatorRole ?? 'viewer',
         bannedUserMessage: 'This operator is disabled. Ask an admin of the console.',
+      }),
+      twoFactor({
+        issuer: TOTP_ISSUER,
+        backupCodeOptions: { amount: BACKUP_CODE_COUNT },
+        // Remembered devices are off: the console never sends trustDevice (lib/server/auth-route.ts).
       }),
       genericOAuth({
         config: oidc
@@ -161,6 +185,14 @@ export function createConsoleAuth(
           // On record before it exists: a sign-in the audit log cannot record does not happen (no
           // session row to delete afterwards, no cookie).
           before: async (session, context) => {
+            const carried = (session as { signInMethod?: unknown }).signInMethod;
+            const signInMethod: SignInMethod =
+              carried === 'sso' || carried === 'password'
+                ? carried
+                : isSsoCallback(context?.path)
+                  ? 'sso'
+                  : 'password';
+            if (deps.isReplacingSession?.()) return { data: { ...session, signInMethod } };
             try {
               await deps.onSessionCreating?.(newSession(session, context?.path));
             } catch {
@@ -171,8 +203,10 @@ export function createConsoleAuth(
                   'Nothing was done: the console could not write its audit log. Try again in a moment.',
               });
             }
+            return { data: { ...session, signInMethod } };
           },
           after: async (session, context) => {
+            if (deps.isReplacingSession?.()) return;
             await deps.onSessionCreated?.(newSession(session, context?.path));
           },
         },

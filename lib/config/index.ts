@@ -142,6 +142,25 @@ const envSchema = z.object({
     .max(24 * 30)
     .default(12),
   CONSOLE_SIGN_IN_RATE_LIMIT: rateLimitSchema,
+  CONSOLE_REQUIRE_2FA: optional(z.string()).transform((value, context) => {
+    const names = (value ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== '' && name !== 'none');
+    const unknown = names.filter((name) => !roleSchema.safeParse(name).success);
+    if (unknown.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: 'CONSOLE_REQUIRE_2FA must list roles (admin, support, viewer), comma-separated, or be unset',
+      });
+      return z.NEVER;
+    }
+    return [...new Set(names)] as Role[];
+  }),
+  CONSOLE_REQUIRE_2FA_FOR_SSO: optional(z.enum(['true', 'false', '1', '0'])).transform(
+    (value) => value === 'true' || value === '1',
+  ),
+  CONSOLE_STEP_UP_MINUTES: positiveInteger('CONSOLE_STEP_UP_MINUTES', 'minutes', 15),
   CONSOLE_TRUSTED_PROXIES: optional(z.string()),
   CONSOLE_HEADERS_TIMEOUT_MS: positiveInteger(
     'CONSOLE_HEADERS_TIMEOUT_MS',
@@ -250,6 +269,12 @@ export interface ConsoleConfig {
     secret: string | undefined;
     sessionTtlSeconds: number;
     signInRateLimit: { max: number; windowSeconds: number } | null;
+    /** Roles whose password operators must have a second factor before they may do anything else. */
+    requireSecondFactor: Role[];
+    /** …and SSO operators too (otherwise their identity provider decides). */
+    requireSecondFactorForSso: boolean;
+    /** A Customer token or change needs an authentication this recent (a sign-in or a step-up). */
+    stepUpSeconds: number;
     firstAdmin: { email: string; password: string | undefined };
   };
   oidc: OidcConfig | null;
@@ -344,6 +369,9 @@ export function parseConfig(env: Env): ConsoleConfig {
       secret: settings.BETTER_AUTH_SECRET,
       sessionTtlSeconds: Math.round(settings.CONSOLE_SESSION_TTL_HOURS * 3600),
       signInRateLimit: settings.CONSOLE_SIGN_IN_RATE_LIMIT,
+      requireSecondFactor: settings.CONSOLE_REQUIRE_2FA,
+      requireSecondFactorForSso: settings.CONSOLE_REQUIRE_2FA_FOR_SSO,
+      stepUpSeconds: settings.CONSOLE_STEP_UP_MINUTES * 60,
       firstAdmin: {
         email: (settings.CONSOLE_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL).toLowerCase(),
         password: settings.CONSOLE_ADMIN_PASSWORD,

@@ -22,6 +22,8 @@ export const statusOfCode: Record<ConsoleErrorCode, number> = {
   upstream_error: 502,
   unauthenticated: 401,
   forbidden: 403,
+  step_up_required: 403,
+  second_factor_required: 403,
   cross_site_request: 403,
   audit_unavailable: 503,
   internal: 500,

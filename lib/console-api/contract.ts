@@ -63,6 +63,8 @@ export const consoleErrorCodeSchema = z.enum([
   'upstream_error', // the service failed (5xx or success: 0 without a known cause)
   'unauthenticated', // no console session
   'forbidden', // the operator's role may not do this
+  'step_up_required', // a Customer action needs an authentication within CONSOLE_STEP_UP_MINUTES
+  'second_factor_required', // the operator's role must have a second factor, and they have none yet
   'cross_site_request',
   'audit_unavailable', // the audit log could not be written, so the action did not happen
   'internal',

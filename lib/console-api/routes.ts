@@ -7,6 +7,15 @@
  */
 import * as z from 'zod/mini';
 import type { Permission } from '@/lib/roles';
+import {
+  backupCodesSchema,
+  confirmEnrolmentSchema,
+  doneSchema,
+  enrolmentSchema,
+  passwordConfirmationSchema,
+  stepUpResultSchema,
+  stepUpSchema,
+} from './account-security';
 import { auditPageSchema } from './audit';
 import {
   deleteBodySchema,
@@ -51,6 +60,13 @@ export interface ConsoleRouteDefinition<Path extends string = string, Body = unk
   answer?: z.core.$ZodType<Answer>;
   /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * In production (Customer) the action needs a recent authentication (lib/server/step-up.ts): the
+   * browser's client asks for one and sends the request again.
+   */
+  stepUp?: true;
+  /** Reachable by an operator who must still enrol a second factor (the enrolment itself). */
+  beforeSecondFactor?: true;
 }
 
 type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${infer Rest}`
@@ -96,6 +112,7 @@ export const consoleRoutes = {
     permission: 'user-groups:get-or-create',
     body: getOrCreateBodySchema,
     answer: getOrCreateResultSchema,
+    stepUp: true,
   }),
   /**
    * A look at a group's current token, which never creates the group: a get-or-create of the id
@@ -108,6 +125,7 @@ export const consoleRoutes = {
     permission: 'user-groups:reveal-token',
     body: showTokenBodySchema,
     answer: showTokenResultSchema,
+    stepUp: true,
   }),
   rotate: defineRoute({
     name: 'rotate',
@@ -116,6 +134,7 @@ export const consoleRoutes = {
     permission: 'user-groups:rotate',
     body: rotateBodySchema,
     answer: rotateResultSchema,
+    stepUp: true,
   }),
   delete: defineRoute({
     name: 'delete',
@@ -124,6 +143,7 @@ export const consoleRoutes = {
     permission: 'user-groups:delete',
     body: deleteBodySchema,
     answer: deleteResultSchema,
+    stepUp: true,
   }),
   createGetOrCreateJob: defineRoute({
     name: 'jobs.create-get-or-create',
@@ -157,6 +177,8 @@ export const consoleRoutes = {
     permission: 'user-groups:get-or-create',
     body: jobActionSchema,
     answer: jobViewSchema,
+    // Checked by the handler, in the job's environment.
+    stepUp: true,
   }),
   /** Every row's outcome as CSV, no token: a GET, which a link may fetch. */
   jobResult: defineRoute({
@@ -178,6 +200,8 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/jobs/[id]/tokens',
     permission: 'user-groups:reveal-token',
+    // Checked by the handler, in the job's environment.
+    stepUp: true,
   }),
   /** How each environment's User Group Service answered the console's last probe (the header's status). */
   upstreamStatus: defineRoute({
@@ -210,6 +234,60 @@ export const consoleRoutes = {
     permission: 'operators:manage',
     body: updateOperatorSchema,
     answer: updateOperatorResultSchema,
+  }),
+  /** An admin turns off an operator's second factor (a lost phone): they enrol again. */
+  resetSecondFactor: defineRoute({
+    name: 'operators.reset-two-factor',
+    method: 'POST',
+    path: '/api/operators/[id]/two-factor/reset',
+    permission: 'operators:manage',
+    answer: doneSchema,
+  }),
+  /** Enrolling an authenticator app, step one: the password, then the secret and backup codes back. */
+  startTwoFactor: defineRoute({
+    name: 'account.two-factor.start',
+    method: 'POST',
+    path: '/api/account/two-factor',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    body: passwordConfirmationSchema,
+    answer: enrolmentSchema,
+  }),
+  /** Step two: the app's first code turns the second factor on. */
+  confirmTwoFactor: defineRoute({
+    name: 'account.two-factor.confirm',
+    method: 'POST',
+    path: '/api/account/two-factor/confirm',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    body: confirmEnrolmentSchema,
+    answer: doneSchema,
+  }),
+  /** Ten new backup codes; the old ones stop working. */
+  newBackupCodes: defineRoute({
+    name: 'account.two-factor.backup-codes',
+    method: 'POST',
+    path: '/api/account/two-factor/backup-codes',
+    permission: 'console:read',
+    body: passwordConfirmationSchema,
+    answer: backupCodesSchema,
+  }),
+  removeTwoFactor: defineRoute({
+    name: 'account.two-factor.remove',
+    method: 'POST',
+    path: '/api/account/two-factor/remove',
+    permission: 'console:read',
+    body: passwordConfirmationSchema,
+    answer: doneSchema,
+  }),
+  /** Confirming who you are again, for production tokens and changes (lib/server/step-up.ts). */
+  stepUp: defineRoute({
+    name: 'step-up',
+    method: 'POST',
+    path: '/api/step-up',
+    permission: 'console:read',
+    body: stepUpSchema,
+    answer: stepUpResultSchema,
   }),
   /** Whose token is this: the pasted token in the body (never in a URL), groups and times back. */
   identifyToken: defineRoute({

@@ -63,6 +63,8 @@ export interface OperatorTable {
   role: string | null;
   /** 0/1 on SQLite, a boolean on PostgreSQL. */
   banned: number | boolean | null;
+  /** The two-factor plugin's flag: 0/1 on SQLite, a boolean on PostgreSQL. */
+  twoFactorEnabled: number | boolean | null;
   /**
    * better-auth writes dates to SQLite as ISO strings (older rows may hold epoch milliseconds);
    * PostgreSQL answers a Date.
@@ -77,12 +79,41 @@ export interface AccountTable {
   providerId: string;
 }
 
+/** The columns of better-auth's `session` table the console reads and writes (steps up, ends). */
+export interface SessionTable {
+  id: string;
+  userId: string;
+  token: string;
+  createdAt: string | number | Date;
+  expiresAt: string | number | Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  signInMethod: string | null;
+  steppedUpAt: string | number | Date | null;
+}
+
+/** better-auth's one-time values: the two-factor challenge of a sign-in names its operator. */
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+}
+
+/** The two-factor plugin's table: an admin's reset deletes the operator's row. */
+export interface TwoFactorTable {
+  id: string;
+  userId: string;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
   directory_entry: DirectoryEntryTable;
   user: OperatorTable;
   account: AccountTable;
+  session: SessionTable;
+  twoFactor: TwoFactorTable;
+  verification: VerificationTable;
 }
 
 export type ConsoleDb = Kysely<ConsoleTables>;

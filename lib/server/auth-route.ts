@@ -9,7 +9,7 @@ import { audit, settleAudit } from './audit-log';
 import { accessErrors, auditUnavailable } from './errors';
 import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
 import { readBodyText, readJson } from './request-body';
-import { withRequestId } from './request-context';
+import { replacingSession, withRequestId } from './request-context';
 import { handleRequest } from './route';
 
 /**
@@ -25,12 +25,20 @@ const allowedEndpoints: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp; ki
   { method: 'POST', path: /^\/callback\/[\w-]+$/, kind: 'sso-callback' },
   { method: 'POST', path: /^\/sign-out$/, kind: 'sign-out' },
   { method: 'POST', path: /^\/change-password$/, kind: 'change-password' },
+  // The second step of a sign-in with a second factor (its challenge cookie set by the first).
+  { method: 'POST', path: /^\/two-factor\/verify-(totp|backup-code)$/, kind: 'second-factor' },
 ];
 
-type EndpointKind = 'sign-in' | 'sso-start' | 'sso-callback' | 'sign-out' | 'change-password';
+type EndpointKind =
+  | 'sign-in'
+  | 'sso-start'
+  | 'sso-callback'
+  | 'sign-out'
+  | 'change-password'
+  | 'second-factor';
 
 /** Endpoints whose body better-auth reads as JSON or as a form: the console takes JSON only. */
-const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password']);
+const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password', 'second-factor']);
 const limited = jsonOnly;
 
 /** The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log. */
@@ -66,7 +74,12 @@ async function handleEndpoint(
   }
 
   const body = await readAuthBody(request, kind);
-  const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : null;
+  // The second step is for someone signing in, not signed in: a signed-in operator's code here
+  // would turn on a pending enrolment behind the account page's back.
+  if (kind === 'second-factor' && (await operatorFromHeaders(request.headers)))
+    throw new ConsoleError('conflict', 'You are signed in already.');
+  const challenged = kind === 'second-factor' ? await challengedOperator(request, database) : null;
+  const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : (challenged?.email ?? null);
   const client = clientAddress(request.headers, config.trustedProxies);
   const callbackKey = ssoCallbackKey(client);
 
@@ -87,9 +100,23 @@ async function handleEndpoint(
         })
       : null;
 
-  const response = await withRequestId(requestId, () => auth.handler(forwardedRequest(request, body)));
+  // A password change replaces the session: the new one is no sign-in (its entry says why).
+  const response = await (kind === 'change-password' ? replacingSession : withRequestId)(requestId, () =>
+    auth.handler(forwardedRequest(request, body)),
+  );
   if (changeId !== null)
     await settleAudit(changeId, { outcome: response.ok ? 'success' : await errorCode(response) }, requestId);
+
+  // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.
+  if (kind === 'second-factor' && response.status >= 400) {
+    await audit({
+      action: 'sign-in',
+      operator: challenged,
+      outcome: await errorCode(response),
+      requestId,
+      detail: path.endsWith('totp') ? 'an authenticator code' : 'a backup code',
+    });
+  }
 
   // Successful sign-ins are recorded where better-auth creates the session (lib/server/compose.ts).
   if (kind === 'sign-in' && response.status >= 400) {
@@ -204,6 +231,11 @@ async function readAuthBody(request: Request, kind: EndpointKind): Promise<AuthB
     throw new ConsoleError('invalid_request', 'The request body is not a JSON object.');
   }
   const { requestSignUp: _ignored, ...fields } = json as Record<string, unknown>;
+  // A code only: no remembered device (trustDevice), no sign-in without a session (disableSession).
+  if (kind === 'second-factor') {
+    const code = typeof fields.code === 'string' ? fields.code.replace(/\s+/g, '').slice(0, 32) : '';
+    return { text: JSON.stringify({ code }), json: { code } };
+  }
   return { text: JSON.stringify(fields), json: fields };
 }
 
@@ -228,6 +260,30 @@ async function knownOperator(
   const row = await database.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst();
   // Not an operator's: whatever was typed (a password in the email field?) stays off the record.
   return row ? { id: row.id, email } : null;
+}
+
+/**
+ * Whose second step this is: the operator the challenge cookie (set by the password step) names,
+ * for the limiter's email key and the audit entry. The cookie's signature is better-auth's to check;
+ * its identifier is random, so only the browser that passed the password step knows it.
+ */
+async function challengedOperator(
+  request: Request,
+  database: { db: ConsoleDb },
+): Promise<{ id: string; email: string } | null> {
+  const cookies = request.headers.get('cookie') ?? '';
+  const match = /(?:^|;\s*)(?:__Secure-)?console\.two_factor=([^;]+)/.exec(cookies);
+  if (!match?.[1]) return null;
+  const signed = decodeURIComponent(match[1]);
+  const identifier = signed.slice(0, Math.max(0, signed.lastIndexOf('.')));
+  if (!identifier.startsWith('2fa-')) return null;
+  const row = await database.db
+    .selectFrom('verification')
+    .innerJoin('user', 'user.id', 'verification.value')
+    .select(['user.id', 'user.email'])
+    .where('verification.identifier', '=', identifier)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** better-auth's error code (INVALID_EMAIL_OR_PASSWORD → invalid_email_or_password). */

@@ -7,7 +7,7 @@ import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth/options';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
-import { currentRequestId } from './request-context';
+import { currentRequestId, isReplacingSession } from './request-context';
 
 export interface ConsoleParts {
   config: ConsoleConfig;
@@ -24,18 +24,29 @@ export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
     log,
     onSessionCreating: signIns.start,
     onSessionCreated: signIns.settle,
+    isReplacingSession,
   });
   return { config, database, auth };
 }
 
+/** How a session came about, in the sign-in entry's words. */
+function signInDetail(path: string | undefined, twoFactorEnabled: boolean): string {
+  if (path?.startsWith('/callback')) return 'single sign-on';
+  if (path === '/two-factor/verify-totp') return 'email and password, then an authenticator code';
+  if (path === '/two-factor/verify-backup-code') return 'email and password, then a backup code';
+  return twoFactorEnabled ? 'email and password; the second factor is asked next' : 'email and password';
+}
+
 /**
  * Every sign-in, by password or SSO, is on record before its session exists (`started`; when the
- * entry cannot be written, the session is not created), and settled `success` once it does.
- * Failures are recorded by the auth route.
+ * entry cannot be written, the session is not created), and settled `success` once it does. An
+ * operator with a second factor passes the password first (settled `second_factor_asked`: that
+ * session is dropped at once), then the code, which is the sign-in. Failures are recorded by the
+ * auth route.
  */
 function signInRecord(database: ConsoleDatabase, log: Log) {
-  /** Entry ids by session token, from `start` to `settle`. */
-  const unsettled = new Map<string, number>();
+  /** Entry ids and their outcome by session token, from `start` to `settle`. */
+  const unsettled = new Map<string, { id: number; outcome: string }>();
   // A session whose insert failed after its entry was written is never settled: its entry stays
   // `started`, and the oldest such ids are dropped here rather than kept for ever.
   const MAX_UNSETTLED = 1_000;
@@ -43,25 +54,26 @@ function signInRecord(database: ConsoleDatabase, log: Log) {
     start: async ({ userId, token, path }: NewSession) => {
       const user = await database.db
         .selectFrom('user')
-        .select('email')
+        .select(['email', 'twoFactorEnabled'])
         .where('id', '=', userId)
         .executeTakeFirst();
+      const firstFactorOnly = path === '/sign-in/email' && Boolean(user?.twoFactorEnabled);
       const id = await recordAuditEvent(database.db, {
         action: 'sign-in',
         operator: { id: userId, email: user?.email ?? null },
         outcome: 'started',
         requestId: currentRequestId(),
-        detail: path?.startsWith('/callback') ? 'single sign-on' : 'email and password',
+        detail: signInDetail(path, Boolean(user?.twoFactorEnabled)),
       });
       if (unsettled.size >= MAX_UNSETTLED) unsettled.delete(unsettled.keys().next().value as string);
-      unsettled.set(token, id);
+      unsettled.set(token, { id, outcome: firstFactorOnly ? 'second_factor_asked' : 'success' });
     },
     settle: async ({ token }: NewSession) => {
-      const id = unsettled.get(token);
-      if (id === undefined) return;
+      const entry = unsettled.get(token);
+      if (entry === undefined) return;
       unsettled.delete(token);
       // The session exists: a failure here leaves the entry `started`, which still records the sign-in.
-      await settleAuditEvent(database.db, id, { outcome: 'success' }).catch(() =>
+      await settleAuditEvent(database.db, entry.id, { outcome: entry.outcome }).catch(() =>
         log('error', 'could not complete the audit entry of a sign-in'),
       );
     },

@@ -4,6 +4,7 @@ import type { ConsoleError } from '@/lib/console-api/console-error';
 import { can, type Permission } from '@/lib/roles';
 import { accessErrors } from './errors';
 import { consoleServer, type Operator, operatorFromHeaders } from './index';
+import { mustEnrolSecondFactor, secondFactorRequired } from './step-up';
 
 const permissionWording: Record<Permission, string> = {
   'console:read': 'use the console',
@@ -25,15 +26,23 @@ export type GuardResult =
 /**
  * Every route handler's first step, in this order: a state-changing request from another site is
  * refused (403 cross_site_request), then a request without a live session (401 unauthenticated),
- * then an operator whose role lacks the permission (403 forbidden).
+ * then an operator who must enrol a second factor first (403 second_factor_required, except on the
+ * routes that enrol one), then an operator whose role lacks the permission (403 forbidden).
  */
-export async function guardRequest(request: Request, permission: Permission): Promise<GuardResult> {
+export async function guardRequest(
+  request: Request,
+  permission: Permission,
+  { beforeSecondFactor = false }: { beforeSecondFactor?: boolean } = {},
+): Promise<GuardResult> {
   const { config } = await consoleServer();
   if (checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
     return { error: accessErrors.crossSite(), operator: null, reason: 'cross-site' };
   }
   const operator = await operatorFromHeaders(request.headers);
   if (!operator) return { error: accessErrors.unauthenticated(), operator: null, reason: 'unauthenticated' };
+  if (!beforeSecondFactor && mustEnrolSecondFactor(operator, config)) {
+    return { error: secondFactorRequired(), operator, reason: 'forbidden' };
+  }
   if (!can(operator.role, permission)) {
     return {
       error: accessErrors.forbidden(permissionWording[permission]),

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
@@ -97,6 +98,17 @@ export interface Operator {
   name: string;
   /** null when the stored role is not one the console knows: such an operator may do nothing. */
   role: Role | null;
+  /** An authenticator app (TOTP) is enrolled. */
+  twoFactorEnabled: boolean;
+  /** The session of this request (server-side facts: never handed to the browser as is). */
+  session: OperatorSession;
+}
+
+export interface OperatorSession {
+  id: string;
+  signInMethod: SignInMethod;
+  /** When they last proved who they are, in ms since the epoch: the sign-in, or a later step-up. */
+  authenticatedAt: number;
 }
 
 /** The signed-in operator of a request, or null (no session, expired, or disabled). */
@@ -104,10 +116,23 @@ export async function operatorFromHeaders(headers: Headers): Promise<Operator | 
   const { auth } = await consoleServer();
   const session = await auth.api.getSession({ headers }).catch(() => null);
   if (!session || session.user.banned) return null;
+  const { createdAt, steppedUpAt, signInMethod } = session.session;
   return {
     id: session.user.id,
     email: session.user.email,
     name: session.user.name,
     role: parseRole(session.user.role),
+    twoFactorEnabled: session.user.twoFactorEnabled === true,
+    session: {
+      id: session.session.id,
+      signInMethod: signInMethod === 'sso' ? 'sso' : 'password',
+      authenticatedAt: Math.max(timeOf(createdAt), timeOf(steppedUpAt)),
+    },
   };
+}
+
+function timeOf(value: Date | string | number | null | undefined): number {
+  if (value == null) return 0;
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? 0 : time;
 }

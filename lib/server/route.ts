@@ -13,6 +13,7 @@ import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
 import { logger } from './logger';
 import { parseJson } from './request-body';
+import { requireRecentAuthentication } from './step-up';
 
 /** What one request's log line says; a handler may fill in who and what as it learns them. */
 export interface RequestScope {
@@ -129,7 +130,9 @@ export function consoleRoute<Path extends string, Body, Result>(
         requestId,
         ...facts,
       });
-      const access = await guardRequest(request, spec.permission);
+      const access = await guardRequest(request, spec.permission, {
+        beforeSecondFactor: spec.beforeSecondFactor === true,
+      });
       scope.operatorId = access.operator?.id;
       scope.admin = hasRole(access.operator?.role, 'admin');
       if ('error' in access) {
@@ -143,6 +146,19 @@ export function consoleRoute<Path extends string, Body, Result>(
         throw access.error;
       }
       const { operator } = access;
+      const server = await consoleServer();
+      const environment = spec.audit?.environment;
+      if (spec.stepUp && environment) {
+        try {
+          requireRecentAuthentication(operator, environment, server.config);
+        } catch (error) {
+          if (spec.audit && error instanceof ConsoleError) {
+            const facts = await readFacts(request, spec.body, spec.audit);
+            await audit(entry(spec.audit.action, operator, error.code, facts)).catch(() => undefined);
+          }
+          throw error;
+        }
+      }
       let body = undefined as Body;
       if (spec.body) {
         try {
@@ -154,7 +170,6 @@ export function consoleRoute<Path extends string, Body, Result>(
           throw error;
         }
       }
-      const server = await consoleServer();
       const params = await context.params;
       if (!spec.audit) return respond(await handler({ request, operator, requestId, body, params, server }));
 

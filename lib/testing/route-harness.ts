@@ -8,7 +8,12 @@
 import { createSqliteBackend, createTestKeys, startTestService } from '@/lib/user-group-service/test-support';
 import { createTestDatabaseLocation } from './console-test-database';
 
-export async function startRouteTestConsole(prefix: string, port: number, env: Record<string, string> = {}) {
+export async function startRouteTestConsole(
+  prefix: string,
+  port: number,
+  env: Record<string, string> = {},
+  { withCustomer = false }: { withCustomer?: boolean } = {},
+) {
   const backend = await createSqliteBackend();
   const keys = await createTestKeys(backend.database);
   const service = await startTestService(backend.database);
@@ -25,6 +30,8 @@ export async function startRouteTestConsole(prefix: string, port: number, env: R
     LOG_LEVEL: 'silent',
     USER_GROUP_API_URL: service.url,
     USER_GROUP_API_KEY_TESTING: keys.testing,
+    // Customer (production) only for the tests that need it: the others check it stays unconfigured.
+    ...(withCustomer ? { USER_GROUP_API_KEY_CUSTOMER: keys.customer } : {}),
     USER_GROUP_API_REQUESTS_PER_MINUTE: 'unlimited',
     ...env,
   });

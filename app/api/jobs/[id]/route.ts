@@ -6,6 +6,7 @@ import { plural } from '@/lib/plural';
 import { audit, settleAudit } from '@/lib/server/audit-log';
 import { loadJob, requireJobPermission, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
+import { requireRecentAuthentication } from '@/lib/server/step-up';
 
 /** A job's progress, for every operator (no token is in it). */
 export const GET = consoleRoute(consoleRoutes.readJob, async ({ params, server }) =>
@@ -31,6 +32,9 @@ export const POST = consoleRoute(
     const { db } = server.database;
     const { job, counts } = await loadJob(server, params.id);
     requireJobPermission(operator.role, job.kind);
+    // Sending to production needs a recent authentication; pausing and cancelling never wait for one.
+    if (body.action === 'start' || body.action === 'resume')
+      requireRecentAuthentication(operator, job.environment, server.config);
     if (body.action === 'start') {
       if (counts.total === 0)
         throw new ConsoleError(

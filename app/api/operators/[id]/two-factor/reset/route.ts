@@ -1,0 +1,22 @@
+import { findOperator } from '@/lib/auth/operators';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { onRecord } from '@/lib/server/audit-log';
+import { consoleRoute } from '@/lib/server/route';
+import { resetSecondFactor } from '@/lib/server/second-factor';
+
+/**
+ * An admin turns off another operator's second factor (a lost phone), on record first. The operator
+ * signs in with their password alone and, where their role must have one, enrols again at once.
+ */
+export const POST = consoleRoute(
+  consoleRoutes.resetSecondFactor,
+  async ({ operator, requestId, params, server }) => {
+    const target = await findOperator(server, params.id);
+    if (!target) throw new ConsoleError('not_found', 'No operator has that id.');
+    await onRecord({ action: 'two-factor.reset', operator, requestId, detail: target.email }, () =>
+      resetSecondFactor(server.database, target.id),
+    );
+    return { done: true as const };
+  },
+);

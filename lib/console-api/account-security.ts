@@ -1,0 +1,70 @@
+/**
+ * The wire shapes of an operator's own security: enrolling an authenticator app (two-factor),
+ * its backup codes, and the step-up a production action asks for. Shared by the account page's
+ * forms, the step-up dialog and the routes under /api/account and /api/step-up.
+ */
+import * as z from 'zod/mini';
+import { MAX_PASSWORD_LENGTH } from '@/lib/limits';
+
+const currentPassword = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(MAX_PASSWORD_LENGTH, { error: 'is too long' }),
+  );
+
+/**
+ * A code from an authenticator app (6 digits) or a backup code (10 letters and digits, with or
+ * without the dash): spaces are dropped, as people copy them with spaces.
+ */
+export const secondFactorCode = z
+  .pipe(
+    z.string().check(z.trim()),
+    z.transform((value: string) => value.replace(/\s+/g, '')),
+  )
+  .check(
+    z.refine((value) => /^\d{6}$/.test(value) || /^[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}$/.test(value), {
+      error: 'must be the 6 digits your app shows, or a backup code',
+    }),
+  );
+
+export const isAuthenticatorCode = (code: string) => /^\d{6}$/.test(code);
+
+/** With the current password: start enrolling, new backup codes, or remove the second factor. */
+export const passwordConfirmationSchema = z.object({ password: currentPassword });
+export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;
+
+/** The secret to put in an authenticator app, as a QR code (its otpauth:// URI) and as text. */
+export const enrolmentSchema = z.object({
+  totpUri: z.string(),
+  secret: z.string(),
+  backupCodes: z.array(z.string()),
+});
+export type Enrolment = z.infer<typeof enrolmentSchema>;
+
+/** The first code from the app, which turns the second factor on. */
+export const confirmEnrolmentSchema = z.object({
+  code: z
+    .pipe(
+      z.string().check(z.trim()),
+      z.transform((value: string) => value.replace(/\s+/g, '')),
+    )
+    .check(z.regex(/^\d{6}$/, { error: 'must be the 6 digits your app shows' })),
+});
+export type ConfirmEnrolment = z.infer<typeof confirmEnrolmentSchema>;
+
+export const backupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
+export type BackupCodes = z.infer<typeof backupCodesSchema>;
+
+export const doneSchema = z.object({ done: z.literal(true) });
+
+/** Confirming who you are again: the password, or a code (authenticator or backup). */
+export const stepUpSchema = z.union(
+  [z.strictObject({ password: currentPassword }), z.strictObject({ code: secondFactorCode })],
+  { error: 'send either { password } or { code }' },
+);
+export type StepUpRequest = z.infer<typeof stepUpSchema>;
+
+/** Until when the step-up holds (ISO 8601). */
+export const stepUpResultSchema = z.object({ until: z.string() });
+export type StepUpResult = z.infer<typeof stepUpResultSchema>;

@@ -1,0 +1,292 @@
+import { base32 } from '@better-auth/utils/base32';
+import { createOTP } from '@better-auth/utils/otp';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AuditAction } from '@/lib/audit/schema';
+import { startRouteTestConsole } from '@/lib/testing/route-harness';
+
+// Two-factor sign-in, the second-factor policy and the production step-up, against a real service
+// and a real console database (SQLite, or PostgreSQL in the PostgreSQL pass). Codes are computed
+// here from the secret the enrolment hands out, as an authenticator app would.
+const harness = await startRouteTestConsole(
+  'twofactor',
+  3993,
+  { CONSOLE_REQUIRE_2FA: 'support', CONSOLE_STEP_UP_MINUTES: '15' },
+  { withCustomer: true },
+);
+const { origin, params, server } = harness;
+const { listAuditEvents } = await import('@/lib/audit/store');
+const { handleAuthRequest } = await import('@/lib/server/auth-route');
+const operatorsRoute = await import('@/app/api/operators/route');
+const startRoute = (await import('@/app/api/account/two-factor/route')).POST;
+const confirmRoute = (await import('@/app/api/account/two-factor/confirm/route')).POST;
+const backupCodesRoute = (await import('@/app/api/account/two-factor/backup-codes/route')).POST;
+const removeRoute = (await import('@/app/api/account/two-factor/remove/route')).POST;
+const resetRoute = (await import('@/app/api/operators/[id]/two-factor/reset/route')).POST;
+const stepUpRoute = (await import('@/app/api/step-up/route')).POST;
+const showTokenRoute = (await import('@/app/api/user-groups/[environment]/show-token/route')).POST;
+const getOrCreateRoute = (await import('@/app/api/user-groups/[environment]/get-or-create/route')).POST;
+const rotateRoute = (await import('@/app/api/user-groups/[environment]/rotate/route')).POST;
+const directoryRoute = (await import('@/app/api/user-groups/[environment]/route')).GET;
+
+afterAll(() => harness.close());
+
+const PASSWORD = 'a-long-enough-password';
+const send = (cookie: string, method: string, body?: unknown) => harness.request(method, body, { cookie });
+const cookiesOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0])
+    .filter((value) => !value?.endsWith('='))
+    .join('; ');
+
+async function addOperator(email: string, role: 'support' | 'admin' | 'viewer') {
+  const response = await operatorsRoute.POST(
+    send(harness.adminCookie, 'POST', { email, name: email, role, password: PASSWORD }),
+    params({}),
+  );
+  expect(response.status).toBe(201);
+  return (await response.json()).operator as { id: string };
+}
+
+const authPost = (path: string, body: unknown, cookie = '') =>
+  handleAuthRequest(
+    new Request(`${origin}/api/auth${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, cookie },
+      body: JSON.stringify(body),
+    }),
+  );
+
+/** The app's current code for the secret as shown (base32, as in the QR code). */
+const totp = (secret: string) => createOTP(new TextDecoder().decode(base32.decode(secret))).totp();
+
+/** Enrols an authenticator app for the operator of `cookie`: its secret, backup codes and new cookie. */
+async function enrol(cookie: string) {
+  const started = await startRoute(send(cookie, 'POST', { password: PASSWORD }), params({}));
+  expect(started.status).toBe(200);
+  const enrolment = (await started.json()) as { secret: string; totpUri: string; backupCodes: string[] };
+  const confirmed = await confirmRoute(
+    send(cookie, 'POST', { code: await totp(enrolment.secret) }),
+    params({}),
+  );
+  expect(confirmed.status).toBe(200);
+  return { ...enrolment, cookie: cookiesOf(confirmed) };
+}
+
+async function entries(action: AuditAction, email: string) {
+  const { events } = await listAuditEvents(server.database.db, { action, page: 1 });
+  return events.filter((event) => event.operator_email === email);
+}
+
+/** Makes the session's last authentication `minutes` old, as if that long had passed. */
+async function ageSession(cookie: string, minutes: number) {
+  const token =
+    decodeURIComponent(/console\.session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
+  const past = new Date(Date.now() - minutes * 60_000).toISOString();
+  await server.database.db
+    .updateTable('session')
+    .set({ createdAt: past, steppedUpAt: null })
+    .where('token', '=', token)
+    .execute();
+}
+
+describe('enrolling an authenticator app and signing in with it', () => {
+  it('asks for the password, turns on with the first code, and is on record without a spurious sign-in', async () => {
+    await addOperator('enrol@twofactor.example', 'admin');
+    const cookie = await harness.signIn('enrol@twofactor.example', PASSWORD);
+    const wrong = await startRoute(send(cookie, 'POST', { password: 'not-the-password' }), params({}));
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).error.fields.password).toMatch(/not your current password/);
+
+    const started = await startRoute(send(cookie, 'POST', { password: PASSWORD }), params({}));
+    const enrolment = (await started.json()) as { secret: string; totpUri: string; backupCodes: string[] };
+    expect(enrolment.totpUri).toMatch(
+      /^otpauth:\/\/totp\/User%20Group%20Console:enrol%40twofactor\.example\?/,
+    );
+    expect(enrolment.backupCodes).toHaveLength(10);
+    const signInsBefore = (await entries('sign-in', 'enrol@twofactor.example')).length;
+
+    const badCode = await confirmRoute(send(cookie, 'POST', { code: '000000' }), params({}));
+    expect(badCode.status).toBe(400);
+    const confirmed = await confirmRoute(
+      send(cookie, 'POST', { code: await totp(enrolment.secret) }),
+      params({}),
+    );
+    expect(confirmed.status).toBe(200);
+    const newCookie = cookiesOf(confirmed);
+    expect(newCookie).toContain('console.session_token=');
+    // The session was replaced: the old cookie is signed out, the new one works.
+    expect((await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status).toBe(401);
+    expect((await directoryRoute(send(newCookie, 'GET'), params({ environment: 'testing' }))).status).toBe(
+      200,
+    );
+    expect((await entries('sign-in', 'enrol@twofactor.example')).length).toBe(signInsBefore);
+    const enrolled = await entries('two-factor.enrol', 'enrol@twofactor.example');
+    expect(enrolled.map((event) => event.outcome)).toEqual([
+      'success',
+      'invalid_request',
+      'success',
+      'invalid_request',
+    ]);
+  });
+
+  it('signs in with the password and then a code; the password alone gives no session', async () => {
+    await addOperator('totp@twofactor.example', 'admin');
+    const { secret } = await enrol(await harness.signIn('totp@twofactor.example', PASSWORD));
+
+    const first = await authPost('/sign-in/email', { email: 'totp@twofactor.example', password: PASSWORD });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ twoFactorRedirect: true });
+    const challenge = cookiesOf(first);
+    expect(challenge).toContain('console.two_factor=');
+    expect(challenge).not.toContain('session_token');
+
+    const wrong = await authPost('/two-factor/verify-totp', { code: '000000' }, challenge);
+    expect(wrong.status).toBe(401);
+    // A remembered device is never granted, whatever the browser asks.
+    const right = await authPost(
+      '/two-factor/verify-totp',
+      { code: await totp(secret), trustDevice: true },
+      challenge,
+    );
+    expect(right.status).toBe(200);
+    const session = cookiesOf(right);
+    expect(session).toContain('console.session_token=');
+    expect(session).not.toContain('trust_device');
+    expect((await directoryRoute(send(session, 'GET'), params({ environment: 'testing' }))).status).toBe(200);
+
+    const signIns = await entries('sign-in', 'totp@twofactor.example');
+    expect(signIns.slice(0, 3).map((event) => [event.outcome, event.detail])).toEqual([
+      ['success', 'email and password, then an authenticator code'],
+      ['invalid_code', 'an authenticator code'],
+      ['second_factor_asked', 'email and password; the second factor is asked next'],
+    ]);
+  });
+
+  it('takes a backup code once', async () => {
+    await addOperator('backup@twofactor.example', 'admin');
+    const { backupCodes } = await enrol(await harness.signIn('backup@twofactor.example', PASSWORD));
+    const code = backupCodes[0] ?? '';
+    const signInWith = async () => {
+      const first = await authPost('/sign-in/email', {
+        email: 'backup@twofactor.example',
+        password: PASSWORD,
+      });
+      return authPost('/two-factor/verify-backup-code', { code }, cookiesOf(first));
+    };
+    expect((await signInWith()).status).toBe(200);
+    expect((await signInWith()).status).toBe(401);
+  });
+
+  it('refuses the second step to a signed-in operator', async () => {
+    const response = await authPost('/two-factor/verify-totp', { code: '123456' }, harness.adminCookie);
+    expect(response.status).toBe(409);
+  });
+
+  it('new backup codes replace the old; removing needs the password; an admin resets', async () => {
+    const operator = await addOperator('manage@twofactor.example', 'admin');
+    const enrolled = await enrol(await harness.signIn('manage@twofactor.example', PASSWORD));
+    const renewed = await backupCodesRoute(send(enrolled.cookie, 'POST', { password: PASSWORD }), params({}));
+    expect(renewed.status).toBe(200);
+    const { backupCodes } = (await renewed.json()) as { backupCodes: string[] };
+    expect(backupCodes).toHaveLength(10);
+    expect(backupCodes).not.toContain(enrolled.backupCodes[0]);
+
+    const reset = await resetRoute(send(harness.adminCookie, 'POST'), params({ id: operator.id }));
+    expect(reset.status).toBe(200);
+    const first = await authPost('/sign-in/email', { email: 'manage@twofactor.example', password: PASSWORD });
+    expect(await first.json()).not.toHaveProperty('twoFactorRedirect');
+    const resets = (await listAuditEvents(server.database.db, { action: 'two-factor.reset', page: 1 }))
+      .events;
+    expect(resets[0]).toMatchObject({ outcome: 'success', detail: 'manage@twofactor.example' });
+
+    const again = await enrol(cookiesOf(first));
+    const wrong = await removeRoute(
+      send(again.cookie, 'POST', { password: 'wrong-password-here' }),
+      params({}),
+    );
+    expect(wrong.status).toBe(400);
+    const removed = await removeRoute(send(again.cookie, 'POST', { password: PASSWORD }), params({}));
+    expect(removed.status).toBe(200);
+    const plain = await authPost('/sign-in/email', { email: 'manage@twofactor.example', password: PASSWORD });
+    expect(await plain.json()).not.toHaveProperty('twoFactorRedirect');
+  });
+});
+
+describe('the policy: CONSOLE_REQUIRE_2FA=support', () => {
+  it('lets a support operator without a second factor do nothing but enrol one', async () => {
+    await addOperator('policy@twofactor.example', 'support');
+    const cookie = await harness.signIn('policy@twofactor.example', PASSWORD);
+    const refused = await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }));
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe('second_factor_required');
+    const { cookie: enrolled } = await enrol(cookie);
+    expect((await directoryRoute(send(enrolled, 'GET'), params({ environment: 'testing' }))).status).toBe(
+      200,
+    );
+    // …and may not then remove it.
+    const remove = await removeRoute(send(enrolled, 'POST', { password: PASSWORD }), params({}));
+    expect(remove.status).toBe(409);
+  });
+
+  it('leaves roles it does not name alone', async () => {
+    await addOperator('viewer@twofactor.example', 'viewer');
+    const cookie = await harness.signIn('viewer@twofactor.example', PASSWORD);
+    expect((await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status).toBe(200);
+  });
+});
+
+describe('step-up in Customer', () => {
+  it('refuses a production token or change with a stale authentication, even bypassing the page; Testing never asks', async () => {
+    const cookie = await harness.signIn(harness.admin.email, harness.admin.password);
+    const id = `step-up-${Date.now()}`;
+    for (const environment of ['customer', 'testing'])
+      expect(
+        (await getOrCreateRoute(send(cookie, 'POST', { user_group_id: id }), params({ environment }))).status,
+      ).toBe(200);
+
+    await ageSession(cookie, 16);
+    const stale = await showTokenRoute(
+      send(cookie, 'POST', { user_group_id: id }),
+      params({ environment: 'customer' }),
+    );
+    expect(stale.status).toBe(403);
+    expect((await stale.json()).error.code).toBe('step_up_required');
+    const rotate = await rotateRoute(
+      send(cookie, 'POST', { current_token: 'a'.repeat(64) }),
+      params({ environment: 'customer' }),
+    );
+    expect((await rotate.json()).error.code).toBe('step_up_required');
+    const refusals = (await listAuditEvents(server.database.db, { action: 'rotate', page: 1 })).events;
+    expect(refusals[0]?.outcome).toBe('step_up_required');
+    expect(
+      (await showTokenRoute(send(cookie, 'POST', { user_group_id: id }), params({ environment: 'testing' })))
+        .status,
+    ).toBe(200);
+
+    const wrong = await stepUpRoute(send(cookie, 'POST', { password: 'not-the-password' }), params({}));
+    expect(wrong.status).toBe(400);
+    const passed = await stepUpRoute(send(cookie, 'POST', { password: harness.admin.password }), params({}));
+    expect(passed.status).toBe(200);
+    expect(
+      (await showTokenRoute(send(cookie, 'POST', { user_group_id: id }), params({ environment: 'customer' })))
+        .status,
+    ).toBe(200);
+    const stepUps = (await listAuditEvents(server.database.db, { action: 'step-up', page: 1 })).events;
+    expect(stepUps.slice(0, 2).map((event) => [event.outcome, event.detail])).toEqual([
+      ['success', 'password'],
+      ['wrong_proof', null],
+    ]);
+  });
+
+  it('takes an authenticator code, and a code only from an operator who has an app', async () => {
+    await addOperator('stepcode@twofactor.example', 'admin');
+    const withoutApp = await harness.signIn('stepcode@twofactor.example', PASSWORD);
+    const refused = await stepUpRoute(send(withoutApp, 'POST', { code: '123456' }), params({}));
+    expect(refused.status).toBe(400);
+    const { secret, cookie } = await enrol(withoutApp);
+    await ageSession(cookie, 30);
+    const passed = await stepUpRoute(send(cookie, 'POST', { code: await totp(secret) }), params({}));
+    expect(passed.status).toBe(200);
+  });
+});

@@ -1,0 +1,160 @@
+import 'server-only';
+import { APIError } from 'better-auth/api';
+import { signInKeys } from '@/lib/auth/sign-in-limiter';
+import { clientAddress } from '@/lib/config/trusted-proxies';
+import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import type { ConsoleDatabase } from '@/lib/db/console-database';
+import type { ConsoleServer } from './index';
+import { replacingSession } from './request-context';
+
+/**
+ * An operator's second factor through better-auth's two-factor plugin, called on the server with
+ * the request's cookies, so that the browser never talks to those endpoints itself and every
+ * refusal reaches a person in the console's words (better-auth's own codes stay here).
+ */
+
+const fieldError = (field: string, message: string) =>
+  new ConsoleError('invalid_request', `Check the input: ${field} ${message}.`, {
+    fields: { [field]: message },
+  });
+
+/** better-auth's refusals, in the console's words; anything else is the console's own failure. */
+function inConsoleWords(error: unknown): unknown {
+  if (!(error instanceof APIError)) return error;
+  const code = (error.body as { code?: string } | undefined)?.code;
+  switch (code) {
+    case 'INVALID_PASSWORD':
+      return fieldError('password', 'is not your current password');
+    case 'INVALID_CODE':
+      return fieldError('code', 'is not the code your app shows now (check the phone’s clock)');
+    case 'INVALID_BACKUP_CODE':
+      return fieldError('code', 'is not one of your unused backup codes');
+    case 'TOTP_ALREADY_ENABLED':
+      return new ConsoleError('conflict', 'You already have an authenticator app: remove it first.');
+    case 'TOTP_NOT_ENABLED':
+    case 'TWO_FACTOR_NOT_ENABLED':
+    case 'BACKUP_CODES_NOT_ENABLED':
+      return new ConsoleError('conflict', 'You have no authenticator app set up.');
+    case 'CREDENTIAL_ACCOUNT_NOT_FOUND':
+      return new ConsoleError(
+        'conflict',
+        'You sign in through single sign-on: you have no console password.',
+      );
+    default:
+      return error;
+  }
+}
+
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw inConsoleWords(error);
+  }
+}
+
+/** Step one: a new secret (not yet in use) and ten backup codes, for the password. */
+export async function startEnrolment(server: ConsoleServer, headers: Headers, password: string) {
+  const answer = await call(() =>
+    server.auth.api.enableTwoFactor({ body: { password, method: 'totp' }, headers }),
+  );
+  if (!('totpURI' in answer) || !answer.totpURI || !answer.backupCodes)
+    throw new Error('the two-factor plugin answered without a secret');
+  const secret = new URL(answer.totpURI).searchParams.get('secret') ?? '';
+  return { totpUri: answer.totpURI, secret, backupCodes: answer.backupCodes };
+}
+
+/**
+ * Step two: the app's first code turns the second factor on. better-auth then replaces the session
+ * (no sign-in: see replacingSession); the answer's cookie is handed on to the browser.
+ */
+export async function confirmEnrolment(
+  server: ConsoleServer,
+  headers: Headers,
+  requestId: string,
+  code: string,
+): Promise<Headers> {
+  const answer = await call(() =>
+    replacingSession(requestId, () =>
+      server.auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true }),
+    ),
+  );
+  return answer.headers;
+}
+
+export async function newBackupCodes(server: ConsoleServer, headers: Headers, password: string) {
+  const answer = await call(() => server.auth.api.generateBackupCodes({ body: { password }, headers }));
+  return { backupCodes: answer.backupCodes };
+}
+
+export async function removeSecondFactor(
+  server: ConsoleServer,
+  headers: Headers,
+  requestId: string,
+  password: string,
+): Promise<Headers> {
+  const answer = await call(() =>
+    replacingSession(requestId, () =>
+      server.auth.api.disableTwoFactor({ body: { password }, headers, returnHeaders: true }),
+    ),
+  );
+  return answer.headers;
+}
+
+/**
+ * Checks a step-up: the password, an authenticator code (only once one is on: a pending enrolment's
+ * code would turn it on) or a backup code, which is then used up.
+ */
+export async function verifyStepUp(
+  server: ConsoleServer,
+  headers: Headers,
+  twoFactorEnabled: boolean,
+  proof: StepUpRequest,
+): Promise<'password' | 'authenticator code' | 'backup code'> {
+  if ('password' in proof) {
+    await call(() => server.auth.api.verifyPassword({ body: { password: proof.password }, headers }));
+    return 'password';
+  }
+  if (!twoFactorEnabled)
+    throw fieldError('code', 'cannot be checked: you have no authenticator app (use your password)');
+  if (isAuthenticatorCode(proof.code)) {
+    await call(() => server.auth.api.verifyTOTP({ body: { code: proof.code }, headers }));
+    return 'authenticator code';
+  }
+  await call(() =>
+    server.auth.api.verifyBackupCode({ body: { code: proof.code, disableSession: true }, headers }),
+  );
+  return 'backup code';
+}
+
+/** An admin's reset: the operator's second factor is gone, and they enrol again when asked. */
+export async function resetSecondFactor(database: ConsoleDatabase, operatorId: string): Promise<void> {
+  // better-sqlite3 binds no booleans: SQLite keeps them as 0/1.
+  const off = database.dialect === 'sqlite' ? 0 : false;
+  await database.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('twoFactor').where('userId', '=', operatorId).execute();
+    await trx.updateTable('user').set({ twoFactorEnabled: off }).where('id', '=', operatorId).execute();
+  });
+}
+
+/**
+ * A password or code typed to prove who one is counts against the sign-in limit (the same keys:
+ * the email and the client), so that a stolen session cannot guess the password or a code faster
+ * than a stranger could at the sign-in page.
+ */
+export async function limitProof(server: ConsoleServer, request: Request, email: string): Promise<void> {
+  const client = clientAddress(request.headers, server.config.trustedProxies);
+  const verdict = (await server.signInLimiter?.attempt(signInKeys(email, client))) ?? { allowed: true };
+  if (verdict.allowed) return;
+  throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {
+    retryAfterSeconds: verdict.retryAfterSeconds,
+  });
+}
+
+/** A JSON answer carrying the session cookie better-auth set when it replaced the session. */
+export function answerWithCookies<T>(body: T, headers: Headers): Response {
+  const response = Response.json(body);
+  for (const cookie of headers.getSetCookie()) response.headers.append('set-cookie', cookie);
+  return response;
+}
