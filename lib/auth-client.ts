@@ -70,10 +70,37 @@ async function settle(call: () => Promise<{ data: unknown; error: unknown }>): P
   throw new AuthRequestError(status, code, error?.retryAfterSeconds);
 }
 
+/** What the password step answers when the operator has a second factor: no session yet. */
+const secondFactorAskedSchema = z.object({ twoFactorRedirect: z.literal(true) });
+
 export const authApi = {
-  /** Signs in with email and password: the answer sets the session cookie. */
-  signInWithEmail: async (credentials: { email: string; password: string }): Promise<void> => {
-    await settle(() => authClient().signIn.email({ ...credentials, ...callOptions }));
+  /**
+   * Signs in with email and password: the answer sets the session cookie, or, for an operator with
+   * a second factor, a short-lived challenge cookie, and `secondFactor` says a code is asked next.
+   */
+  signInWithEmail: async (credentials: {
+    email: string;
+    password: string;
+  }): Promise<{ secondFactor: boolean }> => {
+    const data = await settle(() => authClient().signIn.email({ ...credentials, ...callOptions }));
+    return { secondFactor: secondFactorAskedSchema.safeParse(data).success };
+  },
+
+  /** The sign-in's second step: a code from the authenticator app, or a backup code (used up). */
+  verifySecondFactor: async ({
+    code,
+    kind,
+  }: {
+    code: string;
+    kind: 'totp' | 'backup-code';
+  }): Promise<void> => {
+    await settle(() =>
+      authClient().$fetch(`/two-factor/verify-${kind}`, {
+        method: 'POST',
+        body: { code },
+        ...callOptions.fetchOptions,
+      }),
+    );
   },
 
   /**

@@ -3,6 +3,7 @@ import { consoleConfig } from '@/lib/config';
 import { environments } from '@/lib/environments';
 import { requirePageOperator } from '@/lib/server/page-guard';
 import { OperatorNav } from './_operator/operator-nav';
+import { StepUpDialog } from './_operator/step-up-dialog';
 
 /**
  * The signed-in console: a header with the product name, then the page. Without a session it sends
@@ -10,7 +11,7 @@ import { OperatorNav } from './_operator/operator-nav';
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const operator = await requirePageOperator('console:read');
-  const { upstreams } = consoleConfig();
+  const { upstreams, auth } = consoleConfig();
   const environmentStates = environments.map((environment) => ({
     environment,
     configured: upstreams[environment] !== null,
@@ -38,6 +39,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>
+      <StepUpDialog
+        minutes={Math.round(auth.stepUpSeconds / 60)}
+        hasAuthenticator={operator.twoFactorEnabled}
+      />
     </div>
   );
 }

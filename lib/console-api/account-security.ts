@@ -38,6 +38,8 @@ export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;
 export const enrolmentSchema = z.object({
   totpUri: z.string(),
   secret: z.string(),
+  /** The QR code of totpUri, as an SVG document. */
+  qrSvg: z.string(),
   backupCodes: z.array(z.string()),
 });
 export type Enrolment = z.infer<typeof enrolmentSchema>;

@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { type ConsoleErrorCode, consoleErrorBodySchema } from './contract';
 import { type ConsoleRouteDefinition, type PathParams, routePath } from './routes';
+import { askToStepUp } from './step-up-prompt';
 
 export class ConsoleApiError extends Error {
   constructor(
@@ -71,6 +72,7 @@ export async function downloadRoute<Path extends string, Body>(
 async function send<Path extends string, Body, Answer>(
   route: ConsoleRouteDefinition<Path, Body, Answer>,
   input: CallInput<Path, Body>,
+  retried = false,
 ): Promise<Response> {
   const url = `${routePath(route, (input.params ?? {}) as PathParams<Path>)}${input.query ?? ''}`;
   let response: Response;
@@ -88,7 +90,14 @@ async function send<Path extends string, Body, Answer>(
     if (input.signal?.aborted) throw error;
     throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
   }
-  if (!response.ok) throw await failureOf(response);
+  if (!response.ok) {
+    const failure = await failureOf(response);
+    // A production action asks for a recent authentication: the dialog asks the person, and the
+    // same request goes again once they have confirmed (nothing they typed is lost).
+    if (failure.code !== 'step_up_required' || retried) throw failure;
+    if (await askToStepUp()) return send(route, input, true);
+    throw new ConsoleApiError('step_up_required', 'Not done: confirming it is you was cancelled.');
+  }
   return response;
 }
 

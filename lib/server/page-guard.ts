@@ -3,12 +3,16 @@ import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { can, type Permission } from '@/lib/roles';
-import { type Operator, operatorFromHeaders } from './index';
+import { consoleServer, type Operator, operatorFromHeaders } from './index';
+import { mustEnrolSecondFactor } from './step-up';
+
+/** Where an operator who must enrol a second factor does it; every other page sends them there. */
+const ENROLMENT_PAGE = '/account';
 
 /**
  * A page's (or layout's) first line: the signed-in operator, or a redirect to /sign-in that comes
- * back to the page asked for (proxy.ts passes its path along), or the 403 page for a role without
- * the permission.
+ * back to the page asked for (proxy.ts passes its path along), or to the account page for an
+ * operator who must enrol a second factor first, or the 403 page for a role without the permission.
  */
 export async function requirePageOperator(permission: Permission): Promise<Operator> {
   const requestHeaders = await headers();
@@ -17,6 +21,10 @@ export async function requirePageOperator(permission: Permission): Promise<Opera
     const returnTo = safeReturnPath(requestHeaders.get('x-console-path'));
     redirect(returnTo === '/' ? '/sign-in?next=%2F' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
   }
+  const path = requestHeaders.get('x-console-path') ?? '';
+  const onEnrolmentPage = path === ENROLMENT_PAGE || path.startsWith(`${ENROLMENT_PAGE}?`);
+  if (!onEnrolmentPage && mustEnrolSecondFactor(operator, (await consoleServer()).config))
+    redirect(ENROLMENT_PAGE);
   if (!can(operator.role, permission)) forbidden();
   return operator;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { APIError } from 'better-auth/api';
+import QRCode from 'qrcode';
 import { signInKeys } from '@/lib/auth/sign-in-limiter';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
@@ -62,7 +63,9 @@ export async function startEnrolment(server: ConsoleServer, headers: Headers, pa
   if (!('totpURI' in answer) || !answer.totpURI || !answer.backupCodes)
     throw new Error('the two-factor plugin answered without a secret');
   const secret = new URL(answer.totpURI).searchParams.get('secret') ?? '';
-  return { totpUri: answer.totpURI, secret, backupCodes: answer.backupCodes };
+  // Drawn here: the QR code library stays out of the browser's bundle.
+  const qrSvg = await QRCode.toString(answer.totpURI, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return { totpUri: answer.totpURI, secret, qrSvg, backupCodes: answer.backupCodes };
 }
 
 /**

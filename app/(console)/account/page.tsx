@@ -1,14 +1,22 @@
 import type { Metadata } from 'next';
+import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { consoleConfig } from '@/lib/config';
 import { roleDescriptions } from '@/lib/roles';
 import { requirePageOperator } from '@/lib/server/page-guard';
+import { mustEnrolSecondFactor } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
+import { TwoFactorCard } from './_components/two-factor-card';
 
 export const metadata: Metadata = { title: 'Account · User Group Console' };
 
-/** Every operator's own page: who they are, what their role allows, their password. */
+/** Every operator's own page: who they are, what their role allows, their password and second factor. */
 export default async function AccountPage() {
   const operator = await requirePageOperator('console:read');
+  const config = consoleConfig();
+  const mustEnrol = mustEnrolSecondFactor(operator, config);
+  const required = operator.role !== null && config.auth.requireSecondFactor.includes(operator.role);
+  const usesPassword = operator.session.signInMethod === 'password';
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1.5">
@@ -19,6 +27,26 @@ export default async function AccountPage() {
           {operator.role ? roleDescriptions[operator.role] : 'Ask an admin of the console for a role.'}
         </p>
       </div>
+      {mustEnrol ? (
+        <Alert variant="error" role="alert">
+          Your role ({operator.role}) must have a second factor: set up an authenticator app below to use the
+          console.
+        </Alert>
+      ) : null}
+      {usesPassword || operator.twoFactorEnabled ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Two-factor authentication</CardTitle>
+            <CardDescription>
+              A code from an app on your phone, asked after your password. It also confirms it is you before
+              Customer tokens and changes.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <TwoFactorCard enabled={operator.twoFactorEnabled} required={required} />
+          </CardContent>
+        </Card>
+      ) : null}
       <Card>
         <CardHeader>
           <CardTitle>Change password</CardTitle>

@@ -10,6 +10,7 @@ import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { SecondFactorForm } from './second-factor-form';
 import {
   type SignInValues,
   SSO_START_FAILED_MESSAGE,
@@ -26,6 +27,7 @@ type SignInFormProps = {
 
 export function SignInForm({ next, sso, initialError }: SignInFormProps) {
   const [error, setError] = useState<string | null>(initialError);
+  const [secondFactor, setSecondFactor] = useState(false);
   const form = useForm<SignInValues>({
     resolver: zodResolver(signInSchema),
     defaultValues: { email: '', password: '' },
@@ -38,6 +40,7 @@ export function SignInForm({ next, sso, initialError }: SignInFormProps) {
       form.setValue('password', '');
       form.setFocus('password');
     },
+    onSecondFactor: () => setSecondFactor(true),
   });
   const startSingleSignOn = useStartSingleSignOn(next, {
     onError: () => setError(SSO_START_FAILED_MESSAGE),
@@ -54,6 +57,18 @@ export function SignInForm({ next, sso, initialError }: SignInFormProps) {
     setError(null);
     startSingleSignOn.mutate();
   }
+
+  if (secondFactor)
+    return (
+      <SecondFactorForm
+        next={next}
+        onStartAgain={() => {
+          setSecondFactor(false);
+          signIn.reset();
+          form.setValue('password', '');
+        }}
+      />
+    );
 
   return (
     <div className="flex flex-col gap-5">

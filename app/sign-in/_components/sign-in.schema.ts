@@ -39,3 +39,20 @@ export function ssoErrorMessage(error: string | undefined): string | null {
   }
   return `Single sign-on did not complete (${error.slice(0, 64)}). Try again, or sign in with your password.`;
 }
+
+/** What a refused second-factor code means, by /api/auth's answer. */
+export function secondFactorFailureMessage(error: unknown): string {
+  if (!(error instanceof AuthRequestError)) return 'Checking the code failed. Try again in a moment.';
+  const { status, code, retryAfterSeconds } = error;
+  if (status === null) return error.message;
+  if (status === 429 && code !== 'ACCOUNT_TEMPORARILY_LOCKED')
+    return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
+  if (code === 'INVALID_CODE')
+    return 'That code is not the one your app shows now. Check the phone’s clock and try the next code.';
+  if (code === 'INVALID_BACKUP_CODE') return 'That is not one of your unused backup codes.';
+  if (code === 'ACCOUNT_TEMPORARILY_LOCKED')
+    return 'Too many wrong codes: this account is locked for 15 minutes. Ask an admin if you have lost your app.';
+  if (code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE' || code === 'INVALID_TWO_FACTOR_COOKIE')
+    return 'This sign-in has expired or had too many wrong codes. Start again with your password.';
+  return `Checking the code failed (HTTP ${status}). Try again in a moment.`;
+}

@@ -1,0 +1,152 @@
+'use client';
+
+import { ShieldCheck } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
+import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
+import { FormField } from '@/components/form-field';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { registerStepUpPrompt } from '@/lib/console-api/step-up-prompt';
+
+type StepUpDialogProps = {
+  /** CONSOLE_STEP_UP_MINUTES, for the explanation. */
+  minutes: number;
+  /** An authenticator app is enrolled: a code may stand in for the password. */
+  hasAuthenticator: boolean;
+};
+
+/**
+ * The dialog over a production action that needs a recent authentication (lib/server/step-up.ts):
+ * the route client asks it (lib/console-api/step-up-prompt.ts), and the action goes on once the
+ * person has confirmed, with everything they typed still in place.
+ */
+export function StepUpDialog({ minutes, hasAuthenticator }: StepUpDialogProps) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [method, setMethod] = useState<'password' | 'code'>('password');
+  const [value, setValue] = useState('');
+  const settle = useRef<((confirmed: boolean) => void) | null>(null);
+  const stepUp = useStepUp();
+
+  useEffect(() => {
+    registerStepUpPrompt(
+      () =>
+        new Promise<boolean>((resolve) => {
+          settle.current = resolve;
+          setOpen(true);
+        }),
+    );
+    return () => registerStepUpPrompt(null);
+  }, []);
+
+  function close(confirmed: boolean) {
+    setOpen(false);
+    setValue('');
+    stepUp.reset();
+    settle.current?.(confirmed);
+    settle.current = null;
+  }
+
+  const field = method === 'password' ? 'password' : 'code';
+  const fieldError = serverFieldErrors(stepUp.error, [field] as const)[0]?.message;
+  const formError = stepUp.isError && !fieldError ? formErrorMessage(stepUp.error) : null;
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : close(false))}>
+      <DialogContent>
+        <DialogTitle>Confirm it’s you</DialogTitle>
+        <DialogDescription>
+          Customer is production: its tokens and changes need you to have signed in or confirmed within the
+          last {minutes} minutes. What you were doing goes on once you have.
+        </DialogDescription>
+        <form
+          aria-label="Confirm it’s you"
+          noValidate
+          className="flex flex-col gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (value.trim() === '') return;
+            const proof = method === 'password' ? { password: value } : { code: value };
+            stepUp.mutate(proof, { onSuccess: () => close(true) });
+          }}
+        >
+          {method === 'password' ? (
+            <FormField id={`${id}-password`} label="Your password" error={fieldError}>
+              {(control) => (
+                <Input
+                  {...control}
+                  type="password"
+                  autoComplete="current-password"
+                  autoFocus
+                  value={value}
+                  onChange={(event) => setValue(event.target.value)}
+                />
+              )}
+            </FormField>
+          ) : (
+            <FormField
+              id={`${id}-code`}
+              label="Authenticator or backup code"
+              description="The 6 digits your app shows now, or one of your backup codes."
+              error={fieldError}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="one-time-code"
+                  spellCheck={false}
+                  autoFocus
+                  value={value}
+                  onChange={(event) => setValue(event.target.value)}
+                />
+              )}
+            </FormField>
+          )}
+          {hasAuthenticator ? (
+            <div>
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                className="underline underline-offset-4"
+                onClick={() => {
+                  setMethod(method === 'password' ? 'code' : 'password');
+                  setValue('');
+                  stepUp.reset();
+                }}
+              >
+                {method === 'password' ? 'Use an authenticator code instead' : 'Use your password instead'}
+              </Button>
+            </div>
+          ) : null}
+          {formError ? (
+            <Alert variant="error" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" disabled={stepUp.isPending}>
+              <ShieldCheck aria-hidden="true" />
+              {stepUp.isPending ? 'Checking…' : 'Confirm'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
