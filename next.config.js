@@ -24,8 +24,9 @@ const apiHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // Native and Node-only packages stay outside the server bundle.
-  serverExternalPackages: ['better-sqlite3', 'pg', 'pino'],
+  // Native and Node-only packages stay outside the server bundle (prom-client: one copy per process,
+  // shared with the launcher's server, lib/metrics/console-metrics.ts).
+  serverExternalPackages: ['better-sqlite3', 'pg', 'pino', 'prom-client'],
   // forbidden(): pages answer 403 for a role that may not see them.
   experimental: { authInterrupts: true },
   async headers() {

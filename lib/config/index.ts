@@ -162,6 +162,7 @@ const envSchema = z.object({
   ),
   CONSOLE_STEP_UP_MINUTES: positiveInteger('CONSOLE_STEP_UP_MINUTES', 'minutes', 15),
   CONSOLE_TRUSTED_PROXIES: optional(z.string()),
+  METRICS_TOKEN: optional(z.string().min(16, { error: 'METRICS_TOKEN must be at least 16 characters' })),
   CONSOLE_HEADERS_TIMEOUT_MS: positiveInteger(
     'CONSOLE_HEADERS_TIMEOUT_MS',
     'milliseconds',
@@ -258,6 +259,8 @@ export interface ConsoleConfig {
   secureCookies: boolean;
   /** Proxies whose X-Forwarded-For is believed; null: the socket address is the client. */
   trustedProxies: TrustedProxies;
+  /** Opens /metrics to `Authorization: Bearer <token>` from anywhere; null: loopback only. */
+  metricsToken: string | null;
   /** The limits of the console's own node:http server against slow, idle or too many clients. */
   http: HttpLimits;
   /**
@@ -358,6 +361,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     trustedOrigins: [...new Set([consoleUrl.origin, ...loopbackOrigins])],
     secureCookies: consoleUrl.protocol === 'https:',
     trustedProxies,
+    metricsToken: settings.METRICS_TOKEN ?? null,
     http: {
       headersTimeoutMs: settings.CONSOLE_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: settings.CONSOLE_REQUEST_TIMEOUT_MS,

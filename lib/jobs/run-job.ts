@@ -10,6 +10,7 @@
  */
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { finishJobIfDone, pauseJob } from './job-end';
 import type { Leases } from './lease';
@@ -63,6 +64,10 @@ export async function runJob(context: JobRunContext, id: string): Promise<void> 
         .execute((trx) => writeOutcomes(trx, { job, batch, vault, log }));
       // Only once committed: a catch-up that looked earlier would not have seen these rows.
       if (!directoryWritten) context.directoryDue();
+      const { bulkRows } = consoleMetrics();
+      for (const { outcome } of batch) {
+        bulkRows.inc({ environment: job.environment, kind: job.kind, status: outcome.kind });
+      }
     },
   });
   const pacer = context.pacer(job.environment);

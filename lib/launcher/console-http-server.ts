@@ -1,11 +1,22 @@
 /**
  * The console's node:http server around Next's request handler (lib/launcher/console-server.ts runs
  * it): the service's limits against slow, idle or too many clients (lib/node-http/limits.ts), the
- * socket's address on every request (lib/config/trusted-proxies.ts), and a lingering close for an
- * answer given before its request's body arrived (lib/node-http/lingering-close.ts).
+ * socket's address on every request (lib/config/trusted-proxies.ts), a lingering close for an
+ * answer given before its request's body arrived (lib/node-http/lingering-close.ts), and metrics.
+ *
+ * Metrics live here rather than in the route wrapper (lib/server/route.ts) because this is the one
+ * place that sees every request: pages, sign-in (/api/auth), health, Next's assets, 404s and the
+ * answers this server gives itself, with the time Next's routing and rendering take. The wrapper
+ * sees only the routes it wraps. `/metrics` is answered here too, before Next: the socket's address
+ * is at hand (no header to trust), and a console started without this server (plain `next start`)
+ * has no `/metrics` at all rather than one whose loopback check a client could fool.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { PEER_ADDRESS_HEADER } from '../config/trusted-proxies';
+import { type MetricsAccessPolicy, metricsAccess, refusalMessage } from '../metrics/access';
+import { consoleMetrics, recordConsoleRequest } from '../metrics/console-metrics';
+import type { RoutePatternOf } from '../metrics/route-pattern';
 import { createLimitedHttpServer, type HttpLimits } from '../node-http/limits';
 import { lingerAfterAnswer } from '../node-http/lingering-close';
 
@@ -30,12 +41,71 @@ function notFound(response: ServerResponse): void {
   response.end(JSON.stringify({ error: { code: 'not_found', message: 'No page has this address.' } }));
 }
 
-export function createConsoleHttpServer(handle: ConsoleRequestHandler, limits: HttpLimits): Server {
+export const METRICS_PATH = '/metrics';
+
+export interface ConsoleMetricsOptions {
+  /** Who may read /metrics (METRICS_TOKEN, CONSOLE_TRUSTED_PROXIES, the console's host). */
+  access: MetricsAccessPolicy;
+  /** The route pattern a request is counted under (lib/metrics/route-pattern.ts). */
+  routeOf: RoutePatternOf;
+}
+
+const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
+
+async function answerMetrics(
+  request: IncomingMessage,
+  response: ServerResponse,
+  access: MetricsAccessPolicy,
+) {
+  const verdict = metricsAccess(request.socket.remoteAddress, request.headers, access);
+  if (!verdict.allowed) {
+    const requestId = randomUUID();
+    const code = verdict.status === 401 ? 'unauthenticated' : 'forbidden';
+    response.writeHead(verdict.status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'x-request-id': requestId,
+      ...(verdict.status === 401 ? { 'www-authenticate': 'Bearer realm="metrics"' } : {}),
+    });
+    response.end(JSON.stringify({ error: { code, message: refusalMessage(verdict.reason), requestId } }));
+    return;
+  }
+  const { registry } = consoleMetrics();
+  const text = await registry.metrics();
+  response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+  response.end(request.method === 'HEAD' ? undefined : text);
+}
+
+export function createConsoleHttpServer(
+  handle: ConsoleRequestHandler,
+  limits: HttpLimits,
+  metrics?: ConsoleMetricsOptions,
+): Server {
   return createLimitedHttpServer(limits, (request, response) => {
     // Replaces, never appends to, whatever the client sent under this name.
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     // A route may answer without reading the body (401, 403, 404): its client must still hear it.
     lingerAfterAnswer(request, response);
+    if (metrics) {
+      const started = performance.now();
+      const path = pathOf(request.url);
+      const route = path === METRICS_PATH ? METRICS_PATH : metrics.routeOf(request.url ?? '/');
+      response.once('close', () => {
+        recordConsoleRequest(
+          request.method,
+          route,
+          response.statusCode,
+          (performance.now() - started) / 1000,
+        );
+      });
+      if (path === METRICS_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+        void answerMetrics(request, response, metrics.access).catch(() => {
+          if (!response.headersSent) response.writeHead(500);
+          response.end();
+        });
+        return;
+      }
+    }
     if (!decodablePath(request.url)) return notFound(response);
     void handle(request, response);
   });

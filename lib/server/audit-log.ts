@@ -4,6 +4,7 @@ import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { looksLikeToken } from '@/lib/console-api/tokens';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { plural } from '@/lib/plural';
 import { auditUnavailable } from './errors';
 import { consoleServer } from './index';
@@ -19,6 +20,7 @@ export async function audit(entry: AuditEntry): Promise<number> {
     const { database } = await consoleServer();
     return await recordAuditEvent(database.db, entry);
   } catch (error) {
+    consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
     logger.error(
       { action: entry.action, requestId: entry.requestId, err: { name: (error as Error)?.name } },
       'could not write the audit log',
@@ -37,6 +39,7 @@ export async function settleAudit(id: number, settlement: AuditSettlement, reque
     const { database } = await consoleServer();
     await settleAuditEvent(database.db, id, settlement);
   } catch (error) {
+    consoleMetrics().auditWriteFailures.inc({ stage: 'settle' });
     logger.error({ requestId, err: { name: (error as Error)?.name } }, 'could not complete an audit entry');
   }
 }

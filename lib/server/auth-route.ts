@@ -5,6 +5,7 @@ import { failureGateOf, signInKeys, ssoCallbackKey } from '@/lib/auth/sign-in-li
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { audit, settleAudit } from './audit-log';
 import { accessErrors, auditUnavailable } from './errors';
 import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
@@ -121,8 +122,13 @@ async function handleEndpoint(
   // Successful sign-ins are recorded where better-auth creates the session (lib/server/compose.ts).
   if (kind === 'sign-in' && response.status >= 400) {
     const outcome = await errorCode(response);
+    // better-auth's own code (or http_<status>): a bounded set, never what the person typed.
+    consoleMetrics().signInFailures.inc({ method: 'password', reason: outcome });
     // The session was refused because its entry could not be written: there is no log to write to.
-    if (outcome === SIGN_IN_NOT_RECORDED.toLowerCase()) throw auditUnavailable(requestId);
+    if (outcome === SIGN_IN_NOT_RECORDED.toLowerCase()) {
+      consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
+      throw auditUnavailable(requestId);
+    }
     await audit({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
@@ -141,6 +147,8 @@ async function handleEndpoint(
   }
   if (kind === 'sso-callback') {
     const error = ssoError(response);
+    // The IdP's `?error=` is anyone's to write: one reason, so a client cannot mint labels.
+    if (error) consoleMetrics().signInFailures.inc({ method: 'sso', reason: 'failed' });
     // Anyone can fail a callback without signing in: on record once per client and window.
     if (
       error &&
@@ -169,6 +177,7 @@ async function limitAttempt(
 ): Promise<void> {
   const verdict = (await signInLimiter?.attempt(signInKeys(attemptedEmail, client))) ?? { allowed: true };
   if (verdict.allowed) return;
+  consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
   // One entry per window and key, not one per refused guess: a flood cannot flood the log.
   if (kind === 'sign-in' && verdict.firstRefusal) {
     await audit({
@@ -193,6 +202,7 @@ async function limitSsoCallback(
 ): Promise<void> {
   const verdict = (await signInLimiter?.attempt([callbackKey])) ?? { allowed: true };
   if (verdict.allowed) return;
+  consoleMetrics().rateLimitRefusals.inc({ limit: 'sso-callback' });
   if (await failureGateOf(signInLimiter).first(callbackKey)) {
     await audit({
       action: 'sign-in',

@@ -5,6 +5,7 @@ import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
+import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
@@ -51,15 +52,29 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   logger.level = config.logLevel;
   const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
   await migrateConsoleDatabase(parts.auth, parts.database);
-  const clients = new Map<Environment, UserGroupApi>();
-  const userGroupApi = (environment: Environment) => {
-    let client = clients.get(environment);
-    if (!client) {
-      client = createUserGroupApi(upstreamOf(parts.config, environment));
-      clients.set(environment, client);
-    }
-    return client;
+  // Each call is counted by environment, operation and outcome; the status probe's calls apart
+  // (operation `probe`), so that its expected refusals do not read as failed rotations.
+  const clientsOf = (operation: 'call' | 'probe') => {
+    const clients = new Map<Environment, UserGroupApi>();
+    return (environment: Environment) => {
+      let client = clients.get(environment);
+      if (!client) {
+        client = createUserGroupApi({
+          ...upstreamOf(parts.config, environment),
+          observe: (call) =>
+            recordUpstreamCall(
+              environment,
+              operation === 'probe' ? 'probe' : call.operation,
+              call.outcome,
+              call.seconds,
+            ),
+        });
+        clients.set(environment, client);
+      }
+      return client;
+    };
   };
+  const userGroupApi = clientsOf('call');
   const { signInRateLimit } = config.auth;
   // In Redis whenever there is one: the bulk jobs' pace is shared even with the sign-in limit off.
   const limitCounters = createLimitCounters({
@@ -82,7 +97,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
-  const upstreamProbe = createUpstreamProbe(userGroupApi);
+  const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
   return { ...parts, signInLimiter, userGroupApi, jobs: { runner, vault }, upstreamProbe };
 }
 

@@ -75,6 +75,8 @@ export async function startRouteTestConsole(
     origin,
     server,
     service,
+    /** The service's database, to start it again on the same port after stopping it. */
+    serviceDatabase: backend.database,
     /** The service's Testing key, for calls behind the console's back. */
     testingKey: keys.testing,
     admin,

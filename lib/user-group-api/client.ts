@@ -55,6 +55,16 @@ export interface UserGroupApiOptions {
   timeoutMs?: number;
   /** Connection pool; one per process is plenty. */
   dispatcher?: Dispatcher;
+  /** Told of every call once it ends: its operation, `success` or the failure's kind, and its duration. */
+  observe?: (call: UpstreamCall) => void;
+}
+
+export type UpstreamOperation = 'get-or-create' | 'rotate' | 'delete';
+
+export interface UpstreamCall {
+  operation: UpstreamOperation;
+  outcome: 'success' | UpstreamErrorKind;
+  seconds: number;
 }
 
 export interface UserGroupApi {
@@ -69,6 +79,32 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
   const endpoint = new URL('/api/user', options.baseUrl).toString();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+
+  const operationOf = { GET: 'get-or-create', POST: 'rotate', DELETE: 'delete' } as const;
+
+  /** The call, and what it ended as for `observe`. */
+  async function observed<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    body: unknown,
+    schema: z.core.$ZodType<T>,
+    requestId?: string,
+  ): Promise<T> {
+    if (!options.observe) return call(method, body, schema, requestId);
+    const started = performance.now();
+    let outcome: UpstreamCall['outcome'] = 'success';
+    try {
+      return await call(method, body, schema, requestId);
+    } catch (error) {
+      outcome = error instanceof UpstreamError ? error.kind : 'failed';
+      throw error;
+    } finally {
+      options.observe({
+        operation: operationOf[method],
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
+    }
+  }
 
   async function call<T>(
     method: 'GET' | 'POST' | 'DELETE',
@@ -134,9 +170,9 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
   }
 
   return {
-    getOrCreate: (body, requestId) => call('GET', body, getOrCreateResponseSchema, requestId),
-    rotate: (body, requestId) => call('POST', body, rotateResponseSchema, requestId),
-    deleteUserGroup: (body, requestId) => call('DELETE', body, deleteResponseSchema, requestId),
+    getOrCreate: (body, requestId) => observed('GET', body, getOrCreateResponseSchema, requestId),
+    rotate: (body, requestId) => observed('POST', body, rotateResponseSchema, requestId),
+    deleteUserGroup: (body, requestId) => observed('DELETE', body, deleteResponseSchema, requestId),
   };
 }
 

@@ -86,7 +86,7 @@ describe('X-Request-Id', () => {
 });
 
 describe('unauthenticated operations', () => {
-  it('GET /healthz answers 200 when the database answers', async () => {
+  it('GET /healthz answers 200 (liveness: no I/O; /readyz asks the database)', async () => {
     const answer = await call(service.url, 'GET', undefined, { headers: { 'content-type': '' } }, '/healthz');
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ success: 1, status: 'ok' });

@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { type MetricsAccessPolicy, metricsAccess, refusalMessage } from '../metrics/access';
+import type { ServiceMetrics } from '../metrics/service-metrics';
 import { lingerAfterAnswer } from '../node-http/lingering-close';
 import type { Authenticator } from './authenticator';
 import { internalError, ServiceError } from './errors';
@@ -20,7 +22,11 @@ export interface RouterDependencies {
   authenticator: Authenticator;
   rateLimiter: RateLimiter | null;
   logger: Logger;
-  checkHealth: () => Promise<void>;
+  /** Readiness: resolves when the database answers. */
+  checkDatabase: () => Promise<void>;
+  /** Counts every answer; `/metrics` reads it to whom `metricsAccess` lets in. */
+  metrics: ServiceMetrics;
+  metricsAccess: MetricsAccessPolicy;
   openApiDocument: string;
   /** True once shutdown began: answers then ask the client to close the connection. */
   isClosing: () => boolean;
@@ -44,10 +50,15 @@ type RouteHandler = (
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const USER_GROUP_METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
 
+/** Every path the service answers; anything else is counted as `unmatched`. */
+export const SERVICE_PATHS = ['/api/user', '/healthz', '/readyz', '/metrics', '/openapi.json'] as const;
+
 export function createRequestListener(deps: RouterDependencies) {
   const routes = new Map<string, { methods: Set<string>; allow: string; handle: RouteHandler }>([
     ['/api/user', { methods: USER_GROUP_METHODS, allow: 'GET, POST, DELETE', handle: handleUserGroup }],
     ['/healthz', { methods: new Set(['GET']), allow: 'GET', handle: handleHealth }],
+    ['/readyz', { methods: new Set(['GET']), allow: 'GET', handle: handleReady }],
+    ['/metrics', { methods: new Set(['GET']), allow: 'GET', handle: handleMetrics }],
     ['/openapi.json', { methods: new Set(['GET']), allow: 'GET', handle: handleOpenApi }],
   ]);
 
@@ -69,18 +80,42 @@ export function createRequestListener(deps: RouterDependencies) {
     sendJson(response, state, 200, await operation(body, apiKey, deps.store));
   }
 
+  /** Liveness: the process serves requests. No I/O, so a slow database does not get it restarted. */
   async function handleHealth(_request: IncomingMessage, response: ServerResponse, state: RequestState) {
+    sendJson(response, state, 200, { success: 1, status: 'ok' });
+  }
+
+  /** Readiness: the database answers `select 1`; 503 while it does not. */
+  async function handleReady(_request: IncomingMessage, response: ServerResponse, state: RequestState) {
     try {
-      await deps.checkHealth();
+      await deps.checkDatabase();
     } catch (error) {
-      deps.logger.error({ err: error }, 'health check failed');
+      deps.logger.error({ err: error, request_id: state.requestId }, 'readiness check failed');
       sendJson(response, state, 503, {
         success: 0,
         error: { code: 'internal', message: 'database unavailable' },
       });
       return;
     }
-    sendJson(response, state, 200, { success: 1, status: 'ok' });
+    sendJson(response, state, 200, { success: 1, status: 'ready' });
+  }
+
+  /** Loopback, or `Authorization: Bearer <METRICS_TOKEN>` (lib/metrics/access.ts); else 401. */
+  async function handleMetrics(request: IncomingMessage, response: ServerResponse, state: RequestState) {
+    const verdict = metricsAccess(request.socket.remoteAddress, request.headers, deps.metricsAccess);
+    if (!verdict.allowed) {
+      throw new ServiceError('unauthorized', refusalMessage(verdict.reason), {
+        headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      });
+    }
+    const text = await deps.metrics.text();
+    response.writeHead(200, {
+      'Content-Type': deps.metrics.contentType,
+      'Content-Length': Buffer.byteLength(text),
+      'Cache-Control': 'no-store',
+      'X-Request-Id': state.requestId,
+    });
+    response.end(text);
   }
 
   async function handleOpenApi(_request: IncomingMessage, response: ServerResponse, state: RequestState) {
@@ -124,6 +159,10 @@ export function createRequestListener(deps: RouterDependencies) {
       if (!request.complete) lingerAfterAnswer(request, response);
       sendJson(response, state, failure.status, failure.toBody(), failure.headers);
     } finally {
+      const status = response.statusCode;
+      deps.metrics.request(request.method, path, status, (performance.now() - startedAt) / 1000);
+      if (path === '/api/user' && status === 401) deps.metrics.apiKeyRefusal();
+      if (path === '/api/user' && status === 429) deps.metrics.rateLimitRefusal();
       deps.logger.info(
         {
           request_id: state.requestId,

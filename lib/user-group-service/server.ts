@@ -12,6 +12,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { createServiceMetrics } from '../metrics/service-metrics';
 import {
   checkHttpLimits,
   createLimitedHttpServer,
@@ -26,7 +27,7 @@ import { assertKeyMatchesDatabase, resolveEncryptionKey } from './encryption-key
 import { createLogger } from './logger';
 import { migrateToLatest } from './migrations';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
-import { createRequestListener } from './router';
+import { createRequestListener, SERVICE_PATHS } from './router';
 import { createTokenCrypto } from './token-crypto';
 import { createUserGroupStore } from './user-group-store';
 
@@ -54,6 +55,11 @@ export interface UserGroupServiceOptions extends Partial<HttpLimits> {
   /** pino level when no logger is given; default env LOG_LEVEL, else info. */
   logLevel?: string;
   /**
+   * Opens GET /metrics to `Authorization: Bearer <token>` from anywhere (16+ characters); default env
+   * METRICS_TOKEN; unset (or null): loopback only.
+   */
+  metricsToken?: string | null;
+  /**
    * How long a known API key is cached (a revocation takes effect within it, on every instance);
    * default and at most 5000.
    */
@@ -77,6 +83,11 @@ export async function startUserGroupService(
   options: UserGroupServiceOptions,
 ): Promise<RunningUserGroupService> {
   const limits = resolveHttpLimits(options);
+  const metricsToken =
+    options.metricsToken === undefined ? process.env.METRICS_TOKEN || null : options.metricsToken;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new Error('METRICS_TOKEN must be at least 16 characters');
+  }
   const logger = options.logger ?? createLogger(options.logLevel ?? process.env.LOG_LEVEL ?? 'info');
   const database = openDatabase(options.database);
   let crypto: ReturnType<typeof createTokenCrypto>;
@@ -113,9 +124,11 @@ export async function startUserGroupService(
         ? null
         : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, limitCounters),
     logger,
-    checkHealth: async () => {
+    checkDatabase: async () => {
       await sql`select 1`.execute(database.db);
     },
+    metrics: createServiceMetrics(SERVICE_PATHS),
+    metricsAccess: { token: metricsToken, trustedProxies: null },
     openApiDocument,
     isClosing: () => closing,
   });
