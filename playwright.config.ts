@@ -3,7 +3,14 @@ import { adminCredentials, supportState } from './e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable } from './e2e/support/chromium';
 import { mockOidc, oidcEnv } from './e2e/support/oidc-settings';
 import { e2eDatabaseEnv, e2eOnPostgres } from './e2e/support/postgres-database';
-import { consoleDataDir, consoleLogFile, consolePort, consoleUrl, e2eDataDir } from './e2e/support/servers';
+import {
+  consoleDataDir,
+  consoleLogFile,
+  consolePort,
+  consoleUrl,
+  e2eDataDir,
+  e2eStepUpMinutes,
+} from './e2e/support/servers';
 
 /**
  * E2E_DATABASE=postgres (`npm run test:e2e:postgres`) runs the console on a PostgreSQL database of its
@@ -75,9 +82,7 @@ export default defineConfig({
         CONSOLE_ADMIN_EMAIL: adminCredentials.email,
         CONSOLE_ADMIN_PASSWORD: adminCredentials.password,
         CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
-        // The run outlasts the default 15 minutes: its sessions, signed in once at the start, stay
-        // fresh; e2e/step-up.spec.ts ages a session of its own to see the step-up.
-        CONSOLE_STEP_UP_MINUTES: '720',
+        CONSOLE_STEP_UP_MINUTES: String(e2eStepUpMinutes),
         ...oidcEnv,
         ...e2eDatabaseEnv(),
       },

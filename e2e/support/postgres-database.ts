@@ -11,7 +11,7 @@ import { consolePort } from './servers';
 
 export const e2eOnPostgres = process.env.E2E_DATABASE === 'postgres';
 const adminUrl = process.env.CONSOLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const runDatabase = `console_e2e_${consolePort}`;
+export const runDatabase = `console_e2e_${consolePort}`;
 /** Not a secret of any real console: only these throwaway databases' sessions are signed with it. */
 export const e2eAuthSecret = 'e2e-better-auth-secret-for-postgres-runs-only';
 

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { e2eOnPostgres, queryDatabase, runDatabase } from './postgres-database';
+import { consoleDataDir, e2eStepUpMinutes } from './servers';
+
+/**
+ * Makes every session of an operator look older than the run's step-up window (its sign-in and any
+ * step-up), as if that long had passed: nobody waits 12 hours.
+ */
+export async function ageSessionsPastStepUp(email: string): Promise<void> {
+  const past = new Date(Date.now() - (e2eStepUpMinutes + 1) * 60_000);
+  const where = 'where "userId" = (select id from "user" where email = $1)';
+  if (e2eOnPostgres) {
+    await queryDatabase(runDatabase, `update session set "createdAt" = $2, "steppedUpAt" = null ${where}`, [
+      email,
+      past,
+    ]);
+    return;
+  }
+  const database = new Database(path.join(consoleDataDir, 'console.sqlite'));
+  try {
+    database
+      .prepare(`update session set createdAt = ?, steppedUpAt = null ${where.replace('$1', '?')}`)
+      .run(past.toISOString(), email);
+  } finally {
+    database.close();
+  }
+}
