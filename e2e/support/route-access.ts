@@ -35,6 +35,8 @@ export const routeAccess: Record<string, MinimumRole> = {
   'GET /api/auth/[...all]': 'public',
   'POST /api/auth/[...all]': 'public',
   'GET /api/health': 'public',
+  // Readiness: whether the database and each environment's service answer (states only, no address).
+  'GET /api/ready': 'public',
   ...definedRoutes,
 };
 
