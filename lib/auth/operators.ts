@@ -19,7 +19,7 @@ export interface OperatorStore {
 export async function listOperators({ database }: OperatorStore): Promise<OperatorSummary[]> {
   const rows = await database.db
     .selectFrom('user')
-    .select(['id', 'email', 'name', 'role', 'banned', 'createdAt'])
+    .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt'])
     .orderBy('email')
     .execute();
   return rows.map((row) => ({
@@ -28,6 +28,7 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
     name: row.name,
     role: parseRole(row.role),
     disabled: Boolean(row.banned),
+    twoFactorEnabled: Boolean(row.twoFactorEnabled),
     createdAt: new Date(row.createdAt).toISOString(),
   }));
 }
@@ -59,6 +60,7 @@ export async function createOperator(
       name: user.name,
       role: input.role,
       disabled: false,
+      twoFactorEnabled: false,
       createdAt: new Date(user.createdAt).toISOString(),
     };
   } catch (error) {

@@ -8,6 +8,7 @@ const operator = {
   name: 'A',
   role: 'viewer',
   disabled: false,
+  twoFactorEnabled: false,
   createdAt: '2026-11-24T00:00:00.000Z',
 };
 const newOperator = {

@@ -42,6 +42,8 @@ export const operatorSummarySchema = z.object({
   name: z.string(),
   role: z.nullable(roleSchema),
   disabled: z.boolean(),
+  /** An authenticator app is set up (an admin may reset it). */
+  twoFactorEnabled: z.boolean(),
   createdAt: z.string(),
 });
 export type OperatorSummary = z.infer<typeof operatorSummarySchema>;

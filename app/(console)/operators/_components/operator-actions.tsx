@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { useChangeOperatorRole } from '@/app/(console)/operators/_hooks/use-change-operator-role';
+import { useResetTwoFactor } from '@/app/(console)/operators/_hooks/use-reset-two-factor';
 import { useSetOperatorDisabled } from '@/app/(console)/operators/_hooks/use-set-operator-disabled';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
@@ -16,22 +17,26 @@ import {
 import type { OperatorSummary } from '@/lib/console-api/operators';
 import { type Role, roles } from '@/lib/roles';
 
-/** Change one operator's role, or disable / enable them. */
+/** Change one operator's role, disable / enable them, or reset their second factor. */
 export function OperatorActions({ operator }: { operator: OperatorSummary }) {
   const [role, setRole] = useState<Role>(operator.role ?? 'viewer');
   const [confirming, setConfirming] = useState(false);
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const resetTwoFactor = useResetTwoFactor(operator.id, { onSuccess: () => setConfirmingReset(false) });
   const changeRole = useChangeOperatorRole(operator.id);
   const setDisabled = useSetOperatorDisabled(operator.id, { onSuccess: () => setConfirming(false) });
-  const pending = changeRole.isPending || setDisabled.isPending;
-  // Each change starts by clearing the other's error, so the one shown is the latest.
-  const error = changeRole.error ?? setDisabled.error;
+  const pending = changeRole.isPending || setDisabled.isPending || resetTwoFactor.isPending;
+  // Each change starts by clearing the others' errors, so the one shown is the latest.
+  const error = changeRole.error ?? setDisabled.error ?? resetTwoFactor.error;
 
   function changeRoleTo(newRole: Role) {
     setDisabled.reset();
+    resetTwoFactor.reset();
     changeRole.mutate(newRole);
   }
   function disable(disabled: boolean) {
     changeRole.reset();
+    resetTwoFactor.reset();
     setDisabled.mutate(disabled);
   }
 
@@ -70,6 +75,11 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
             Disable
           </Button>
         )}
+        {operator.twoFactorEnabled ? (
+          <Button size="sm" variant="outline" disabled={pending} onClick={() => setConfirmingReset(true)}>
+            Reset two-factor
+          </Button>
+        ) : null}
       </div>
       {error ? (
         <p role="alert" className="text-xs font-medium text-destructive">
@@ -88,6 +98,31 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
             </DialogClose>
             <Button variant="destructive" disabled={pending} onClick={() => disable(true)}>
               Disable operator
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <Dialog open={confirmingReset} onOpenChange={setConfirmingReset}>
+        <DialogContent>
+          <DialogTitle>Reset the second factor of {operator.email}?</DialogTitle>
+          <DialogDescription>
+            Their authenticator app and backup codes stop working. They sign in with their password alone and,
+            where their role must have a second factor, set up a new app at once.
+          </DialogDescription>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Cancel</Button>
+            </DialogClose>
+            <Button
+              variant="destructive"
+              disabled={resetTwoFactor.isPending}
+              onClick={() => {
+                changeRole.reset();
+                setDisabled.reset();
+                resetTwoFactor.mutate();
+              }}
+            >
+              Reset two-factor
             </Button>
           </DialogFooter>
         </DialogContent>
