@@ -25,6 +25,7 @@ export const auditActions = [
   'two-factor.remove',
   'two-factor.reset',
   'step-up',
+  'session.end',
   'audit.read',
   'audit.export',
   'bulk.get-or-create',

@@ -20,6 +20,7 @@ import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { twoFactor } from 'better-auth/plugins/two-factor';
 import type { ConsoleConfig } from '@/lib/config';
+import { clientAddress } from '@/lib/config/trusted-proxies';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import type { Role } from '@/lib/roles';
@@ -192,7 +193,11 @@ export function createConsoleAuth(
                 : isSsoCallback(context?.path)
                   ? 'sso'
                   : 'password';
-            if (deps.isReplacingSession?.()) return { data: { ...session, signInMethod } };
+            // The address the sessions list shows: the client's as the console decides it (the socket,
+            // or a trusted proxy's report), never a header anyone can send (better-auth's default).
+            const headers = (context as { headers?: Headers } | null)?.headers;
+            const ipAddress = headers ? (clientAddress(headers, config.trustedProxies) ?? '') : '';
+            if (deps.isReplacingSession?.()) return { data: { ...session, signInMethod, ipAddress } };
             try {
               await deps.onSessionCreating?.(newSession(session, context?.path));
             } catch {
@@ -203,7 +208,7 @@ export function createConsoleAuth(
                   'Nothing was done: the console could not write its audit log. Try again in a moment.',
               });
             }
-            return { data: { ...session, signInMethod } };
+            return { data: { ...session, signInMethod, ipAddress } };
           },
           after: async (session, context) => {
             if (deps.isReplacingSession?.()) return;

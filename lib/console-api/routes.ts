@@ -42,6 +42,7 @@ import {
   updateOperatorResultSchema,
   updateOperatorSchema,
 } from './operators';
+import { endedSessionsSchema, endSessionsSchema, sessionListSchema } from './sessions';
 import { identifyTokenSchema, tokenIdentitySchema } from './tokens';
 import { upstreamStatusPageSchema } from './upstream-status';
 
@@ -279,6 +280,33 @@ export const consoleRoutes = {
     permission: 'console:read',
     body: passwordConfirmationSchema,
     answer: doneSchema,
+  }),
+  /** The operator's own open sessions. */
+  listSessions: defineRoute({
+    name: 'account.sessions',
+    method: 'GET',
+    path: '/api/account/sessions',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    answer: sessionListSchema,
+  }),
+  /** Ends one of them, or every other one: those browsers are signed out on their next request. */
+  endSessions: defineRoute({
+    name: 'account.sessions.end',
+    method: 'POST',
+    path: '/api/account/sessions/end',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    body: endSessionsSchema,
+    answer: endedSessionsSchema,
+  }),
+  /** An admin ends every session of an operator. */
+  endOperatorSessions: defineRoute({
+    name: 'operators.end-sessions',
+    method: 'POST',
+    path: '/api/operators/[id]/sessions/end',
+    permission: 'operators:manage',
+    answer: endedSessionsSchema,
   }),
   /** Confirming who you are again, for production tokens and changes (lib/server/step-up.ts). */
   stepUp: defineRoute({

@@ -6,6 +6,7 @@ import { roleDescriptions } from '@/lib/roles';
 import { requirePageOperator } from '@/lib/server/page-guard';
 import { mustEnrolSecondFactor } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
+import { SessionsList } from './_components/sessions-list';
 import { TwoFactorCard } from './_components/two-factor-card';
 
 export const metadata: Metadata = { title: 'Account · User Group Console' };
@@ -54,6 +55,17 @@ export default async function AccountPage() {
         </CardHeader>
         <CardContent>
           <ChangePasswordForm />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Sessions</CardTitle>
+          <CardDescription>
+            Where you are signed in. Ending a session signs that browser out on its next request.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <SessionsList />
         </CardContent>
       </Card>
     </div>
