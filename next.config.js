@@ -26,8 +26,14 @@ const nextConfig = {
   poweredByHeader: false,
   // Native and Node-only packages stay outside the server bundle.
   serverExternalPackages: ['better-sqlite3', 'pg', 'pino'],
-  // forbidden(): pages answer 403 for a role that may not see them.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden(): pages answer 403 for a role that may not see them.
+    authInterrupts: true,
+    // Load a route's code when it is first asked for, not every route's at start: preloading them
+    // all made the first answer after `npm start` wait 1.2-2 s more of CPU (bench/README.md,
+    // "Footprint"); the first visit of each page pays its own load instead.
+    preloadEntriesOnStart: false,
+  },
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },
