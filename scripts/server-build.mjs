@@ -16,7 +16,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { serverMetafile, serverOutDir } from './build-state.mjs';
 
 /** Output (without .js) → source. */
@@ -61,7 +61,11 @@ export async function buildServer(root = process.cwd()) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
-  });
+  }).finally(() =>
+    // esbuild's service process would otherwise live as long as this one: under `npm start`, the
+    // whole life of the console (about 200 MB).
+    stop(),
+  );
   // Written last: its time is the build's, for staleServerBuild.
   writeFileSync(path.join(root, serverMetafile), JSON.stringify(result.metafile));
 }
