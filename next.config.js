@@ -27,8 +27,14 @@ const nextConfig = {
   // Native and Node-only packages stay outside the server bundle (prom-client: one copy per process,
   // shared with the launcher's server, lib/metrics/console-metrics.ts).
   serverExternalPackages: ['better-sqlite3', 'pg', 'pino', 'prom-client'],
-  // forbidden(): pages answer 403 for a role that may not see them.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden(): pages answer 403 for a role that may not see them.
+    authInterrupts: true,
+    // Load a route's code when it is first asked for, not every route's at start: preloading them
+    // all made the first answer after `npm start` wait 1.2-2 s more of CPU (bench/README.md,
+    // "Footprint"); the first visit of each page pays its own load instead.
+    preloadEntriesOnStart: false,
+  },
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },

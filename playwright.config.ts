@@ -68,10 +68,11 @@ export default defineConfig({
       timeout: 30_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
-    // The real console on the embedded default (npm start's launcher), on throwaway data; its output
-    // goes to e2e/.data/console.log as well, for the search at the end of the run.
+    // The real console on the embedded default, started as a deployment starts it: the launcher
+    // compiled by `npm run build` (test:e2e runs it first), under plain node, on throwaway data; its
+    // output goes to e2e/.data/console.log as well, for the search at the end of the run.
     {
-      command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && ${e2eOnPostgres ? 'node --import tsx e2e/support/postgres-database.ts create && ' : ''}node --import tsx lib/launcher/start.ts 2>&1 | tee ${consoleLogFile}`,
+      command: `rm -rf ${e2eDataDir} && mkdir -p ${e2eDataDir} && ${e2eOnPostgres ? 'node --import tsx e2e/support/postgres-database.ts create && ' : ''}node dist/launcher/start.js 2>&1 | tee ${consoleLogFile}`,
       url: consoleUrl,
       env: {
         PORT: String(consolePort),

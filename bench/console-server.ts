@@ -1,14 +1,16 @@
 /**
- * A console as deployed, for the bench: the launcher (`next start` of the existing build) pointed
- * at the built-in service in its own process (rate limiting off), with a signed-in admin's cookie.
+ * A console as deployed, for the bench: the compiled launcher (serving the existing build in its
+ * own process) pointed at the built-in service in a process of its own (rate limiting off), with a
+ * signed-in admin's cookie.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '../lib/user-group-service';
+import { buildServer } from '../scripts/server-build.mjs';
 import { type Started, serverCommand, startServer } from './processes';
-import { staleBuild } from './stale-build';
+import { staleBuild, staleServerBuild } from './stale-build';
 
 export interface BenchConsole {
   /** Where the bench sends requests. */
@@ -20,7 +22,7 @@ export interface BenchConsole {
   admin: { email: string; password: string };
   /** The service the console calls, for the bench to call directly as well. */
   service: { url: string; key: string };
-  /** The launcher (with its `next start`) and the service: the processes whose CPU a request costs. */
+  /** The launcher (serving the console) and the service: the processes whose CPU a request costs. */
   pids: number[];
   stop(): Promise<void>;
 }
@@ -41,9 +43,10 @@ export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_
     const database = path.join(dir, 'service.sqlite');
     const { key } = await createApiKey({ database, environment: 'Customer', name: 'console-bench' });
     service = await startServer('bench/servers/user-group-service.ts', [database]);
-    const [command, ...args] = serverCommand('lib/launcher/start.ts');
+    // The launcher as deployed: compiled, under plain node (the console is served in its process).
+    const [command, ...args] = serverCommand('dist/launcher/start.js', [], { compiled: true });
     launcher = spawn(command, args, {
-      // Own process group, so a hung `next start` child can still be killed with the launcher.
+      // Own process group, so that whatever it started can still be killed with it.
       detached: true,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
@@ -92,17 +95,24 @@ export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_
 
 /**
  * A figure of a stale build measures code nobody will run: when a source file is newer than the
- * build (or there is none), the bench builds first, and says so.
+ * build (or there is none), the bench builds first, and says so. Both builds: the console's and the
+ * compiled server code (scripts/server-build.mjs) the launcher runs.
  */
-async function ensureBuild(): Promise<void> {
+export async function ensureBuild(): Promise<void> {
   const stale = staleBuild();
-  if (!stale) return;
-  console.info(`${stale}: running next build first`);
-  const build = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
-  const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
-  if (code !== 0) throw new Error(`next build exited with ${code}`);
-  const still = staleBuild();
-  if (still) throw new Error(`${still} even after next build`);
+  if (stale) {
+    console.info(`${stale}: running next build first`);
+    const build = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' });
+    const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
+    if (code !== 0) throw new Error(`next build exited with ${code}`);
+    const still = staleBuild();
+    if (still) throw new Error(`${still} even after next build`);
+  }
+  const staleServer = staleServerBuild();
+  if (staleServer) {
+    console.info(`${staleServer}: compiling the server code first`);
+    await buildServer();
+  }
 }
 
 async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
@@ -119,7 +129,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 
   throw new Error(`the console did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
-/** SIGTERM lets the launcher stop its `next start` child; the whole group is killed if that hangs. */
+/** SIGTERM lets the launcher stop the console and close; the whole group is killed if that hangs. */
 async function stopLauncher(launcher: ChildProcess): Promise<void> {
   if (launcher.exitCode !== null || launcher.signalCode !== null || !launcher.pid) return;
   const pid = launcher.pid;

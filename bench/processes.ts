@@ -27,9 +27,15 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** The command that runs a TypeScript server script on the servers' core. */
-export function serverCommand(script: string, args: string[] = []): [string, ...string[]] {
-  const command: [string, ...string[]] = [process.execPath, '--import', 'tsx', script, ...args];
+/** The command that runs a server script on the servers' core: TypeScript under tsx, or compiled. */
+export function serverCommand(
+  script: string,
+  args: string[] = [],
+  { compiled = false } = {},
+): [string, ...string[]] {
+  const command: [string, ...string[]] = compiled
+    ? [process.execPath, script, ...args]
+    : [process.execPath, '--import', 'tsx', script, ...args];
   // taskset execs the command: the child's pid is the server's.
   return pinning ? ['taskset', '--cpu-list', pinning.servers, ...command] : command;
 }

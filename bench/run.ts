@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- service bulk console pages directory]`: loopback only, bounded in time. Prints a table
+ * `npm run bench [-- service bulk console pages directory footprint]`: loopback only, bounded in time. Prints a table
  * per section and writes bench/results.json. Every figure is a ratio against a baseline measured
  * in the same run, because these machines are shared and noisy.
  */
@@ -8,7 +8,9 @@ import os from 'node:os';
 import { benchBulk } from './bulk';
 import { compareRuns, REPEAT_TOLERANCE, type SavedRun } from './compare';
 import { benchConsole } from './console';
+import { ensureBuild } from './console-server';
 import { benchDirectory } from './directory';
+import { benchFootprint, FOOTPRINT_BUDGET_MB, START_BUDGET_MS } from './footprint';
 import { benchPageWeight } from './page-weight';
 import { benchBrowserPageWeight } from './page-weight-browser';
 import {
@@ -182,6 +184,44 @@ if (wanted('bulk')) {
       [`at least ${bulk.goal}`]: bulk.ratio >= bulk.goal ? 'yes' : 'NO',
     },
   ]);
+}
+
+if (wanted('footprint')) {
+  await ensureBuild();
+  const footprint = await benchFootprint();
+  results.footprint = footprint;
+  console.info(
+    `\n${footprint.command} on the embedded default, at rest ${footprint.idleSeconds} s after a sign-in and one get-or-create: resident memory (VmRSS) of every process it leaves running, npm's own aside`,
+  );
+  console.table(footprint.processes.map(({ pid, command, rssMB }) => ({ pid, command, 'RSS MB': rssMB })));
+  const withinMemory = footprint.totalMB <= FOOTPRINT_BUDGET_MB;
+  console.table([
+    {
+      'total MB': footprint.totalMB,
+      [`at most ${FOOTPRINT_BUDGET_MB} MB`]: withinMemory ? 'yes' : 'NO',
+    },
+  ]);
+  console.info(
+    `time from ${footprint.command} to the sign-in page's first 200, the build present; CPU: what the started processes had used by then (npm's included), the time it takes on an idle machine`,
+  );
+  console.table(
+    (['firstStart', 'restart'] as const).map((start) => ({
+      start: start === 'firstStart' ? 'first (fresh DATA_DIR)' : 'again (same data)',
+      'answers after s': footprint[start].answerMs / 1000,
+      'CPU s': footprint[start].cpuMs / 1000,
+      [`within ${START_BUDGET_MS / 1000} s`]: footprint[start].answerMs <= START_BUDGET_MS ? 'yes' : 'NO',
+      'load average': footprint[start].loadAverage,
+    })),
+  );
+  if (!withinMemory) {
+    console.error(`\n!!! ${footprint.totalMB} MB at rest, over the ${FOOTPRINT_BUDGET_MB} MB budget !!!\n`);
+    process.exitCode = 1;
+  }
+  // Time is the machine's as much as the code's: a slow start warns, it does not fail the run.
+  if (footprint.restart.answerMs > START_BUDGET_MS)
+    console.warn(
+      `!!! the console answered ${footprint.restart.answerMs / 1000} s after ${footprint.command} (budget ${START_BUDGET_MS / 1000} s) at a load average of ${footprint.restart.loadAverage} on ${os.cpus().length} cores; its CPU time, ${footprint.restart.cpuMs / 1000} s, is what an idle machine takes !!!`,
+    );
 }
 
 function percent(fraction: number): string {

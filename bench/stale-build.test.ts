@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { staleBuild } from './stale-build';
+import { staleBuild, staleServerBuild } from './stale-build';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -37,5 +37,43 @@ describe('staleBuild', () => {
 
   it('passes a build newer than every source, whatever the tests', () => {
     expect(staleBuild(tree({ sourceAt: 1_000, builtAt: 2_000, testAt: 3_000 }))).toBeNull();
+  });
+});
+
+describe('staleServerBuild', () => {
+  /** A tree whose compiled server code (dist/metafile.json, written at builtAt) bundled lib/a.ts. */
+  function compiled({ sourceAt, builtAt }: { sourceAt: number; builtAt?: number }) {
+    const root = mkdtempSync(path.join(tmpdir(), 'stale-server-build-'));
+    roots.push(root);
+    const write = (file: string, at: number, text = '') => {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+      utimesSync(path.join(root, file), at, at);
+    };
+    for (const file of ['lib/a.ts', 'package-lock.json', 'tsconfig.json', 'scripts/server-build.mjs'])
+      write(file, sourceAt);
+    if (builtAt !== undefined)
+      write('dist/metafile.json', builtAt, JSON.stringify({ inputs: { 'lib/a.ts': {} }, outputs: {} }));
+    return root;
+  }
+
+  it('names missing compiled code', () => {
+    expect(staleServerBuild(compiled({ sourceAt: 1_000 }))).toBe('no compiled server code in dist');
+  });
+
+  it('names a bundled file newer than the build', () => {
+    expect(staleServerBuild(compiled({ sourceAt: 2_000, builtAt: 1_000 }))).toBe(
+      'lib/a.ts is newer than the build in dist',
+    );
+  });
+
+  it('names a bundled file that is gone', () => {
+    const root = compiled({ sourceAt: 1_000, builtAt: 2_000 });
+    rmSync(path.join(root, 'lib/a.ts'));
+    expect(staleServerBuild(root)).toBe('lib/a.ts is gone since the build in dist');
+  });
+
+  it('passes a build newer than every file it bundled', () => {
+    expect(staleServerBuild(compiled({ sourceAt: 1_000, builtAt: 2_000 }))).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { listeningPid } from '../../lib/testing/process-tree';
 import { viewerCredentials } from '../support/auth-states';
 import { consolePort, consoleUrl } from '../support/servers';
 
@@ -29,12 +29,9 @@ test('a form-encoded sign-in is refused before any password is checked', async (
   }
 });
 
-/** Resident memory of the console's server process, in bytes. */
+/** Resident memory of the process serving the console (the launcher, embedded service and all), in bytes. */
 function consoleRss(): number {
-  const pid = execFileSync('pgrep', ['-f', `console-server.ts --port ${consolePort}`])
-    .toString()
-    .trim()
-    .split('\n')[0];
+  const pid = listeningPid(consolePort);
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
 }

@@ -8,8 +8,10 @@
  *   each environment's key (lib/config).
  * - Migrates the console database (operators, sessions, audit log) and creates the first admin
  *   when there is none, printing a generated password once (lib/launcher/operator-sign-in.ts).
- * - Runs the console's server (lib/launcher/console-server.ts: Next's handler behind node:http) as
- *   a child whose PID is the server itself, so stopping it frees the port.
+ * - Serves the console (serve-console.ts: Next's handler behind node:http) in this same process,
+ *   beside the embedded service: one process rather than a launcher and a child, because each
+ *   Node process holds its own runtime, modules and heap (bench/README.md, "Footprint"). Stopping
+ *   it stops both and frees both ports.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { environments } from '@/lib/environments';
 import { redactUrlCredentials, redactUrlsInText } from '@/lib/redact-url';
 import { ensureEmbeddedService, type Upstream } from './embedded-service';
 import { prepareOperatorSignIn } from './operator-sign-in';
+import { serveConsole } from './serve-console';
 
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve('next/dist/bin/next');
@@ -53,29 +56,27 @@ async function main(): Promise<void> {
     await upstream.close();
     throw error;
   });
-  const consoleServer = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(import.meta.dirname, 'console-server.ts'),
-      '--port',
-      String(config.port),
-      '--hostname',
-      config.hostname,
-    ],
-    {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        ...upstream.env,
-        DATA_DIR: config.dataDir,
-        PORT: String(config.port),
-        CONSOLE_URL: signIn.consoleUrl,
-      },
+  // The console's routes read the same variables as the launcher, with what it has decided since:
+  // the service's address and keys, and where the console is reached.
+  Object.assign(process.env, {
+    ...upstream.env,
+    DATA_DIR: config.dataDir,
+    PORT: String(config.port),
+    CONSOLE_URL: signIn.consoleUrl,
+  });
+  const consoleServer = await serveConsole({
+    port: config.port,
+    hostname: config.hostname,
+    limits: config.http,
+    metricsAccess: {
+      token: config.metricsToken,
+      trustedProxies: config.trustedProxies,
+      ownHosts: [new URL(signIn.consoleUrl).hostname],
     },
-  );
+  }).catch(async (error: unknown) => {
+    await upstream.close();
+    throw error;
+  });
   log(
     `console on ${signIn.consoleUrl} using the User Group Service at ${redactUrlCredentials(upstream.url)}`,
   );
@@ -85,19 +86,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping`);
-    if (consoleServer.exitCode === null) consoleServer.kill('SIGTERM');
-    await exitCode(consoleServer);
+    await consoleServer.close();
     await upstream.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-
-  const code = await exitCode(consoleServer);
-  if (!stopping) {
-    await upstream.close();
-    process.exit(code);
-  }
 }
 
 /** The vendor's server when one is configured (the server reads the same variables), else the embedded one. */

@@ -7,7 +7,6 @@
  *     apiKeyCacheTtlMs?, headersTimeoutMs?, requestTimeoutMs?, keepAliveTimeoutMs?, maxConnections? })
  *     → Promise<{ url, port, server, close() }>
  */
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
@@ -26,6 +25,7 @@ import { openDatabase } from './database';
 import { assertKeyMatchesDatabase, resolveEncryptionKey } from './encryption-key';
 import { createLogger } from './logger';
 import { migrateToLatest } from './migrations';
+import openApi from './openapi.json' with { type: 'json' };
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter';
 import { createRequestListener, SERVICE_PATHS } from './router';
 import { createTokenCrypto } from './token-crypto';
@@ -77,7 +77,9 @@ export interface RunningUserGroupService {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-const openApiDocument = readFileSync(new URL('./openapi.json', import.meta.url), 'utf8');
+// Imported, not read from beside this file: the compiled service (dist/, scripts/server-build.mjs)
+// is one file in another folder.
+const openApiDocument = JSON.stringify(openApi);
 
 export async function startUserGroupService(
   options: UserGroupServiceOptions,
