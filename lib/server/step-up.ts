@@ -3,6 +3,7 @@ import type { ConsoleConfig } from '@/lib/config';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { type Environment, environmentLooks } from '@/lib/environments';
+import { plural } from '@/lib/plural';
 import type { Operator } from './index';
 
 /**
@@ -53,7 +54,7 @@ export function requireRecentAuthentication(
   const minutes = Math.round(config.auth.stepUpSeconds / 60);
   throw new ConsoleError(
     'step_up_required',
-    `Confirm it is you: ${environmentLooks[environment].label} tokens and changes need you to have signed in or confirmed within the last ${minutes} minutes.`,
+    `Confirm it is you: ${environmentLooks[environment].label} tokens and changes need you to have signed in or confirmed within the last ${plural(minutes, 'minute')}.`,
   );
 }
 

@@ -17,6 +17,7 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { registerStepUpPrompt } from '@/lib/console-api/step-up-prompt';
+import { plural } from '@/lib/plural';
 
 type StepUpDialogProps = {
   /** CONSOLE_STEP_UP_MINUTES, for the explanation. */
@@ -67,7 +68,7 @@ export function StepUpDialog({ minutes, hasAuthenticator }: StepUpDialogProps) {
         <DialogTitle>Confirm it’s you</DialogTitle>
         <DialogDescription>
           Customer is production: its tokens and changes need you to have signed in or confirmed within the
-          last {minutes} minutes. What you were doing goes on once you have.
+          last {plural(minutes, 'minute')}. What you were doing goes on once you have.
         </DialogDescription>
         <form
           aria-label="Confirm it’s you"
