@@ -11,7 +11,7 @@ import { StepUpDialog } from './_operator/step-up-dialog';
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const operator = await requirePageOperator('console:read');
-  const { upstreams, auth } = consoleConfig();
+  const { upstreams, auth, oidc } = consoleConfig();
   const environmentStates = environments.map((environment) => ({
     environment,
     configured: upstreams[environment] !== null,
@@ -42,6 +42,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <StepUpDialog
         minutes={Math.round(auth.stepUpSeconds / 60)}
         hasAuthenticator={operator.twoFactorEnabled}
+        sso={oidc && operator.session.signInMethod === 'sso' ? { name: oidc.displayName } : null}
       />
     </div>
   );

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { apiAs, auditEntries } from '../support/api';
 import { adminCredentials, adminState, supportCredentials, viewerState } from '../support/auth-states';
+import { ageSessionsPastStepUp } from '../support/console-sessions';
 import { mockOidc } from '../support/oidc-settings';
+import { e2eStepUpMinutes } from '../support/servers';
 
 /** SSO through the run's mock OpenID Connect provider (e2e/support/mock-oidc.ts). */
 async function signInWithSso(
@@ -71,5 +73,46 @@ test('an IdP identity with an unverified email cannot become the admin', async (
   // No session: the console still asks to sign in.
   await page.goto('/audit');
   await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.context().close();
+});
+
+test('an SSO operator confirms a Customer action by signing in again at the IdP, asked to re-authenticate past the window', async ({
+  browser,
+}) => {
+  const email = `sso-step-up-${randomUUID().slice(0, 8)}@e2e.example`;
+  const admin = await apiAs(adminState);
+  try {
+    const added = await admin.post('/api/operators', {
+      data: { email, name: 'SSO step-up', role: 'support', password: `pw-${randomUUID()}` },
+    });
+    expect(added.status()).toBe(201);
+  } finally {
+    await admin.dispose();
+  }
+  const page = await signInWithSso(browser, email);
+  await expect(page.getByTestId('operator-email')).toHaveText(email);
+  const id = `sso-step-up-${randomUUID().slice(0, 8)}`;
+  const created = await page.request.post('/api/user-groups/customer/get-or-create', {
+    data: { user_group_id: id },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(created.status()).toBe(200);
+  await ageSessionsPastStepUp(email);
+
+  await page.goto(`/customer/groups/${id}`);
+  await page.getByRole('region', { name: 'Token' }).getByRole('button', { name: 'Show token' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  const authorize = page.waitForRequest((request) => new URL(request.url()).pathname === '/authorize');
+  await dialog.getByRole('button', { name: `Sign in again with ${mockOidc.displayName}` }).click();
+  // The IdP is asked to authenticate again when its own session is older than the window.
+  expect(new URL((await authorize).url()).searchParams.get('max_age')).toBe(String(e2eStepUpMinutes * 60));
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(new RegExp(`/customer/groups/${id}$`));
+  await page.getByRole('region', { name: 'Token' }).getByRole('button', { name: 'Show token' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Token' }).getByRole('group', { name: 'Token' }),
+  ).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.context().close();
 });

@@ -3,6 +3,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
+import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
@@ -24,6 +25,8 @@ type StepUpDialogProps = {
   minutes: number;
   /** An authenticator app is enrolled: a code may stand in for the password. */
   hasAuthenticator: boolean;
+  /** Signed in through single sign-on: signing in there again is their confirmation. */
+  sso: { name: string } | null;
 };
 
 /**
@@ -31,13 +34,15 @@ type StepUpDialogProps = {
  * the route client asks it (lib/console-api/step-up-prompt.ts), and the action goes on once the
  * person has confirmed, with everything they typed still in place.
  */
-export function StepUpDialog({ minutes, hasAuthenticator }: StepUpDialogProps) {
+export function StepUpDialog({ minutes, hasAuthenticator, sso }: StepUpDialogProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [method, setMethod] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
   const stepUp = useStepUp();
+  const returnPath = () => `${window.location.pathname}${window.location.search}`;
+  const signInAgain = useStartSingleSignOn('/', { onError: () => undefined });
 
   useEffect(() => {
     registerStepUpPrompt(
@@ -70,6 +75,25 @@ export function StepUpDialog({ minutes, hasAuthenticator }: StepUpDialogProps) {
           Customer is production: its tokens and changes need you to have signed in or confirmed within the
           last {plural(minutes, 'minute')}. What you were doing goes on once you have.
         </DialogDescription>
+        {sso ? (
+          <div className="flex flex-col gap-2">
+            <Button
+              disabled={signInAgain.isPending || signInAgain.isSuccess}
+              onClick={() => signInAgain.mutate({ next: returnPath() })}
+            >
+              {signInAgain.isPending || signInAgain.isSuccess ? 'Opening…' : `Sign in again with ${sso.name}`}
+            </Button>
+            <p className="text-xs text-muted-foreground">
+              You come back to this page signed in afresh; then do the action again. Or, if you have a console
+              password, confirm with it below.
+            </p>
+            {signInAgain.isError ? (
+              <Alert variant="error" role="alert">
+                Single sign-on could not start. Try again in a moment.
+              </Alert>
+            ) : null}
+          </div>
+        ) : null}
         <form
           aria-label="Confirm it’s you"
           noValidate

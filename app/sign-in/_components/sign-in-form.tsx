@@ -55,7 +55,7 @@ export function SignInForm({ next, sso, initialError }: SignInFormProps) {
 
   function signInWithSso() {
     setError(null);
-    startSingleSignOn.mutate();
+    startSingleSignOn.mutate(undefined);
   }
 
   if (secondFactor)
