@@ -1,5 +1,29 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files that only compute: they start no server, open no database or Redis, spawn nothing, mock
+ * nothing and neither read nor write process.env. They share one module cache per worker
+ * (`isolate: false`), which saves each of them a fresh worker and a fresh import of its modules.
+ * Every other test file runs isolated, as before: the route tests set process.env and then import
+ * modules that read it once (consoleServer(), lib/testing/route-harness.ts), so they need their own.
+ * A new test file is isolated unless it is added here.
+ */
+const pureTests = [
+  'app/**/*.test.ts',
+  'components/**/*.test.{ts,tsx}',
+  'bench/**/*.test.ts',
+  'lib/audit/{csv,filters,fingerprint}.test.ts',
+  'lib/auth/{origin,return-path}.test.ts',
+  'lib/config/{listen-address,trusted-proxies}.test.ts',
+  'lib/console-api/tokens.test.ts',
+  'lib/jobs/{csv,outcome-writer,pause-reasons,result-csv,send-row,vault}.test.ts',
+  'lib/metrics/{access,route-pattern}.test.ts',
+  'lib/server/{decode-param,errors,request-body}.test.ts',
+  'lib/validation/field-errors.test.ts',
+  'lib/{environments,import-graph,json-text,plural,redact-url,roles,secret-file}.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -10,9 +34,28 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Most of the suite waits (on servers, databases, paced requests), so twice as many workers as
+    // cores: 268 s → see README "npm test" for the figures. Vitest's default is one fewer than the
+    // cores, which is a single worker on a 2-core machine.
+    maxWorkers: Math.min(2 * availableParallelism(), 8),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: [
+            'lib/**/*.test.ts',
+            'app/**/*.test.ts',
+            'components/**/*.test.{ts,tsx}',
+            'bench/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', ...pureTests],
+        },
+      },
+      { extends: true, test: { name: 'pure', include: pureTests, isolate: false } },
+    ],
   },
 });
