@@ -24,7 +24,7 @@ const savedRun = z.object({
 export type SavedRun = z.infer<typeof savedRun>;
 
 /** Every ratio of a run, by a name that stays the same from run to run. */
-export function ratiosOf(run: SavedRun): Map<string, number> {
+function ratiosOf(run: SavedRun): Map<string, number> {
   const ratios = new Map<string, number>();
   for (const { scenario, figure } of run.service ?? []) ratios.set(`service: ${scenario}`, figure.ratio);
   if (run.console) {

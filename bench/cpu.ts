@@ -44,7 +44,7 @@ function cpuNanosOf(pid: number): number {
 }
 
 /** Milliseconds of CPU the processes `roots` and all their descendants have used; null off Linux. */
-export function cpuMsOfTrees(roots: readonly number[]): number | null {
+function cpuMsOfTrees(roots: readonly number[]): number | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));

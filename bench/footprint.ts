@@ -12,13 +12,13 @@ import path from 'node:path';
 import { processTree } from '../lib/testing/process-tree';
 import { pinning } from './processes';
 
-export interface FootprintProcess {
+interface FootprintProcess {
   pid: number;
   command: string;
   rssMB: number;
 }
 
-export interface StartTiming {
+interface StartTiming {
   /** From spawning the command to the first 200 of the sign-in page. */
   answerMs: number;
   /** CPU time the started processes had used by then (npm's included): the wall time on an idle machine. */
@@ -27,7 +27,7 @@ export interface StartTiming {
   loadAverage: number;
 }
 
-export interface FootprintResult {
+interface FootprintResult {
   command: string;
   /** On a fresh DATA_DIR: migrations, the first admin and the service's keys are made. */
   firstStart: StartTiming;
@@ -45,7 +45,7 @@ export const START_BUDGET_MS = 3_000;
 
 const admin = { email: 'footprint@console.localhost', password: 'footprint-admin-password-8Kd2' };
 /** At rest: after the sign-in and the action, as long as the measured issue said (#25). */
-export const IDLE_SECONDS = Number(process.env.BENCH_FOOTPRINT_IDLE_SECONDS ?? 20);
+const IDLE_SECONDS = Number(process.env.BENCH_FOOTPRINT_IDLE_SECONDS ?? 20);
 
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
 

@@ -18,7 +18,7 @@ import { round } from './pairs';
 
 type Role = keyof typeof stateByRole;
 
-export interface BrowserPageWeight {
+interface BrowserPageWeight {
   page: string;
   role: Role | 'signed out';
   kB: number;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { round } from './pairs';
 
-export interface PageWeight {
+interface PageWeight {
   page: string;
   kB: number;
   deltaKB: number;
@@ -40,7 +40,7 @@ export const BUDGET_KB = 60;
  * The console's pages: a URL path and the App Router route of its page (route groups kept, as the
  * manifests name them). `/` only redirects to `/customer`; it is listed for its layouts' weight.
  */
-export const consolePages = [
+const consolePages = [
   { page: '/', route: '/(console)/page' },
   { page: '/customer', route: '/(console)/[environment]/page' },
   { page: '/customer/groups/[id]', route: '/(console)/[environment]/groups/[id]/page' },

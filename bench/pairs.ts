@@ -13,7 +13,7 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export const WARMUP_SECONDS = 2;
 export const NOISY_SPREAD = 0.2;
 
-export interface Pair {
+interface Pair {
   baseline: LoadResult;
   scenario: LoadResult;
 }
@@ -25,7 +25,7 @@ export interface Measure {
   baselineValue(load: LoadResult): number;
 }
 
-export const throughput: Measure = {
+const throughput: Measure = {
   name: 'req/s',
   ratio: (pair) => pair.scenario.requestsPerSecond / pair.baseline.requestsPerSecond,
   baselineValue: (load) => load.requestsPerSecond,

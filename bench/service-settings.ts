@@ -14,11 +14,7 @@ export const serviceSettingChanges = [
 ] as const;
 
 /** Where to listen and which database: the bench's own throwaway choices, not settings. */
-export const servicePlacement = [
-  '--host 127.0.0.1',
-  '--port <free port>',
-  '--database <temporary SQLite file>',
-];
+const servicePlacement = ['--host 127.0.0.1', '--port <free port>', '--database <temporary SQLite file>'];
 
 export function describeServiceSettings(): string {
   return [

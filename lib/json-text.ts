@@ -125,7 +125,7 @@ function findUnsafeInteger(text: string): { offset: number; literal: string } | 
  * How deep a field's JSON (mapping, properties) may nest: it is sent one level down in the request
  * body, whose nesting the service caps at JSON_DEPTH_MAX counting the body's own braces.
  */
-export const MAX_FIELD_JSON_DEPTH = JSON_DEPTH_MAX - 1;
+const MAX_FIELD_JSON_DEPTH = JSON_DEPTH_MAX - 1;
 const TOO_DEEP = `nests deeper than ${MAX_FIELD_JSON_DEPTH} levels`;
 
 /**

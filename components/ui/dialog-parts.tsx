@@ -6,6 +6,7 @@ import type { ComponentProps } from 'react';
 import { cn } from './cn';
 
 export const Dialog = DialogPrimitive.Root;
+/** @public dialog.tsx reads it from the loaded module (`parts().DialogClose`), which knip does not follow. */
 export const DialogClose = DialogPrimitive.Close;
 
 /** Modal content in a portal, over a dimmed page. Needs a DialogTitle and a DialogDescription. */
@@ -41,8 +42,4 @@ export function DialogDescription({
   return (
     <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
   );
-}
-
-export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex flex-wrap justify-end gap-2 pt-1', className)} {...props} />;
 }

@@ -44,7 +44,7 @@ export function appRoutes(appDir = path.resolve('app')): AppRoute[] {
 }
 
 /** `export const POST =`, `export async function GET(`, `export { GET, POST }`, `export const { GET } =`. */
-export function exportedMethods(source: string): string[] {
+function exportedMethods(source: string): string[] {
   const found = new Set<string>();
   for (const match of source.matchAll(/export\s+(?:const|let|async\s+function|function)\s+([A-Z]+)\b/g)) {
     if (match[1] && METHODS.includes(match[1])) found.add(match[1]);

@@ -1,11 +1,8 @@
-import path from 'node:path';
-
 /**
  * The operators of an e2e run and where the setup project saves their signed-in browser state
  * (e2e/.auth/ is git-ignored). Specs pick a role with `test.use({ storageState: adminState })`;
  * the main project runs as `support`.
  */
-export const authDir = path.resolve('e2e/.auth');
 export const adminState = 'e2e/.auth/admin.json';
 export const supportState = 'e2e/.auth/support.json';
 export const viewerState = 'e2e/.auth/viewer.json';

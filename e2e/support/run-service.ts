@@ -5,7 +5,7 @@ import { consoleApiKeyOf } from './fixtures';
 import { e2eDataDir } from './servers';
 
 /** The embedded service of the run's console: its URL is in the launcher's log line. */
-export function serviceUrlOfRun(): string {
+function serviceUrlOfRun(): string {
   const log = readFileSync(path.join(e2eDataDir, 'console.log'), 'utf8');
   const match = /embedded User Group Service on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
   if (!match?.[1]) throw new Error('the run console did not print its service URL');

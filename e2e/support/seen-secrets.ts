@@ -6,7 +6,7 @@ import { e2eDataDir } from './servers';
  * Every token, key and password the run saw, one per line, so the last step can search the
  * console's logs for them (e2e/secrets.teardown.ts). The file lives with the run's throwaway data.
  */
-export const seenSecretsFile = path.join(e2eDataDir, 'seen-secrets.txt');
+const seenSecretsFile = path.join(e2eDataDir, 'seen-secrets.txt');
 
 export function rememberSecrets(...secrets: Array<string | null | undefined>): void {
   const lines = secrets.filter(

@@ -12,7 +12,7 @@ export function neutraliseFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-export const auditCsvColumns = [
+const auditCsvColumns = [
   ['at', 'time (UTC)'],
   ['operator_email', 'operator'],
   ['operator_id', 'operator id'],

@@ -35,7 +35,7 @@ const timeBound = z.preprocess(
     .optional(),
 );
 
-export const auditFiltersSchema = z
+const auditFiltersSchema = z
   .object({
     operator: z.preprocess(blankToUndefined, z.string().max(255).optional()),
     action: z.preprocess(blankToUndefined, auditActionSchema.optional()),
@@ -142,7 +142,7 @@ function parseUtc(value: string): Date {
 }
 
 /** The first instant a `from` bound includes, as stored (ISO 8601 UTC). */
-export function lowerBound(value: string): string {
+function lowerBound(value: string): string {
   return parseUtc(value).toISOString();
 }
 

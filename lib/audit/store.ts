@@ -140,7 +140,7 @@ export async function exportAuditEvents(
 }
 
 /** How many of a folded request's entries the page carries; the rest are on the job's page. */
-export const FOLDED_ENTRIES_SHOWN = 100;
+const FOLDED_ENTRIES_SHOWN = 100;
 
 /**
  * One line of the audit page: an entry, or the entries that share one request id folded together.

@@ -40,7 +40,7 @@ export async function ensureFirstAdmin(
 }
 
 /** 20 characters from an alphabet without look-alikes: about 116 bits. */
-export function generatePassword(length = 20): string {
+function generatePassword(length = 20): string {
   const alphabet = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   const bytes = randomBytes(length * 2);
   let password = '';

@@ -28,11 +28,7 @@ import { resolveAuthSecret } from './secret';
 import { ssoLinkRefusal, ssoSignUpRefusal } from './sso-policy';
 
 export const AUTH_BASE_PATH = '/api/auth';
-export const COOKIE_PREFIX = 'console';
-export const SESSION_COOKIE_NAMES = [
-  `__Secure-${COOKIE_PREFIX}.session_token`,
-  `${COOKIE_PREFIX}.session_token`,
-];
+const COOKIE_PREFIX = 'console';
 
 /**
  * better-auth's error code for a sign-in refused because its audit entry could not be written: the
@@ -54,8 +50,8 @@ export interface NewSession {
 export type SignInMethod = 'password' | 'sso';
 
 /** The name of the app in authenticator apps, beside the operator's email. */
-export const TOTP_ISSUER = 'User Group Console';
-export const BACKUP_CODE_COUNT = 10;
+const TOTP_ISSUER = 'User Group Console';
+const BACKUP_CODE_COUNT = 10;
 
 export interface ConsoleAuthDependencies {
   /** Receives better-auth's messages (never its extra arguments, which may hold request data). */

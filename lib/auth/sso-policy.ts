@@ -12,7 +12,7 @@
  */
 import type { OidcConfig } from '@/lib/config';
 
-export function emailDomainAllowed(email: string, allowedDomains: readonly string[] | null): boolean {
+function emailDomainAllowed(email: string, allowedDomains: readonly string[] | null): boolean {
   if (allowedDomains === null) return true;
   const domain = email.toLowerCase().split('@').pop() ?? '';
   return allowedDomains.includes(domain);

@@ -18,7 +18,7 @@ import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 
 const DEFAULT_ADMIN_EMAIL = 'admin@console.localhost';
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof logLevels)[number];
+type LogLevel = (typeof logLevels)[number];
 
 /** `''` (as .env files leave a variable) means unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -65,7 +65,7 @@ const requestsPerMinute = (name: string) =>
     });
 
 /** The pace of a vendor that says nothing else: 180 a minute per caller is typical. */
-export const DEFAULT_REQUESTS_PER_MINUTE = 180;
+const DEFAULT_REQUESTS_PER_MINUTE = 180;
 
 /** A whole number of milliseconds (or connections) above zero, for the console's HTTP limits. */
 const positiveInteger = (name: string, unit: string, fallback: number) =>
@@ -227,7 +227,7 @@ export interface OidcConfig {
   allowedDomains: string[] | null;
 }
 
-export interface UpstreamConfig {
+interface UpstreamConfig {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;

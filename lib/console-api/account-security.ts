@@ -17,7 +17,7 @@ const currentPassword = z
  * A code from an authenticator app (6 digits) or a backup code (10 letters and digits, with or
  * without the dash): spaces are dropped, as people copy them with spaces.
  */
-export const secondFactorCode = z
+const secondFactorCode = z
   .pipe(
     z.string().check(z.trim()),
     z.transform((value: string) => value.replace(/\s+/g, '')),
@@ -56,7 +56,6 @@ export const confirmEnrolmentSchema = z.object({
 export type ConfirmEnrolment = z.infer<typeof confirmEnrolmentSchema>;
 
 export const backupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
-export type BackupCodes = z.infer<typeof backupCodesSchema>;
 
 export const doneSchema = z.object({ done: z.literal(true) });
 
@@ -69,4 +68,3 @@ export type StepUpRequest = z.infer<typeof stepUpSchema>;
 
 /** Until when the step-up holds (ISO 8601). */
 export const stepUpResultSchema = z.object({ until: z.string() });
-export type StepUpResult = z.infer<typeof stepUpResultSchema>;

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 
 const text = z.nullable(z.string());
 
-export const auditEventSchema = z.object({
+const auditEventSchema = z.object({
   id: z.number(),
   at: z.string(),
   operator_id: text,

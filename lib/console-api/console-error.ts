@@ -6,7 +6,7 @@
 import type { ConsoleErrorBody, ConsoleErrorCode } from './contract';
 
 /** The one table from error code to HTTP status. */
-export const statusOfCode: Record<ConsoleErrorCode, number> = {
+const statusOfCode: Record<ConsoleErrorCode, number> = {
   invalid_request: 400,
   body_too_large: 413,
   unsupported_media_type: 415,

@@ -47,7 +47,7 @@ export type UserGroupOperation = 'get-or-create' | 'rotate' | 'delete';
  * Every failure a person can act on, by cause. The message is written for the person at the screen;
  * `fields` maps a request field to its problem; `retryAfterSeconds` comes with rate_limited.
  */
-export const consoleErrorCodeSchema = z.enum([
+const consoleErrorCodeSchema = z.enum([
   'invalid_request', // the console refused the input (field messages)
   'body_too_large', // over 1 MiB
   'unsupported_media_type', // not JSON

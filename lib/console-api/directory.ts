@@ -8,14 +8,14 @@ import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
 
 export const DIRECTORY_SEARCH_MAX = 200;
-export const DIRECTORY_PAGE_MAX = 100_000;
-export const DIRECTORY_PAGE_SIZE_MAX = 100;
+const DIRECTORY_PAGE_MAX = 100_000;
+const DIRECTORY_PAGE_SIZE_MAX = 100;
 
 /** The same sorts as lib/directory/store.ts (the route handler's types check they agree). */
-export const directorySortSchema = z.enum(['updated', 'id', 'name', 'created'], {
+const directorySortSchema = z.enum(['updated', 'id', 'name', 'created'], {
   error: 'must be updated, id, name or created',
 });
-export const directoryOrderSchema = z.enum(['asc', 'desc'], { error: 'must be asc or desc' });
+const directoryOrderSchema = z.enum(['asc', 'desc'], { error: 'must be asc or desc' });
 
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -35,7 +35,7 @@ const bounded = (max: number, fallback: number) => {
 };
 
 /** The query string: `q` is part of an id or a name; without `sort`, newest changes first. */
-export const directoryQuerySchema = z.object({
+const directoryQuerySchema = z.object({
   q: blankIsAbsent(
     z.optional(
       z.string().check(
@@ -49,7 +49,7 @@ export const directoryQuerySchema = z.object({
   page: bounded(DIRECTORY_PAGE_MAX, 1),
   pageSize: bounded(DIRECTORY_PAGE_SIZE_MAX, 25),
 });
-export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
+type DirectoryQuery = z.output<typeof directoryQuerySchema>;
 
 /** What the browser asks for; omitted fields take the route's defaults. */
 export type DirectorySearch = Partial<DirectoryQuery>;
@@ -79,7 +79,7 @@ export function directoryQueryString(search: DirectorySearch): string {
 
 const record = z.record(z.string(), z.unknown());
 
-export const directoryEntrySchema = z.object({
+const directoryEntrySchema = z.object({
   environment: z.enum(environments),
   userGroupId: z.string(),
   name: z.nullable(z.string()),
@@ -105,4 +105,3 @@ export const directoryPageSchema = z.object({
   pageCount: z.number().check(z.int(), z.positive()),
   pageSize: z.number().check(z.int(), z.positive()),
 });
-export type DirectoryPageAnswer = z.infer<typeof directoryPageSchema>;

@@ -28,7 +28,7 @@ export const createRotateJobSchema = z.union([
 export type CreateRotateJob = z.infer<typeof createRotateJobSchema>;
 
 /** What a person may do to a job; which states each applies to is lib/jobs/store.ts's `transitions`. */
-export const jobActions = ['start', 'pause', 'resume', 'cancel'] as const;
+const jobActions = ['start', 'pause', 'resume', 'cancel'] as const;
 export type JobAction = (typeof jobActions)[number];
 
 export const jobActionSchema = z.object({

@@ -34,7 +34,6 @@ export const updateOperatorSchema = z.union(
   [z.strictObject({ role: roleSchema }), z.strictObject({ disabled: z.boolean() })],
   { error: 'send either { role } or { disabled }' },
 );
-export type UpdateOperatorRequest = z.infer<typeof updateOperatorSchema>;
 
 export const operatorSummarySchema = z.object({
   id: z.string(),

@@ -46,7 +46,7 @@ import { endedSessionsSchema, endSessionsSchema, sessionListSchema } from './ses
 import { identifyTokenSchema, tokenIdentitySchema } from './tokens';
 import { upstreamStatusPageSchema } from './upstream-status';
 
-export type RouteMethod = 'GET' | 'POST' | 'PATCH';
+type RouteMethod = 'GET' | 'POST' | 'PATCH';
 
 export interface ConsoleRouteDefinition<Path extends string = string, Body = unknown, Answer = unknown> {
   /** The request's name in the log. */
@@ -76,11 +76,6 @@ type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${i
 
 /** `/api/jobs/[id]` → `{ id: string }`. */
 export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
-
-export type RouteBody<Route> =
-  Route extends ConsoleRouteDefinition<string, infer Body, unknown> ? Body : never;
-export type RouteAnswer<Route> =
-  Route extends ConsoleRouteDefinition<string, unknown, infer Answer> ? Answer : never;
 
 function defineRoute<const Path extends string, Body = undefined, Answer = Response>(
   route: ConsoleRouteDefinition<Path, Body, Answer>,
@@ -342,5 +337,3 @@ export const consoleRoutes = {
     permission: 'console:read',
   }),
 };
-
-export type ConsoleRouteName = keyof typeof consoleRoutes;

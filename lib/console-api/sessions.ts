@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 
-export const sessionSummarySchema = z.object({
+const sessionSummarySchema = z.object({
   id: z.string(),
   /** The session of the browser asking. */
   current: z.boolean(),

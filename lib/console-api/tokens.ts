@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { environments } from '@/lib/environments';
 
-export const MAX_TOKEN_LENGTH = 1024;
+const MAX_TOKEN_LENGTH = 1024;
 
 export const identifyTokenSchema = z.object({
   token: z
@@ -17,7 +17,6 @@ export const identifyTokenSchema = z.object({
       z.maxLength(MAX_TOKEN_LENGTH, { error: `must be at most ${MAX_TOKEN_LENGTH} characters` }),
     ),
 });
-export type IdentifyTokenRequest = z.infer<typeof identifyTokenSchema>;
 
 const tokenEventSchema = z.object({
   at: z.string(),

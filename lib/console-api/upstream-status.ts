@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { environments } from '@/lib/environments';
 
-export const upstreamStates = [
+const upstreamStates = [
   /** It answered, and took the API key. */
   'answering',
   /** It answered, but is rate limiting the console. */
@@ -23,7 +23,7 @@ export type UpstreamState = (typeof upstreamStates)[number];
 
 const time = z.nullable(z.string());
 
-export const upstreamStatusSchema = z.object({
+const upstreamStatusSchema = z.object({
   environment: z.enum(environments),
   state: z.enum(upstreamStates),
   /** When the probe behind `state` ended; null when nothing is asked (not configured). */
@@ -36,4 +36,3 @@ export const upstreamStatusSchema = z.object({
 export type UpstreamStatus = z.infer<typeof upstreamStatusSchema>;
 
 export const upstreamStatusPageSchema = z.object({ environments: z.array(upstreamStatusSchema) });
-export type UpstreamStatusPage = z.infer<typeof upstreamStatusPageSchema>;

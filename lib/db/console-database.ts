@@ -56,7 +56,7 @@ export interface DirectoryEntryTable {
 }
 
 /** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
-export interface OperatorTable {
+interface OperatorTable {
   id: string;
   email: string;
   name: string;
@@ -73,14 +73,14 @@ export interface OperatorTable {
 }
 
 /** The columns of better-auth's `account` table the console reads (SSO identities). */
-export interface AccountTable {
+interface AccountTable {
   id: string;
   userId: string;
   providerId: string;
 }
 
 /** The columns of better-auth's `session` table the console reads and writes (steps up, ends). */
-export interface SessionTable {
+interface SessionTable {
   id: string;
   userId: string;
   token: string;
@@ -93,14 +93,14 @@ export interface SessionTable {
 }
 
 /** better-auth's one-time values: the two-factor challenge of a sign-in names its operator. */
-export interface VerificationTable {
+interface VerificationTable {
   id: string;
   identifier: string;
   value: string;
 }
 
 /** The two-factor plugin's table: an admin's reset deletes the operator's row. */
-export interface TwoFactorTable {
+interface TwoFactorTable {
   id: string;
   userId: string;
 }

@@ -14,9 +14,9 @@ import type { Environment } from '@/lib/environments';
  * its group was deleted; superseded: the console saw the group with another token since, without
  * seeing how this one ended (a rotation made elsewhere).
  */
-export type TokenStanding = 'current' | 'replaced' | 'deleted' | 'superseded';
+type TokenStanding = 'current' | 'replaced' | 'deleted' | 'superseded';
 
-export interface TokenEvent {
+interface TokenEvent {
   at: string;
   by: string | null;
   /** The audit action: get-or-create, rotate, delete. */
@@ -25,7 +25,7 @@ export interface TokenEvent {
   jobId: string | null;
 }
 
-export interface TokenMatch {
+interface TokenMatch {
   environment: Environment;
   userGroupId: string;
   name: string | null;

@@ -43,7 +43,7 @@ interface Change {
 }
 
 /** A group as a bulk job kept it: its token sealed away, only the token's fingerprint at hand. */
-export type RecordedGroup = Omit<ServiceGroup, 'token'> & { tokenFingerprint: string | null };
+type RecordedGroup = Omit<ServiceGroup, 'token'> & { tokenFingerprint: string | null };
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 

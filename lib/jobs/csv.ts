@@ -15,8 +15,8 @@ import {
 } from '@/lib/user-group-api/contract';
 
 export const MAX_CSV_ROWS = 10_000;
-export const MAX_CSV_BYTES = 5 * 1024 * 1024;
-export const csvColumns = ['user_group_id', 'name', 'mapping', 'properties'] as const;
+const MAX_CSV_BYTES = 5 * 1024 * 1024;
+const csvColumns = ['user_group_id', 'name', 'mapping', 'properties'] as const;
 
 export interface GetOrCreateRow {
   line: number;

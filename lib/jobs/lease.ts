@@ -19,7 +19,7 @@ export interface Leases {
   hold(jobId: string): HeldLease;
 }
 
-export interface HeldLease {
+interface HeldLease {
   /** False once a renewal found the lease gone (another instance took over) or could not be written. */
   held(): boolean;
   /** Stops renewing and frees the lease, unless another instance holds it by now. */

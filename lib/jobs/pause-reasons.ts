@@ -12,7 +12,7 @@ export const pauseReasons = [
 ] as const;
 export type PauseReason = (typeof pauseReasons)[number];
 
-export function isPauseReason(value: unknown): value is PauseReason {
+function isPauseReason(value: unknown): value is PauseReason {
   return (pauseReasons as readonly unknown[]).includes(value);
 }
 

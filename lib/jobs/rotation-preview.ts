@@ -85,7 +85,7 @@ export async function rotationPreview(
   };
 }
 
-export const NOT_KNOWN = 'not known to the console';
+const NOT_KNOWN = 'not known to the console';
 
 /** The whole preview as CSV (no token: fingerprints only), cells a spreadsheet opens safely. */
 export function rotationPreviewToCsv(rows: readonly RotationPreviewRow[]): string {

@@ -1,30 +1,24 @@
 /**
  * The job runner against a real User Group Service on loopback and a real console database:
- * what each row leaves in the service, the directory and the audit log, retries and pace (one
- * instance's, and two instances' sharing it through Redis), a refused key, and a job taken over
- * from a console that died mid-rotation. (The directory's catch-up: directory-catch-up.test.ts.)
+ * what each row leaves in the service, the directory and the audit log, a refused key, and a job
+ * taken over from a console that died mid-rotation. (Its pace: runner-pace.test.ts; the directory's
+ * catch-up: directory-catch-up.test.ts.)
  */
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { findDirectoryEntry } from '@/lib/directory/store';
-import { createLimitCounters } from '@/lib/rate-limit/counters';
-import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
-import { createTestKeys, startTestService } from '@/lib/user-group-service/test-support';
 import { jobsDb } from './schema';
-import { jobProgress, jobResultRows, steerJob } from './store';
-import { apiFor, csv, owner, type RunnerTestBed, runnerTestBed, until } from './test-support';
+import { jobResultRows, steerJob } from './store';
+import { apiFor, csv, owner, type RunnerTestBed, runnerTestBed } from './test-support';
 
 const bed = runnerTestBed('jobs-runner');
 const { vault, runner, finished, getOrCreateJob, rotateJobFor } = bed;
-let temp: RunnerTestBed['temp'];
 let database: RunnerTestBed['database'];
 let service: RunnerTestBed['service'];
 let keys: RunnerTestBed['keys'];
-const redisUrl = await reachableTestRedis();
 
 beforeAll(() => {
-  ({ temp, database, service, keys } = bed);
+  ({ database, service, keys } = bed);
 });
 
 describe('the bulk job runner', () => {
@@ -109,92 +103,6 @@ describe('the bulk job runner', () => {
       .execute();
     expect(inputs.every((row) => row.input_token === null)).toBe(true);
   });
-
-  it('paces requests to the environment’s rate and retries 429s: no failed row at a 3 per second limit', async () => {
-    const serviceDatabase = path.join(temp.dir, 'limited.sqlite');
-    const limitedKeys = await createTestKeys(serviceDatabase);
-    const limited = await startTestService(serviceDatabase, { rateLimit: { perSecond: 3, burst: 3 } });
-    const jobRunner = runner({ api: () => apiFor(limited.url, limitedKeys.testing), pace: () => 180 });
-    try {
-      const id = await getOrCreateJob(csv(100, 'paced'));
-      const started = performance.now();
-      jobRunner.start();
-      const progress = await until(
-        () => jobProgress(database.db, id),
-        (value) => value?.job.status === 'finished',
-        90_000,
-      );
-      const seconds = (performance.now() - started) / 1000;
-      expect(progress?.counts).toMatchObject({ done: 100, failed: 0 });
-      // 100 requests in evenly spaced slots a third of a second (plus the pacer's 2%) apart: 34 s;
-      // within 10% of 3/s.
-      const rate = 100 / seconds;
-      expect(rate).toBeGreaterThan(2.7);
-      expect(rate).toBeLessThan(3.3);
-    } finally {
-      await jobRunner.stop();
-      await limited.close();
-    }
-  }, 120_000);
-
-  it.skipIf(!redisUrl)(
-    'two instances on one database share the environment’s pace through Redis: no failed row at a 3 per second limit',
-    async () => {
-      const serviceDatabase = path.join(temp.dir, 'limited-shared.sqlite');
-      const limitedKeys = await createTestKeys(serviceDatabase);
-      const limited = await startTestService(serviceDatabase, { rateLimit: { perSecond: 3, burst: 3 } });
-      const namespace = testNamespace('bulk-pace');
-      // A console instance: its own Redis connection and runner; one namespace for both.
-      const instance = () => {
-        const paceSlots = createLimitCounters({ redisUrl, namespace });
-        const api = apiFor(limited.url, limitedKeys.testing);
-        // Looks for jobs when started and not again during the test: each runs the job it found.
-        const jobRunner = runner({ api: () => api, pace: () => 180, paceSlots, pollMs: 600_000 });
-        return { paceSlots, jobRunner };
-      };
-      const [a, b] = [instance(), instance()];
-      const leases = (ids: string[]) =>
-        jobsDb(database.db).selectFrom('bulk_job').select('lease_owner').where('id', 'in', ids).execute();
-      try {
-        await Promise.all([a.paceSlots.ready(), b.paceSlots.ready()]);
-        const started = performance.now();
-        const first = await getOrCreateJob(csv(50, 'shared-a'));
-        a.jobRunner.start();
-        await until(
-          () => leases([first]),
-          ([lease]) => Boolean(lease?.lease_owner),
-        );
-        const second = await getOrCreateJob(csv(50, 'shared-b'));
-        b.jobRunner.start();
-        const owners = await until(
-          () => leases([first, second]),
-          (rows) => rows.every((row) => row.lease_owner),
-        );
-        expect(new Set(owners.map((row) => row.lease_owner)).size).toBe(2);
-        const progress = await Promise.all(
-          [first, second].map((id) =>
-            until(
-              () => jobProgress(database.db, id),
-              (value) => value?.job.status === 'finished',
-              90_000,
-            ),
-          ),
-        );
-        const seconds = (performance.now() - started) / 1000;
-        for (const job of progress) expect(job?.counts).toMatchObject({ done: 50, failed: 0 });
-        // 100 requests from both, in one schedule of slots a third of a second (plus 2%) apart:
-        // 34 s, within 10% of 3/s. (Each pacing on its own sends 6/s: rows fail, refused 8 times.)
-        const rate = 100 / seconds;
-        expect(rate).toBeGreaterThan(2.7);
-        expect(rate).toBeLessThan(3.3);
-      } finally {
-        await Promise.all([a.jobRunner.stop(), b.jobRunner.stop()]);
-        await Promise.all([a.paceSlots.close(), b.paceSlots.close()]);
-        await limited.close();
-      }
-    },
-    120_000,
-  );
 
   it('pauses a job whose key is refused, keeping its rows to run after resume', async () => {
     const jobRunner = runner({ api: () => apiFor(service.url, 'ugs_not-a-key') });

@@ -9,18 +9,18 @@ import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { migrateModule } from '@/lib/db/migrate';
 import type { Environment } from '@/lib/environments';
 
-export const jobKinds = ['get-or-create', 'rotate'] as const;
+const jobKinds = ['get-or-create', 'rotate'] as const;
 export type JobKind = (typeof jobKinds)[number];
 
 /** draft: previewed, nothing sent yet; running/paused; cancelled or finished: no more rows run. */
-export const jobStatuses = ['draft', 'running', 'paused', 'cancelled', 'finished'] as const;
+const jobStatuses = ['draft', 'running', 'paused', 'cancelled', 'finished'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
 /**
  * invalid: refused by the preview, never sent; pending: to send; sending: its request may be out
  * (after a crash, such a row is uncertain: see the runner); done or failed: its outcome is stored.
  */
-export const rowStatuses = ['invalid', 'pending', 'sending', 'done', 'failed'] as const;
+const rowStatuses = ['invalid', 'pending', 'sending', 'done', 'failed'] as const;
 export type RowStatus = (typeof rowStatuses)[number];
 
 export interface BulkJobTable {

@@ -98,7 +98,7 @@ export async function sendRow(options: SendRowOptions): Promise<RowResult> {
  * Why the console has no client for the environment: no API key (lib/server answers a ConsoleError
  * with that code), or anything else that failed while setting one up (an unusable URL, say).
  */
-export function pauseReasonOfClient(error: unknown): PauseReason {
+function pauseReasonOfClient(error: unknown): PauseReason {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return code === 'environment_not_configured' ? 'environment_not_configured' : 'environment_unusable';
 }

@@ -172,7 +172,7 @@ export async function createRotateJob(
   });
 }
 
-export interface JobCounts {
+interface JobCounts {
   /** Rows the job runs (the good ones). */
   total: number;
   invalid: number;

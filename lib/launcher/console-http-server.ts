@@ -41,7 +41,7 @@ function notFound(response: ServerResponse): void {
   response.end(JSON.stringify({ error: { code: 'not_found', message: 'No page has this address.' } }));
 }
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 export interface ConsoleMetricsOptions {
   /** Who may read /metrics (METRICS_TOKEN, CONSOLE_TRUSTED_PROXIES, the console's host). */

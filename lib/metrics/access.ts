@@ -79,7 +79,7 @@ function hostIsAllowed(host: string | undefined, ownHosts: readonly string[]): b
 }
 
 /** Whether a request came from this machine (see the module's comment for each rule). */
-export function isLoopbackOrigin(
+function isLoopbackOrigin(
   peer: string | undefined,
   headers: IncomingHttpHeaders,
   policy: MetricsAccessPolicy,

@@ -90,7 +90,7 @@ export function consoleMetrics(): ConsoleMetrics {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Any other method a client invents is one label, not one each. */
-export const methodLabel = (method: string | undefined): string =>
+const methodLabel = (method: string | undefined): string =>
   method && METHODS.has(method) ? method : 'other';
 
 /** Counts one answered request under its route pattern. */

@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const UNMATCHED_ROUTE = 'unmatched';
-export const NEXT_ASSETS_ROUTE = '/_next/[...asset]';
+const UNMATCHED_ROUTE = 'unmatched';
+const NEXT_ASSETS_ROUTE = '/_next/[...asset]';
 
 type Segment =
   | { kind: 'literal'; value: string }

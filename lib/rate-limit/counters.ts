@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { redactUrlsInText } from '@/lib/redact-url';
 
-export interface WindowLimit {
+interface WindowLimit {
   /** What one key may spend per window. */
   points: number;
   durationSeconds: number;

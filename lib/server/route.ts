@@ -75,7 +75,7 @@ export async function handleRequest(
 }
 
 /** What the audit log keeps of an action; tokens are fingerprinted before they are stored. */
-export type AuditFacts = Omit<AuditSettlement, 'outcome'>;
+type AuditFacts = Omit<AuditSettlement, 'outcome'>;
 
 export interface ActionAudit<Body, Result> {
   action: AuditAction;

@@ -11,7 +11,7 @@ import { logger } from './logger';
 import type { ActionAudit } from './route';
 
 /** What the show-token entry says when the look found the group gone. */
-export const GONE_DETAIL =
+const GONE_DETAIL =
   'The service no longer had this group: the one this look created was deleted again at once.';
 
 /**

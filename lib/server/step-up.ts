@@ -31,11 +31,11 @@ export const secondFactorRequired = () =>
   );
 
 /** Whether an action in this environment asks for a recent authentication (production does). */
-export function stepsUp(environment: Environment): boolean {
+function stepsUp(environment: Environment): boolean {
   return environmentLooks[environment].kind === 'production';
 }
 
-export function needsStepUp(
+function needsStepUp(
   operator: Operator,
   environment: Environment,
   config: ConsoleConfig,

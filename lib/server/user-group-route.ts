@@ -8,7 +8,7 @@ import { fromUpstreamError, routeEnvironment } from './errors';
 import { logger } from './logger';
 import { type ActionAudit, consoleRoute, handleRequest } from './route';
 
-export interface DirectoryChange<Body, Result> {
+interface DirectoryChange<Body, Result> {
   db: ConsoleDb;
   environment: Environment;
   operatorEmail: string;

@@ -20,7 +20,7 @@ type RouteHandler = (request: Request, context: { params: Promise<any> }) => Pro
 export type RouteModule = Partial<Record<'GET' | 'POST' | 'PATCH' | 'DELETE', RouteHandler>>;
 
 /** Every page and route handler pattern under app/, as in `.next/app-path-routes-manifest.json`. */
-export function appRoutePatterns(appDir = path.join(process.cwd(), 'app')): string[] {
+function appRoutePatterns(appDir = path.join(process.cwd(), 'app')): string[] {
   const patterns: string[] = [];
   const walk = (dir: string, segments: string[]) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -40,12 +40,12 @@ const base64url = (input: Buffer | string) => Buffer.from(input).toString('base6
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
-export function subjectOf(email: string): string {
+function subjectOf(email: string): string {
   return createHash('sha256').update(email).digest('hex').slice(0, 24);
 }
 
 /** The identity a sign-in form (or a test posting it) submitted. */
-export function identityFromForm(form: URLSearchParams): MockIdentity {
+function identityFromForm(form: URLSearchParams): MockIdentity {
   const email = (form.get('login_email') ?? '').toLowerCase();
   return {
     email,

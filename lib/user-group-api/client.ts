@@ -59,9 +59,9 @@ export interface UserGroupApiOptions {
   observe?: (call: UpstreamCall) => void;
 }
 
-export type UpstreamOperation = 'get-or-create' | 'rotate' | 'delete';
+type UpstreamOperation = 'get-or-create' | 'rotate' | 'delete';
 
-export interface UpstreamCall {
+interface UpstreamCall {
   operation: UpstreamOperation;
   outcome: 'success' | UpstreamErrorKind;
   seconds: number;

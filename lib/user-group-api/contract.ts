@@ -13,7 +13,7 @@ import * as z from 'zod/mini';
 
 export const USER_GROUP_ID_MAX = 255;
 export const NAME_MAX = 255;
-export const MAPPING_MAX_ENTRIES = 100;
+const MAPPING_MAX_ENTRIES = 100;
 /**
  * How deep a request body may nest arrays and objects, the body's own braces counting as the first
  * level: JSON.stringify recurses, and a deeply nested `properties` would overflow the stack.
@@ -39,7 +39,7 @@ export const nameSchema = z
   .check(z.maxLength(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` }), noNul);
 
 /** A data source: either its id or the id the caller gave it when creating it. */
-export const dataSourceIdSchema = z.union(
+const dataSourceIdSchema = z.union(
   [
     z.string().check(z.minLength(1, { error: 'data source id must not be empty' })),
     z.int({ error: 'data source id must be a string or an integer' }),
@@ -138,7 +138,7 @@ export const deleteResponseSchema = z.object({
 });
 export type DeleteResponse = z.infer<typeof deleteResponseSchema>;
 
-export const errorCodeSchema = z.enum([
+const errorCodeSchema = z.enum([
   'invalid_request',
   'unauthorized',
   'not_found',
@@ -161,4 +161,3 @@ export const errorResponseSchema = z.object({
     }),
   ),
 });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;

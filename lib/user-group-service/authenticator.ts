@@ -14,7 +14,7 @@ export const DEFAULT_API_KEY_CACHE_TTL_MS = 4_000;
  * Several instances cache keys each: a revoked key is refused by every one within this, plus the
  * time a request takes. The promise is 5 s (README, `keys revoke`): a second is left for the rest.
  */
-export const MAX_API_KEY_CACHE_TTL_MS = 4_000;
+const MAX_API_KEY_CACHE_TTL_MS = 4_000;
 /** What the README and `keys revoke` promise. */
 export const REVOCATION_PROMISE_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;

@@ -19,7 +19,7 @@ import { type Generated, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Environment } from '../user-group-api/contract';
 
-export interface UserGroupTable {
+interface UserGroupTable {
   team_id: Generated<number>;
   environment: Environment;
   provided_id: string;
@@ -33,7 +33,7 @@ export interface UserGroupTable {
   updated_at: string;
 }
 
-export interface ApiKeyTable {
+interface ApiKeyTable {
   id: string;
   key_digest: string;
   environment: Environment;
@@ -42,7 +42,7 @@ export interface ApiKeyTable {
   revoked_at: string | null;
 }
 
-export interface ServiceMetaTable {
+interface ServiceMetaTable {
   name: string;
   value: string;
 }
@@ -68,7 +68,7 @@ export interface ServiceDatabase {
   close(): Promise<void>;
 }
 
-export const isPostgresUrl = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database);
+const isPostgresUrl = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database);
 
 export function openDatabase(database: string): ServiceDatabase {
   if (isPostgresUrl(database)) return openPostgres(database);

@@ -8,7 +8,7 @@ import { readOrCreateSecretFile } from '../secret-file';
 import type { ServiceDatabase } from './database';
 import { generateEncryptionKey, parseEncryptionKey, type TokenCrypto } from './token-crypto';
 
-export const ENCRYPTION_KEY_ENV = 'SERVICE_ENCRYPTION_KEY';
+const ENCRYPTION_KEY_ENV = 'SERVICE_ENCRYPTION_KEY';
 
 export function resolveEncryptionKey(database: ServiceDatabase, explicitKey?: string): Buffer {
   const given = explicitKey ?? nonEmpty(process.env[ENCRYPTION_KEY_ENV]);

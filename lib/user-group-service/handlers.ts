@@ -69,7 +69,7 @@ export const operations: Record<UserGroupMethod, Operation> = {
 };
 
 /** Parses with a contract schema; failures become 400 with one message per field path. */
-export function validate<Schema extends z.core.$ZodType>(
+function validate<Schema extends z.core.$ZodType>(
   schema: Schema,
   body: Record<string, unknown>,
 ): z.output<Schema> {

@@ -7,9 +7,9 @@ import { depthExceededAt } from '../json-depth';
 import { JSON_DEPTH_MAX } from '../user-group-api/contract';
 import { ServiceError } from './errors';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** JSON.stringify recurses: a deeply nested `properties` would overflow the stack when stored. */
-export const MAX_JSON_DEPTH = JSON_DEPTH_MAX;
+const MAX_JSON_DEPTH = JSON_DEPTH_MAX;
 
 /** application/json, optionally with `charset=utf-8`; anything else is 415. */
 export function assertJsonContentType(contentType: string | undefined): void {

@@ -32,7 +32,6 @@ import { createTokenCrypto } from './token-crypto';
 import { createUserGroupStore } from './user-group-store';
 
 /** The node:http server's limits (lib/node-http/limits.ts, shared with the console's server). */
-export type { HttpLimits };
 export { DEFAULT_HTTP_LIMITS };
 
 export interface UserGroupServiceOptions extends Partial<HttpLimits> {

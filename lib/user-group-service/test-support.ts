@@ -17,7 +17,7 @@ import { createApiKey } from './api-keys';
 import { type RunningUserGroupService, startUserGroupService, type UserGroupServiceOptions } from './server';
 
 export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
-export const quietLogger = pino({ level: 'silent' });
+const quietLogger = pino({ level: 'silent' });
 
 export interface HttpAnswer {
   status: number;

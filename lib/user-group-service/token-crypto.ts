@@ -13,7 +13,7 @@ export { generateEncryptionKey, parseEncryptionKey } from '../crypto/aes-gcm';
 const TOKEN_BYTES = 32;
 const CIPHERTEXT_VERSION = 'v1';
 
-export const API_KEY_PREFIX = 'ugs_';
+const API_KEY_PREFIX = 'ugs_';
 
 export interface TokenCrypto {
   /** A new user group token: 256 random bits as 64 lowercase hex characters. */

@@ -15,7 +15,7 @@ import type { TokenCrypto } from './token-crypto';
 import { prepareUserGroupQueries } from './user-group-queries';
 import { createWriteBatcher } from './write-batcher';
 
-export interface UserGroup {
+interface UserGroup {
   teamId: number;
   environment: Environment;
   providedId: string;
@@ -24,7 +24,7 @@ export interface UserGroup {
   token: string;
 }
 
-export type RotatedUserGroup = Omit<UserGroup, 'properties'>;
+type RotatedUserGroup = Omit<UserGroup, 'properties'>;
 
 export interface UserGroupStore {
   getOrCreate(

@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database';
 
-export type Write<T> = (executor: Kysely<DatabaseSchema>) => Promise<T>;
+type Write<T> = (executor: Kysely<DatabaseSchema>) => Promise<T>;
 
 export interface WriteBatcher {
   run<T>(write: Write<T>): Promise<T>;

@@ -13,7 +13,7 @@ function sentence(text: string): string {
 }
 
 /** What is wrong with JSON text meant for `shape`; undefined when it is blank or fine. */
-export function jsonTextProblem(text: string, shape: z.core.$ZodType): string | undefined {
+function jsonTextProblem(text: string, shape: z.core.$ZodType): string | undefined {
   const parsed = parseJsonText(text);
   if (parsed.kind === 'empty') return undefined;
   if (parsed.kind === 'invalid') return sentence(parsed.message);

@@ -3,7 +3,7 @@ import { callRoute } from '@/lib/console-api/client';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** How each environment's service answered lately, asked again every 30 s (the server keeps 5 s). */
-export const upstreamStatusQuery = queryOptions({
+const upstreamStatusQuery = queryOptions({
   queryKey: ['upstream-status'],
   queryFn: ({ signal }) => callRoute(consoleRoutes.upstreamStatus, { signal }),
   refetchInterval: 30_000,

@@ -8,7 +8,7 @@ import type { UpstreamStatus } from '@/lib/console-api/upstream-status';
 export type UpstreamTone = 'well' | 'limited' | 'trouble' | 'off';
 
 /** HH:MM of an ISO 8601 UTC time. */
-export const clock = (iso: string | null) => (iso ? `${iso.slice(11, 16)} UTC` : 'an unknown time');
+const clock = (iso: string | null) => (iso ? `${iso.slice(11, 16)} UTC` : 'an unknown time');
 
 /** The state alone: "answering", "not answering since 10:40 UTC", "API key refused". */
 export function upstreamCondition(status: UpstreamStatus): string {
