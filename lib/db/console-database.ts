@@ -92,11 +92,17 @@ interface SessionTable {
   steppedUpAt: string | number | Date | null;
 }
 
-/** better-auth's one-time values: the two-factor challenge of a sign-in names its operator. */
+/**
+ * better-auth's one-time values: the two-factor challenge of a sign-in names its operator, and used
+ * authenticator codes are kept there a while (lib/auth/used-codes.ts).
+ */
 interface VerificationTable {
   id: string;
   identifier: string;
   value: string;
+  expiresAt: string | number | Date;
+  createdAt: string | number | Date;
+  updatedAt: string | number | Date;
 }
 
 /** The two-factor plugin's table: an admin's reset deletes the operator's row. */

@@ -2,6 +2,7 @@ import 'server-only';
 import { AUTH_BASE_PATH, SIGN_IN_NOT_RECORDED } from '@/lib/auth/options';
 import { checkRequestOrigin } from '@/lib/auth/origin';
 import { failureGateOf, signInKeys, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
+import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
@@ -79,7 +80,8 @@ async function handleEndpoint(
   // would turn on a pending enrolment behind the account page's back.
   if (kind === 'second-factor' && (await operatorFromHeaders(request.headers)))
     throw new ConsoleError('conflict', 'You are signed in already.');
-  const challenged = kind === 'second-factor' ? await challengedOperator(request, database) : null;
+  const challenged =
+    kind === 'second-factor' ? await challengedOperator(request, database, config.secureCookies) : null;
   const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : (challenged?.email ?? null);
   const client = clientAddress(request.headers, config.trustedProxies);
   const callbackKey = ssoCallbackKey(client);
@@ -101,15 +103,35 @@ async function handleEndpoint(
         })
       : null;
 
+  // An authenticator code signs in once: claimed before it is checked, given back if it fails.
+  const totp = kind === 'second-factor' && path.endsWith('/verify-totp') && challenged !== null;
+  const code = typeof body.json?.code === 'string' ? body.json.code : '';
+  if (totp && !(await claimCode(database.db, challenged.id, code))) {
+    await audit({
+      action: 'sign-in',
+      operator: challenged,
+      outcome: 'code_reused',
+      requestId,
+      detail: 'an authenticator code',
+    });
+    return Response.json({ code: 'INVALID_CODE', message: 'Invalid code' }, { status: 401 });
+  }
   // A password change replaces the session: the new one is no sign-in (its entry says why).
   const response = await (kind === 'change-password' ? replacingSession : withRequestId)(requestId, () =>
     auth.handler(forwardedRequest(request, body)),
   );
+  if (totp && !response.ok) await releaseCode(database.db, challenged.id, code);
   if (changeId !== null)
     await settleAudit(changeId, { outcome: response.ok ? 'success' : await errorCode(response) }, requestId);
 
   // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.
-  if (kind === 'second-factor' && response.status >= 400) {
+  // Without a challenge nobody signed in to cause it: on record once per client and window.
+  if (
+    kind === 'second-factor' &&
+    response.status >= 400 &&
+    (challenged !== null ||
+      (await failureGateOf(server.signInLimiter).first(`second-factor:${client ?? 'unknown'}`)))
+  ) {
     await audit({
       action: 'sign-in',
       operator: challenged,
@@ -241,6 +263,11 @@ async function readAuthBody(request: Request, kind: EndpointKind): Promise<AuthB
     throw new ConsoleError('invalid_request', 'The request body is not a JSON object.');
   }
   const { requestSignUp: _ignored, ...fields } = json as Record<string, unknown>;
+  // A password change ends every other session, whatever the request asks.
+  if (kind === 'change-password') {
+    const forced = { ...fields, revokeOtherSessions: true };
+    return { text: JSON.stringify(forced), json: forced };
+  }
   // A code only: no remembered device (trustDevice), no sign-in without a session (disableSession).
   if (kind === 'second-factor') {
     const code = typeof fields.code === 'string' ? fields.code.replace(/\s+/g, '').slice(0, 32) : '';
@@ -274,20 +301,32 @@ async function knownOperator(
 
 /**
  * Whose second step this is: the operator the challenge cookie (set by the password step) names,
- * for the limiter's email key and the audit entry. The cookie's signature is better-auth's to check;
- * its identifier is random, so only the browser that passed the password step knows it.
+ * for the limiter's email key, the used-code check and the audit entry. The cookie's signature is
+ * better-auth's to check; its identifier is random, so only the browser that passed the password
+ * step knows it. A header better-auth might read otherwise than this (two such cookies, a quoted
+ * value, the other prefix) is refused, so the entry cannot name someone else than the one checked.
  */
 async function challengedOperator(
   request: Request,
-  database: { db: ConsoleDb },
+  { db }: { db: ConsoleDb },
+  secureCookies: boolean,
 ): Promise<{ id: string; email: string } | null> {
   const cookies = request.headers.get('cookie') ?? '';
-  const match = /(?:^|;\s*)(?:__Secure-)?console\.two_factor=([^;]+)/.exec(cookies);
-  if (!match?.[1]) return null;
-  const signed = decodeURIComponent(match[1]);
+  const name = `${secureCookies ? '__Secure-' : ''}console.two_factor`;
+  const all = [...cookies.matchAll(/(?:^|;)\s*([^=;\s]*two_factor)\s*=\s*([^;]*)/g)];
+  if (all.length === 0) return null;
+  const [found] = all;
+  if (all.length > 1 || found?.[1] !== name || found[2]?.startsWith('"'))
+    throw new ConsoleError('invalid_request', 'This sign-in cannot be read: start again with your password.');
+  let signed: string;
+  try {
+    signed = decodeURIComponent(found[2] ?? '');
+  } catch {
+    return null;
+  }
   const identifier = signed.slice(0, Math.max(0, signed.lastIndexOf('.')));
   if (!identifier.startsWith('2fa-')) return null;
-  const row = await database.db
+  const row = await db
     .selectFrom('verification')
     .innerJoin('user', 'user.id', 'verification.value')
     .select(['user.id', 'user.email'])

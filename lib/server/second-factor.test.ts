@@ -178,6 +178,49 @@ describe('enrolling an authenticator app and signing in with it', () => {
     expect((await signInWith()).status).toBe(401);
   });
 
+  it('takes an authenticator code once, at sign-in as at step-up (RFC 6238 §5.2)', async () => {
+    await addOperator('replay@twofactor.example', 'admin');
+    const { secret, cookie } = await enrol(await harness.signIn('replay@twofactor.example', PASSWORD));
+    const code = await totp(secret);
+    const signInWith = async () => {
+      const first = await authPost('/sign-in/email', {
+        email: 'replay@twofactor.example',
+        password: PASSWORD,
+      });
+      return authPost('/two-factor/verify-totp', { code }, cookiesOf(first));
+    };
+    const signedIn = await signInWith();
+    expect(signedIn.status).toBe(200);
+    expect((await signInWith()).status).toBe(401);
+    const signIns = await entries('sign-in', 'replay@twofactor.example');
+    expect(signIns[0]?.outcome).toBe('code_reused');
+
+    // At step-up too, in another session: the code was used.
+    await ageSession(cookie, 30);
+    const again = await stepUpRoute(send(cookie, 'POST', { code }), params({}));
+    expect(again.status).toBe(400);
+    expect((await again.json()).error.fields.code).toMatch(/used already/);
+  });
+
+  it('refuses a second step whose cookies could be read two ways', async () => {
+    await addOperator('cookies@twofactor.example', 'admin');
+    await enrol(await harness.signIn('cookies@twofactor.example', PASSWORD));
+    const first = await authPost('/sign-in/email', {
+      email: 'cookies@twofactor.example',
+      password: PASSWORD,
+    });
+    const challenge = cookiesOf(first);
+    expect(challenge).toMatch(/^console\.two_factor=/);
+    for (const cookie of [
+      `${challenge}; ${challenge}`,
+      `__Secure-${challenge}`,
+      `${challenge.replace('console.two_factor=', 'console.two_factor="')}"`,
+    ]) {
+      const response = await authPost('/two-factor/verify-totp', { code: '123456' }, cookie);
+      expect(response.status, cookie.slice(0, 40)).toBe(400);
+    }
+  });
+
   it('refuses the second step to a signed-in operator', async () => {
     const response = await authPost('/two-factor/verify-totp', { code: '123456' }, harness.adminCookie);
     expect(response.status).toBe(409);
@@ -192,6 +235,13 @@ describe('enrolling an authenticator app and signing in with it', () => {
     expect(backupCodes).toHaveLength(10);
     expect(backupCodes).not.toContain(enrolled.backupCodes[0]);
 
+    // An admin's own factor goes through their account page (the password), not a reset.
+    const self = await harness.server.database.db
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', harness.admin.email)
+      .executeTakeFirstOrThrow();
+    expect((await resetRoute(send(harness.adminCookie, 'POST'), params({ id: self.id }))).status).toBe(409);
     const reset = await resetRoute(send(harness.adminCookie, 'POST'), params({ id: operator.id }));
     expect(reset.status).toBe(200);
     const first = await authPost('/sign-in/email', { email: 'manage@twofactor.example', password: PASSWORD });

@@ -2,6 +2,7 @@ import 'server-only';
 import { APIError } from 'better-auth/api';
 import QRCode from 'qrcode';
 import { signInKeys } from '@/lib/auth/sign-in-limiter';
+import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
 import { ConsoleError } from '@/lib/console-api/console-error';
@@ -37,6 +38,9 @@ function inConsoleWords(error: unknown): unknown {
     case 'TWO_FACTOR_NOT_ENABLED':
     case 'BACKUP_CODES_NOT_ENABLED':
       return new ConsoleError('conflict', 'You have no authenticator app set up.');
+    case undefined:
+      // Two uses of one backup code at once: better-auth settles them with a bare CONFLICT.
+      return error.statusCode === 409 ? fieldError('code', 'is not one of your unused backup codes') : error;
     case 'CREDENTIAL_ACCOUNT_NOT_FOUND':
       return new ConsoleError(
         'conflict',
@@ -112,17 +116,26 @@ export async function removeSecondFactor(
 export async function verifyStepUp(
   server: ConsoleServer,
   headers: Headers,
-  twoFactorEnabled: boolean,
+  operator: { id: string; twoFactorEnabled: boolean },
   proof: StepUpRequest,
 ): Promise<'password' | 'authenticator code' | 'backup code'> {
   if ('password' in proof) {
     await call(() => server.auth.api.verifyPassword({ body: { password: proof.password }, headers }));
     return 'password';
   }
-  if (!twoFactorEnabled)
+  if (!operator.twoFactorEnabled)
     throw fieldError('code', 'cannot be checked: you have no authenticator app (use your password)');
   if (isAuthenticatorCode(proof.code)) {
-    await call(() => server.auth.api.verifyTOTP({ body: { code: proof.code }, headers }));
+    // Once only (lib/auth/used-codes.ts): a code seen over a shoulder does not confirm again.
+    const { db } = server.database;
+    if (!(await claimCode(db, operator.id, proof.code)))
+      throw fieldError('code', 'was used already: wait for the next one your app shows');
+    try {
+      await call(() => server.auth.api.verifyTOTP({ body: { code: proof.code }, headers }));
+    } catch (error) {
+      await releaseCode(db, operator.id, proof.code);
+      throw error;
+    }
     return 'authenticator code';
   }
   await call(() =>

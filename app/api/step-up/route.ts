@@ -16,7 +16,7 @@ export const POST = consoleRoute(
     const entryId = await audit({ action: 'step-up', operator, outcome: 'started', requestId });
     let proof: string;
     try {
-      proof = await verifyStepUp(server, request.headers, operator.twoFactorEnabled, body);
+      proof = await verifyStepUp(server, request.headers, operator, body);
       await recordStepUp(server.database.db, operator.session.id);
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';

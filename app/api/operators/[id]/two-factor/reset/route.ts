@@ -14,6 +14,10 @@ export const POST = consoleRoute(
   async ({ operator, requestId, params, server }) => {
     const target = await findOperator(server, params.id);
     if (!target) throw new ConsoleError('not_found', 'No operator has that id.');
+    // One's own factor goes through the account page, which asks for the password (and keeps a
+    // role that must have one from removing it).
+    if (target.id === operator.id)
+      throw new ConsoleError('conflict', 'Your own second factor is changed on your account page.');
     await onRecord({ action: 'two-factor.reset', operator, requestId, detail: target.email }, () =>
       resetSecondFactor(server.database, target.id),
     );
