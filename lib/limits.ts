@@ -6,3 +6,9 @@ export const MAX_PASSWORD_LENGTH = 128;
 
 /** The largest request body any console route reads. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Wrong step-up proofs in a row that end the session: the sign-in limit alone would let a stolen
+ * session guess at its pace for the session's whole life; after this many it must sign in again.
+ */
+export const STEP_UP_WRONG_PROOF_LIMIT = 5;

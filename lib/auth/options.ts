@@ -105,6 +105,8 @@ export function createConsoleAuth(
         signInMethod: { type: 'string', required: false, input: false },
         /** The last step-up (lib/server/step-up.ts): with createdAt, how recently they authenticated. */
         steppedUpAt: { type: 'date', required: false, input: false },
+        /** Wrong step-up proofs since the last right one (lib/server/step-up.ts ends the session at a limit). */
+        stepUpFailures: { type: 'number', required: false, input: false },
       },
     },
     account: {

@@ -90,6 +90,7 @@ interface SessionTable {
   userAgent: string | null;
   signInMethod: string | null;
   steppedUpAt: string | number | Date | null;
+  stepUpFailures: number | null;
 }
 
 /**

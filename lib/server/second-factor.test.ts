@@ -339,4 +339,29 @@ describe('step-up in Customer', () => {
     const passed = await stepUpRoute(send(cookie, 'POST', { code: await totp(secret) }), params({}));
     expect(passed.status).toBe(200);
   });
+
+  it('ends the session after five wrong proofs in a row, and a right one starts the count again', async () => {
+    await addOperator('guesser@twofactor.example', 'admin');
+    const cookie = await harness.signIn('guesser@twofactor.example', PASSWORD);
+    const wrong = () => stepUpRoute(send(cookie, 'POST', { password: 'a-wrong-guess!' }), params({}));
+    const stillSignedIn = async () =>
+      (await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status;
+
+    for (let attempt = 1; attempt <= 4; attempt++) expect((await wrong()).status).toBe(400);
+    expect((await stepUpRoute(send(cookie, 'POST', { password: PASSWORD }), params({}))).status).toBe(200);
+    for (let attempt = 1; attempt <= 4; attempt++) expect((await wrong()).status).toBe(400);
+    expect(await stillSignedIn()).toBe(200);
+
+    const fifth = await wrong();
+    expect(fifth.status).toBe(401);
+    expect((await fifth.json()).error).toMatchObject({ code: 'unauthenticated', message: /sign in again/ });
+    expect(await stillSignedIn()).toBe(401);
+    // The right password cannot bring the ended session back.
+    expect((await stepUpRoute(send(cookie, 'POST', { password: PASSWORD }), params({}))).status).toBe(401);
+    const ended = await entries('session.end', 'guesser@twofactor.example');
+    expect(ended[0]).toMatchObject({
+      outcome: 'success',
+      detail: expect.stringMatching(/5 wrong confirmations/),
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { sql } from 'kysely';
 import type { ConsoleConfig } from '@/lib/config';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
@@ -58,11 +59,22 @@ export function requireRecentAuthentication(
   );
 }
 
-/** Marks the session as authenticated now. */
+/** Marks the session as authenticated now, its count of wrong proofs back to none. */
 export async function recordStepUp(db: ConsoleDb, sessionId: string): Promise<void> {
   await db
     .updateTable('session')
-    .set({ steppedUpAt: new Date().toISOString() })
+    .set({ steppedUpAt: new Date().toISOString(), stepUpFailures: 0 })
     .where('id', '=', sessionId)
     .execute();
+}
+
+/** Counts one wrong step-up proof against the session; answers how many it has had in a row. */
+export async function countWrongProof(db: ConsoleDb, sessionId: string): Promise<number> {
+  const row = await db
+    .updateTable('session')
+    .set((eb) => ({ stepUpFailures: sql<number>`coalesce(${eb.ref('stepUpFailures')}, 0) + 1` }))
+    .where('id', '=', sessionId)
+    .returning('stepUpFailures')
+    .executeTakeFirst();
+  return Number(row?.stepUpFailures ?? 0);
 }
