@@ -7,6 +7,7 @@ import { type JobProgress, jobProgress } from '@/lib/jobs/store';
 import { can, hasRole, type Permission, type Role } from '@/lib/roles';
 import { accessErrors } from './errors';
 import type { ConsoleServer, Operator } from './index';
+import { requireRecentAuthentication } from './step-up';
 
 /** What running or steering a job of this kind needs: the single action's permission. */
 export const jobPermission: Record<JobKind, Permission> = {
@@ -31,6 +32,25 @@ export function tokenDownloadRefusal(
   if (!can(operator.role, 'user-groups:reveal-token')) return 'Your role cannot download tokens.';
   if (job.created_by_id === operator.id || hasRole(operator.role, 'admin')) return null;
   return `Only ${job.created_by}, who made this job, or an admin can download its tokens.`;
+}
+
+/**
+ * A job's action in its own environment needs a recent authentication there (lib/server/step-up.ts);
+ * a refusal is on record, as the route frame records one for a single action: `record` writes the
+ * entry with the refusal's code as its outcome.
+ */
+export async function requireJobStepUp(
+  server: ConsoleServer,
+  operator: Operator,
+  job: Pick<BulkJobTable, 'environment'>,
+  record: (outcome: string) => Promise<unknown>,
+): Promise<void> {
+  try {
+    requireRecentAuthentication(operator, job.environment, server.config);
+  } catch (error) {
+    if (error instanceof ConsoleError) await record(error.code).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The job and its progress, or 404. */

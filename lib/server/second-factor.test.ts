@@ -27,6 +27,9 @@ const showTokenRoute = (await import('@/app/api/user-groups/[environment]/show-t
 const getOrCreateRoute = (await import('@/app/api/user-groups/[environment]/get-or-create/route')).POST;
 const rotateRoute = (await import('@/app/api/user-groups/[environment]/rotate/route')).POST;
 const directoryRoute = (await import('@/app/api/user-groups/[environment]/route')).GET;
+const jobsCreate = (await import('@/app/api/user-groups/[environment]/jobs/get-or-create/route')).POST;
+const jobRoute = await import('@/app/api/jobs/[id]/route');
+const jobTokensRoute = (await import('@/app/api/jobs/[id]/tokens/route')).POST;
 
 afterAll(() => harness.close());
 
@@ -363,5 +366,57 @@ describe('step-up in Customer', () => {
       outcome: 'success',
       detail: expect.stringMatching(/5 wrong confirmations/),
     });
+  });
+
+  it('refuses starting a Customer job and taking its tokens with a stale authentication, each refusal on record', async () => {
+    const cookie = await harness.signIn(harness.admin.email, harness.admin.password);
+    const newJob = async () => {
+      const csv = `user_group_id\nstale-job-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const created = await jobsCreate(
+        send(cookie, 'POST', { source: 'stale.csv', csv }),
+        params({ environment: 'customer' }),
+      );
+      expect(created.status).toBe(200);
+      return ((await created.json()) as { id: string }).id;
+    };
+    const ranJob = await newJob();
+    expect(
+      (await jobRoute.POST(send(cookie, 'POST', { action: 'start' }), params({ id: ranJob }))).status,
+    ).toBe(200);
+    for (let tries = 0; tries < 200; tries++) {
+      const job = await (await jobRoute.GET(send(cookie, 'GET'), params({ id: ranJob }))).json();
+      if (job.status === 'finished') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const waiting = await newJob();
+
+    await ageSession(cookie, 16);
+    const start = await jobRoute.POST(send(cookie, 'POST', { action: 'start' }), params({ id: waiting }));
+    expect(start.status).toBe(403);
+    expect((await start.json()).error.code).toBe('step_up_required');
+    const tokens = await jobTokensRoute(send(cookie, 'POST'), params({ id: ranJob }));
+    expect(tokens.status).toBe(403);
+    expect((await tokens.json()).error.code).toBe('step_up_required');
+
+    const [started] = await entries('bulk.get-or-create', harness.admin.email);
+    expect(started).toMatchObject({
+      outcome: 'step_up_required',
+      environment: 'Customer',
+      request_id: waiting,
+    });
+    const [download] = await entries('bulk.download', harness.admin.email);
+    expect(download).toMatchObject({
+      outcome: 'step_up_required',
+      environment: 'Customer',
+      request_id: ranJob,
+    });
+    // Nothing happened: the job waits, the tokens are still there for a confirmed download.
+    expect((await (await jobRoute.GET(send(cookie, 'GET'), params({ id: waiting }))).json()).status).toBe(
+      'draft',
+    );
+    expect(
+      (await stepUpRoute(send(cookie, 'POST', { password: harness.admin.password }), params({}))).status,
+    ).toBe(200);
+    expect((await jobTokensRoute(send(cookie, 'POST'), params({ id: ranJob }))).status).toBe(200);
   });
 });

@@ -4,9 +4,8 @@ import { consoleRoutes } from '@/lib/console-api/routes';
 import { steerJob } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
 import { audit, settleAudit } from '@/lib/server/audit-log';
-import { loadJob, requireJobPermission, toJobView } from '@/lib/server/jobs';
+import { loadJob, requireJobPermission, requireJobStepUp, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
-import { requireRecentAuthentication } from '@/lib/server/step-up';
 
 /** A job's progress, for every operator (no token is in it). */
 export const GET = consoleRoute(consoleRoutes.readJob, async ({ params, server }) =>
@@ -33,8 +32,18 @@ export const POST = consoleRoute(
     const { job, counts } = await loadJob(server, params.id);
     requireJobPermission(operator.role, job.kind);
     // Sending to production needs a recent authentication; pausing and cancelling never wait for one.
+    const jobAction = job.kind === 'rotate' ? 'bulk.rotate' : 'bulk.get-or-create';
     if (body.action === 'start' || body.action === 'resume')
-      requireRecentAuthentication(operator, job.environment, server.config);
+      await requireJobStepUp(server, operator, job, (outcome) =>
+        audit({
+          action: jobAction,
+          operator: { id: operator.id, email: operator.email },
+          outcome,
+          requestId: job.id,
+          environment: job.environment,
+          detail: `${body.action}; request ${requestId}`,
+        }),
+      );
     if (body.action === 'start') {
       if (counts.total === 0)
         throw new ConsoleError(
@@ -56,7 +65,7 @@ export const POST = consoleRoute(
       }
     }
     const entryId = await audit({
-      action: job.kind === 'rotate' ? 'bulk.rotate' : 'bulk.get-or-create',
+      action: jobAction,
       operator: { id: operator.id, email: operator.email },
       outcome: 'started',
       requestId: job.id,

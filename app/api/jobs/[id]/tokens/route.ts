@@ -4,9 +4,8 @@ import { jobResultToCsv } from '@/lib/jobs/result-csv';
 import { claimResultTokens } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
 import { audit, settleAudit } from '@/lib/server/audit-log';
-import { csvFile, loadJob, resultFileName, tokenDownloadRefusal } from '@/lib/server/jobs';
+import { csvFile, loadJob, requireJobStepUp, resultFileName, tokenDownloadRefusal } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
-import { requireRecentAuthentication } from '@/lib/server/step-up';
 
 const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -33,7 +32,7 @@ export const POST = consoleRoute(consoleRoutes.jobTokens, async ({ params, opera
     await entry('forbidden');
     throw new ConsoleError('forbidden', refusal);
   }
-  requireRecentAuthentication(operator, job.environment, server.config);
+  await requireJobStepUp(server, operator, job, entry);
   if (job.status !== 'finished' && job.status !== 'cancelled')
     throw new ConsoleError(
       'conflict',
