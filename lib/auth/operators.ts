@@ -1,7 +1,7 @@
 import { isAPIError } from 'better-auth/api';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { CreateOperatorRequest, OperatorSummary } from '@/lib/console-api/operators';
-import type { ConsoleDatabase } from '@/lib/db/console-database';
+import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ConsoleAuth } from './options';
 
@@ -130,4 +130,15 @@ function fromAuthError(error: unknown): unknown {
       if (error.statusCode === 403) return new ConsoleError('forbidden', 'Only admins manage operators.');
       return new Error(`better-auth refused the operator change (${error.statusCode})`);
   }
+}
+
+/** Whether the operator has a console password (an SSO-only operator has none). */
+export async function operatorHasPassword(db: ConsoleDb, id: string): Promise<boolean> {
+  const credential = await db
+    .selectFrom('account')
+    .select('id')
+    .where('userId', '=', id)
+    .where('providerId', '=', 'credential')
+    .executeTakeFirst();
+  return credential !== undefined;
 }

@@ -64,10 +64,11 @@ export interface ConsoleAuthDependencies {
   /** Once the session exists. It must not throw: the sign-in has happened by then. */
   onSessionCreated?: (session: NewSession) => Promise<void>;
   /**
-   * True while better-auth replaces the signed-in operator's session (enrolling a second factor,
-   * changing a password): the new session is no sign-in, and is not recorded as one.
+   * Set while better-auth replaces the signed-in operator's session (enrolling a second factor,
+   * changing a password): the new session is no sign-in, is not recorded as one, and keeps what
+   * this says of the one it replaces.
    */
-  isReplacingSession?: () => boolean;
+  replacedSessionCarry?: () => { signInMethod?: SignInMethod; secondFactorAt?: string | null } | undefined;
 }
 
 const accessControl = createAccessControl(defaultStatements);
@@ -107,6 +108,11 @@ export function createConsoleAuth(
         steppedUpAt: { type: 'date', required: false, input: false },
         /** Wrong step-up proofs since the last right one (lib/server/step-up.ts ends the session at a limit). */
         stepUpFailures: { type: 'number', required: false, input: false },
+        /**
+         * When this session proved a second factor, if it did: an SSO sign-in proves none, and under
+         * CONSOLE_REQUIRE_2FA_FOR_SSO must be followed by a code (lib/server/step-up.ts).
+         */
+        secondFactorAt: { type: 'date', required: false, input: false },
       },
     },
     account: {
@@ -133,6 +139,9 @@ export function createConsoleAuth(
       twoFactor({
         issuer: TOTP_ISSUER,
         backupCodeOptions: { amount: BACKUP_CODE_COUNT },
+        // An operator without a password (SSO only) enrols without one; the console asks them for a
+        // recent sign-in instead (app/api/account/two-factor/route.ts).
+        allowPasswordless: true,
         // Remembered devices are off: the console never sends trustDevice (lib/server/auth-route.ts).
       }),
       genericOAuth({
@@ -199,7 +208,16 @@ export function createConsoleAuth(
             // or a trusted proxy's report), never a header anyone can send (better-auth's default).
             const headers = (context as { headers?: Headers } | null)?.headers;
             const ipAddress = headers ? (clientAddress(headers, config.trustedProxies) ?? '') : '';
-            if (deps.isReplacingSession?.()) return { data: { ...session, signInMethod, ipAddress } };
+            const carry = deps.replacedSessionCarry?.();
+            if (carry)
+              return {
+                data: {
+                  ...session,
+                  signInMethod: carry.signInMethod ?? signInMethod,
+                  secondFactorAt: carry.secondFactorAt ?? null,
+                  ipAddress,
+                },
+              };
             try {
               await deps.onSessionCreating?.(newSession(session, context?.path));
             } catch {
@@ -213,7 +231,7 @@ export function createConsoleAuth(
             return { data: { ...session, signInMethod, ipAddress } };
           },
           after: async (session, context) => {
-            if (deps.isReplacingSession?.()) return;
+            if (deps.replacedSessionCarry?.()) return;
             await deps.onSessionCreated?.(newSession(session, context?.path));
           },
         },

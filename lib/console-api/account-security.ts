@@ -30,8 +30,11 @@ const secondFactorCode = z
 
 export const isAuthenticatorCode = (code: string) => /^\d{6}$/.test(code);
 
-/** With the current password: start enrolling, new backup codes, or remove the second factor. */
-export const passwordConfirmationSchema = z.object({ password: currentPassword });
+/**
+ * With the current password: start enrolling, new backup codes, or remove the second factor. An
+ * operator who has no password (SSO only) sends none, and must have signed in recently instead.
+ */
+export const passwordConfirmationSchema = z.object({ password: z.optional(currentPassword) });
 export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;
 
 /** The secret to put in an authenticator app, as a QR code (its otpauth:// URI) and as text. */

@@ -309,6 +309,8 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/step-up',
     permission: 'console:read',
+    // Also the way an SSO session proves its second factor when the policy asks (lib/server/step-up.ts).
+    beforeSecondFactor: true,
     body: stepUpSchema,
     answer: stepUpResultSchema,
   }),

@@ -91,6 +91,7 @@ interface SessionTable {
   signInMethod: string | null;
   steppedUpAt: string | number | Date | null;
   stepUpFailures: number | null;
+  secondFactorAt: string | number | Date | null;
 }
 
 /**

@@ -7,7 +7,7 @@ import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth/options';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
-import { currentRequestId, isReplacingSession } from './request-context';
+import { currentRequestId, replacedSessionCarry } from './request-context';
 
 export interface ConsoleParts {
   config: ConsoleConfig;
@@ -24,7 +24,7 @@ export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
     log,
     onSessionCreating: signIns.start,
     onSessionCreated: signIns.settle,
-    isReplacingSession,
+    replacedSessionCarry,
   });
   return { config, database, auth };
 }

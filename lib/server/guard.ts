@@ -4,7 +4,7 @@ import type { ConsoleError } from '@/lib/console-api/console-error';
 import { can, type Permission } from '@/lib/roles';
 import { accessErrors } from './errors';
 import { consoleServer, type Operator, operatorFromHeaders } from './index';
-import { mustEnrolSecondFactor, secondFactorRequired } from './step-up';
+import { secondFactorDue, secondFactorRequired } from './step-up';
 
 const permissionWording: Record<Permission, string> = {
   'console:read': 'use the console',
@@ -40,9 +40,8 @@ export async function guardRequest(
   }
   const operator = await operatorFromHeaders(request.headers);
   if (!operator) return { error: accessErrors.unauthenticated(), operator: null, reason: 'unauthenticated' };
-  if (!beforeSecondFactor && mustEnrolSecondFactor(operator, config)) {
-    return { error: secondFactorRequired(), operator, reason: 'forbidden' };
-  }
+  const due = beforeSecondFactor ? null : secondFactorDue(operator, config);
+  if (due) return { error: secondFactorRequired(due), operator, reason: 'forbidden' };
   if (!can(operator.role, permission)) {
     return {
       error: accessErrors.forbidden(permissionWording[permission]),

@@ -124,6 +124,11 @@ export interface OperatorSession {
   signInMethod: SignInMethod;
   /** When they last proved who they are, in ms since the epoch: the sign-in, or a later step-up. */
   authenticatedAt: number;
+  /**
+   * Whether this session has proved a second factor since an SSO sign-in (a code at step-up, or
+   * enrolling); a password sign-in with a second factor asked for it before the session existed.
+   */
+  secondFactorProved: boolean;
 }
 
 /** The signed-in operator of a request, or null (no session, expired, or disabled). */
@@ -131,7 +136,7 @@ export async function operatorFromHeaders(headers: Headers): Promise<Operator | 
   const { auth } = await consoleServer();
   const session = await auth.api.getSession({ headers }).catch(() => null);
   if (!session || session.user.banned) return null;
-  const { createdAt, steppedUpAt, signInMethod } = session.session;
+  const { createdAt, steppedUpAt, signInMethod, secondFactorAt } = session.session;
   return {
     id: session.user.id,
     email: session.user.email,
@@ -142,6 +147,7 @@ export async function operatorFromHeaders(headers: Headers): Promise<Operator | 
       id: session.session.id,
       signInMethod: signInMethod === 'sso' ? 'sso' : 'password',
       authenticatedAt: Math.max(timeOf(createdAt), timeOf(steppedUpAt)),
+      secondFactorProved: signInMethod !== 'sso' || timeOf(secondFactorAt) > 0,
     },
   };
 }

@@ -4,9 +4,9 @@ import { forbidden, redirect } from 'next/navigation';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { can, type Permission } from '@/lib/roles';
 import { consoleServer, type Operator, operatorFromHeaders } from './index';
-import { mustEnrolSecondFactor } from './step-up';
+import { secondFactorDue } from './step-up';
 
-/** Where an operator who must enrol a second factor does it; every other page sends them there. */
+/** Where an operator enrols or confirms the second factor the policy asks for; every other page sends them there. */
 const ENROLMENT_PAGE = '/account';
 
 /**
@@ -23,8 +23,7 @@ export async function requirePageOperator(permission: Permission): Promise<Opera
   }
   const path = requestHeaders.get('x-console-path') ?? '';
   const onEnrolmentPage = path === ENROLMENT_PAGE || path.startsWith(`${ENROLMENT_PAGE}?`);
-  if (!onEnrolmentPage && mustEnrolSecondFactor(operator, (await consoleServer()).config))
-    redirect(ENROLMENT_PAGE);
+  if (!onEnrolmentPage && secondFactorDue(operator, (await consoleServer()).config)) redirect(ENROLMENT_PAGE);
   if (!can(operator.role, permission)) forbidden();
   return operator;
 }

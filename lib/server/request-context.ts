@@ -5,7 +5,14 @@ import { randomUUID } from 'node:crypto';
  * The request id of the request being handled, for code that runs deep inside better-auth (its
  * database hooks) and writes the audit log. Falls back to a fresh id outside a request.
  */
-const storage = new AsyncLocalStorage<{ requestId: string; replacesSession?: boolean }>();
+const storage = new AsyncLocalStorage<{ requestId: string; replacesSession?: SessionCarry }>();
+
+/** What a replaced session keeps of the one it replaces (how it signed in, a second factor proved). */
+export interface SessionCarry {
+  signInMethod?: 'password' | 'sso';
+  /** ISO 8601, or null: the new session has proved no second factor. */
+  secondFactorAt?: string | null;
+}
 
 export function withRequestId<T>(requestId: string, run: () => T): T {
   return storage.run({ requestId }, run);
@@ -16,12 +23,13 @@ export function withRequestId<T>(requestId: string, run: () => T): T {
  * a second factor, changing a password): the new session is no sign-in, and the audit log says so
  * through the action that caused it.
  */
-export function replacingSession<T>(requestId: string, run: () => T): T {
-  return storage.run({ requestId, replacesSession: true }, run);
+export function replacingSession<T>(requestId: string, run: () => T, carry: SessionCarry = {}): T {
+  return storage.run({ requestId, replacesSession: carry }, run);
 }
 
-export function isReplacingSession(): boolean {
-  return storage.getStore()?.replacesSession === true;
+/** Inside replacingSession: what the new session carries over; otherwise undefined. */
+export function replacedSessionCarry(): SessionCarry | undefined {
+  return storage.getStore()?.replacesSession;
 }
 
 export function currentRequestId(): string {

@@ -1,14 +1,16 @@
 import 'server-only';
 import { APIError } from 'better-auth/api';
 import QRCode from 'qrcode';
+import { operatorHasPassword } from '@/lib/auth/operators';
 import { signInKeys } from '@/lib/auth/sign-in-limiter';
 import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import type { ConsoleServer } from './index';
+import type { ConsoleServer, Operator, OperatorSession } from './index';
 import { replacingSession } from './request-context';
+import { requireFreshSession } from './step-up';
 
 /**
  * An operator's second factor through better-auth's two-factor plugin, called on the server with
@@ -59,8 +61,22 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What a change to one's own second factor asks for: the current password, or, from an operator who
+ * has none (signed up through SSO), a sign-in within the step-up window instead.
+ */
+export async function requirePasswordOrFreshSession(
+  server: ConsoleServer,
+  operator: Operator,
+  password: string | undefined,
+): Promise<void> {
+  if (!(await operatorHasPassword(server.database.db, operator.id)))
+    return requireFreshSession(operator, server.config);
+  if (password === undefined) throw fieldError('password', 'must not be empty');
+}
+
 /** Step one: a new secret (not yet in use) and ten backup codes, for the password. */
-export async function startEnrolment(server: ConsoleServer, headers: Headers, password: string) {
+export async function startEnrolment(server: ConsoleServer, headers: Headers, password: string | undefined) {
   const answer = await call(() =>
     server.auth.api.enableTwoFactor({ body: { password, method: 'totp' }, headers }),
   );
@@ -74,23 +90,27 @@ export async function startEnrolment(server: ConsoleServer, headers: Headers, pa
 
 /**
  * Step two: the app's first code turns the second factor on. better-auth then replaces the session
- * (no sign-in: see replacingSession); the answer's cookie is handed on to the browser.
+ * (no sign-in: see replacingSession), which keeps how it signed in and has now proved the factor;
+ * the answer's cookie is handed on to the browser.
  */
 export async function confirmEnrolment(
   server: ConsoleServer,
   headers: Headers,
   requestId: string,
   code: string,
+  session: OperatorSession,
 ): Promise<Headers> {
   const answer = await call(() =>
-    replacingSession(requestId, () =>
-      server.auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true }),
+    replacingSession(
+      requestId,
+      () => server.auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true }),
+      { signInMethod: session.signInMethod, secondFactorAt: new Date().toISOString() },
     ),
   );
   return answer.headers;
 }
 
-export async function newBackupCodes(server: ConsoleServer, headers: Headers, password: string) {
+export async function newBackupCodes(server: ConsoleServer, headers: Headers, password: string | undefined) {
   const answer = await call(() => server.auth.api.generateBackupCodes({ body: { password }, headers }));
   return { backupCodes: answer.backupCodes };
 }
@@ -99,11 +119,14 @@ export async function removeSecondFactor(
   server: ConsoleServer,
   headers: Headers,
   requestId: string,
-  password: string,
+  password: string | undefined,
+  session: OperatorSession,
 ): Promise<Headers> {
   const answer = await call(() =>
-    replacingSession(requestId, () =>
-      server.auth.api.disableTwoFactor({ body: { password }, headers, returnHeaders: true }),
+    replacingSession(
+      requestId,
+      () => server.auth.api.disableTwoFactor({ body: { password }, headers, returnHeaders: true }),
+      { signInMethod: session.signInMethod, secondFactorAt: null },
     ),
   );
   return answer.headers;

@@ -11,6 +11,8 @@ export interface SsoOutcome {
   location: string;
   /** Whether the callback set a session cookie. */
   signedIn: boolean;
+  /** The cookies the callback set, as a browser would send them back. */
+  cookie: string;
 }
 
 function cookiesOf(response: Response): string {
@@ -51,5 +53,6 @@ export async function signInThroughSso(
   return {
     location: answer.headers.get('location') ?? '',
     signedIn: answer.headers.getSetCookie().some((cookie) => /session_token=[^;]+/.test(cookie)),
+    cookie: cookiesOf(answer),
   };
 }

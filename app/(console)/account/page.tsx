@@ -1,11 +1,14 @@
 import type { Metadata } from 'next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { operatorHasPassword } from '@/lib/auth/operators';
 import { consoleConfig } from '@/lib/config';
 import { roleDescriptions } from '@/lib/roles';
+import { consoleServer } from '@/lib/server';
 import { requirePageOperator } from '@/lib/server/page-guard';
-import { mustEnrolSecondFactor } from '@/lib/server/step-up';
+import { secondFactorDue } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
+import { ConfirmSecondFactor } from './_components/confirm-second-factor';
 import { SessionsList } from './_components/sessions-list';
 import { TwoFactorCard } from './_components/two-factor-card';
 
@@ -15,7 +18,8 @@ export const metadata: Metadata = { title: 'Account · User Group Console' };
 export default async function AccountPage() {
   const operator = await requirePageOperator('console:read');
   const config = consoleConfig();
-  const mustEnrol = mustEnrolSecondFactor(operator, config);
+  const due = secondFactorDue(operator, config);
+  const hasPassword = await operatorHasPassword((await consoleServer()).database.db, operator.id);
   const required = operator.role !== null && config.auth.requireSecondFactor.includes(operator.role);
   const usesPassword = operator.session.signInMethod === 'password';
   return (
@@ -28,13 +32,27 @@ export default async function AccountPage() {
           {operator.role ? roleDescriptions[operator.role] : 'Ask an admin of the console for a role.'}
         </p>
       </div>
-      {mustEnrol ? (
+      {due === 'enrol' ? (
         <Alert variant="error" role="alert">
           Your role ({operator.role}) must have a second factor: set up an authenticator app below to use the
           console.
         </Alert>
       ) : null}
-      {usesPassword || operator.twoFactorEnabled ? (
+      {due === 'confirm' ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Confirm with your authenticator app</CardTitle>
+            <CardDescription>
+              Your role ({operator.role}) must use its second factor after single sign-on too. Enter the code
+              your app shows now to open the console.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ConfirmSecondFactor />
+          </CardContent>
+        </Card>
+      ) : null}
+      {usesPassword || operator.twoFactorEnabled || due === 'enrol' ? (
         <Card>
           <CardHeader>
             <CardTitle>Two-factor authentication</CardTitle>
@@ -44,7 +62,11 @@ export default async function AccountPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <TwoFactorCard enabled={operator.twoFactorEnabled} required={required} />
+            <TwoFactorCard
+              enabled={operator.twoFactorEnabled}
+              required={required}
+              hasPassword={hasPassword}
+            />
           </CardContent>
         </Card>
       ) : null}

@@ -10,7 +10,8 @@ import { countWrongProof, recordStepUp } from '@/lib/server/step-up';
 /**
  * Confirming who you are again (the dialog over a production action): the password, an
  * authenticator code or a backup code. Passed, the session counts as authenticated now for
- * CONSOLE_STEP_UP_MINUTES. Passed and failed attempts are both on record. After
+ * CONSOLE_STEP_UP_MINUTES; a code also proves the session's second factor, which an SSO sign-in
+ * under CONSOLE_REQUIRE_2FA_FOR_SSO must do before anything else. Passed and failed attempts are both on record. After
  * STEP_UP_WRONG_PROOF_LIMIT wrong proofs in a row the session ends: whoever holds it must sign in
  * again, past the sign-in limit and the second factor, rather than guess on for the session's life.
  */
@@ -23,7 +24,7 @@ export const POST = consoleRoute(
     let proof: string;
     try {
       proof = await verifyStepUp(server, request.headers, operator, body);
-      await recordStepUp(db, operator.session.id);
+      await recordStepUp(db, operator.session.id, proof !== 'password');
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';
       const wrongProof = code === 'invalid_request';

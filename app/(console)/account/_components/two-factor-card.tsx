@@ -18,9 +18,11 @@ import type { Enrolment } from '@/lib/console-api/account-security';
 import { BackupCodes } from './backup-codes';
 import { PasswordStep } from './password-step';
 
+type Action = 'enrol' | 'codes' | 'remove';
+
 type Step =
   | { name: 'idle' }
-  | { name: 'password'; for: 'enrol' | 'codes' | 'remove' }
+  | { name: 'password'; for: Action }
   | { name: 'scan'; enrolment: Enrolment }
   | { name: 'codes'; codes: string[] };
 
@@ -28,7 +30,16 @@ type Step =
  * The operator's second factor on their account page: set up an authenticator app (password, QR
  * code or secret, the first code, then the backup codes once), new backup codes, or remove it.
  */
-export function TwoFactorCard({ enabled, required }: { enabled: boolean; required: boolean }) {
+export function TwoFactorCard({
+  enabled,
+  required,
+  hasPassword,
+}: {
+  enabled: boolean;
+  required: boolean;
+  /** Without one (SSO only), no password is asked: the server wants a recent sign-in instead. */
+  hasPassword: boolean;
+}) {
   const router = useRouter();
   const [step, setStep] = useState<Step>({ name: 'idle' });
   const start = useStartTwoFactor();
@@ -59,42 +70,51 @@ export function TwoFactorCard({ enabled, required }: { enabled: boolean; require
         }}
       />
     );
+  /** Starts enrolling, makes new codes or removes, with the password when they have one. */
+  const run = (action: Action, password: string | undefined) => {
+    if (action === 'enrol')
+      start.mutate({ password }, { onSuccess: (enrolment) => setStep({ name: 'scan', enrolment }) });
+    else if (action === 'codes')
+      newCodes.mutate(
+        { password },
+        { onSuccess: ({ backupCodes }) => setStep({ name: 'codes', codes: backupCodes }) },
+      );
+    else
+      remove.mutate(
+        { password },
+        {
+          onSuccess: () => {
+            idle();
+            router.refresh();
+          },
+        },
+      );
+  };
+  // Without a password (SSO only) the server asks for a recent sign-in instead, through the step-up dialog.
+  const ask = (action: Action) =>
+    hasPassword ? setStep({ name: 'password', for: action }) : run(action, undefined);
+  const mutations = { enrol: start, codes: newCodes, remove };
+
   if (step.name === 'password') {
     const wording = {
-      enrol: { label: 'Set up an authenticator app', submit: 'Continue', mutation: start },
-      codes: { label: 'New backup codes', submit: 'Make new codes', mutation: newCodes },
-      remove: { label: 'Remove the authenticator app', submit: 'Remove it', mutation: remove },
+      enrol: { label: 'Set up an authenticator app', submit: 'Continue' },
+      codes: { label: 'New backup codes', submit: 'Make new codes' },
+      remove: { label: 'Remove the authenticator app', submit: 'Remove it' },
     }[step.for];
+    const mutation = mutations[step.for];
     return (
       <PasswordStep
         label={wording.label}
         submitLabel={wording.submit}
-        pending={wording.mutation.isPending}
-        error={wording.mutation.error}
+        pending={mutation.isPending}
+        error={mutation.error}
         destructive={step.for === 'remove'}
         onCancel={idle}
-        onSubmit={(password) => {
-          if (step.for === 'enrol')
-            start.mutate({ password }, { onSuccess: (enrolment) => setStep({ name: 'scan', enrolment }) });
-          else if (step.for === 'codes')
-            newCodes.mutate(
-              { password },
-              { onSuccess: ({ backupCodes }) => setStep({ name: 'codes', codes: backupCodes }) },
-            );
-          else
-            remove.mutate(
-              { password },
-              {
-                onSuccess: () => {
-                  idle();
-                  router.refresh();
-                },
-              },
-            );
-        }}
+        onSubmit={(password) => run(step.for, password)}
       />
     );
   }
+  const failed = hasPassword ? null : [start, newCodes, remove].find((mutation) => mutation.isError);
 
   return (
     <div className="flex flex-col gap-3">
@@ -112,22 +132,27 @@ export function TwoFactorCard({ enabled, required }: { enabled: boolean; require
       <div className="flex flex-wrap gap-2">
         {enabled ? (
           <>
-            <Button variant="outline" onClick={() => setStep({ name: 'password', for: 'codes' })}>
+            <Button variant="outline" disabled={newCodes.isPending} onClick={() => ask('codes')}>
               New backup codes
             </Button>
             {required ? null : (
-              <Button variant="outline" onClick={() => setStep({ name: 'password', for: 'remove' })}>
+              <Button variant="outline" disabled={remove.isPending} onClick={() => ask('remove')}>
                 Remove the app
               </Button>
             )}
           </>
         ) : (
-          <Button onClick={() => setStep({ name: 'password', for: 'enrol' })}>
+          <Button disabled={start.isPending} onClick={() => ask('enrol')}>
             <ShieldCheck aria-hidden="true" />
             Set up an authenticator app
           </Button>
         )}
       </div>
+      {failed?.error ? (
+        <Alert variant="error" role="alert">
+          {formErrorMessage(failed.error)}
+        </Alert>
+      ) : null}
     </div>
   );
 }

@@ -1,16 +1,18 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
-import { limitProof, startEnrolment } from '@/lib/server/second-factor';
+import { limitProof, requirePasswordOrFreshSession, startEnrolment } from '@/lib/server/second-factor';
 
 /**
- * Enrolling an authenticator app, step one: for the current password, a new secret and ten backup
- * codes (shown once). Nothing is asked at sign-in until the app's first code confirms it.
+ * Enrolling an authenticator app, step one: for the current password (or, without one, a recent
+ * sign-in), a new secret and ten backup codes (shown once). Nothing is asked at sign-in until the
+ * app's first code confirms it.
  */
 export const POST = consoleRoute(
   consoleRoutes.startTwoFactor,
   async ({ request, operator, requestId, body, server }) => {
     await limitProof(server, request, operator.email);
+    await requirePasswordOrFreshSession(server, operator, body.password);
     return onRecord(
       {
         action: 'two-factor.enrol',

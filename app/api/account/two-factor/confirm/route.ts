@@ -10,7 +10,7 @@ export const POST = consoleRoute(
     await limitProof(server, request, operator.email);
     const headers = await onRecord(
       { action: 'two-factor.enrol', operator, requestId, detail: 'the app’s first code: second factor on' },
-      () => confirmEnrolment(server, request.headers, requestId, body.code),
+      () => confirmEnrolment(server, request.headers, requestId, body.code, operator.session),
     );
     return answerWithCookies({ done: true as const }, headers);
   },

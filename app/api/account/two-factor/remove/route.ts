@@ -2,7 +2,12 @@ import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
-import { answerWithCookies, limitProof, removeSecondFactor } from '@/lib/server/second-factor';
+import {
+  answerWithCookies,
+  limitProof,
+  removeSecondFactor,
+  requirePasswordOrFreshSession,
+} from '@/lib/server/second-factor';
 
 /**
  * Removes the operator's authenticator app and backup codes, for the current password. Refused
@@ -17,8 +22,9 @@ export const POST = consoleRoute(
         `Your role (${operator.role}) must have a second factor: set up a new app instead, or ask an admin to reset it.`,
       );
     await limitProof(server, request, operator.email);
+    await requirePasswordOrFreshSession(server, operator, body.password);
     const headers = await onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
-      removeSecondFactor(server, request.headers, requestId, body.password),
+      removeSecondFactor(server, request.headers, requestId, body.password, operator.session),
     );
     return answerWithCookies({ done: true as const }, headers);
   },
