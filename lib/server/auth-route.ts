@@ -7,9 +7,8 @@ import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
-import { audit, settleAudit } from './audit-log';
 import { accessErrors, auditUnavailable } from './errors';
-import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
+import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
 import { readBodyText, readJson } from './request-body';
 import { replacingSession, withRequestId } from './request-context';
 import { handleRequest } from './route';
@@ -43,28 +42,34 @@ type EndpointKind =
 const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password', 'second-factor']);
 const limited = jsonOnly;
 
-/** The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log. */
-export function handleAuthRequest(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
-  const endpoint = allowedEndpoints.find(
-    (candidate) => candidate.method === request.method && candidate.path.test(path),
-  );
-  return handleRequest(`auth ${endpoint?.kind ?? 'refused'}`, async ({ requestId }) => {
-    if (!endpoint) throw noSuchEndpoint();
-    return handleEndpoint(request, endpoint.kind, path, requestId);
-  });
+/**
+ * The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log,
+ * on the server its route hands it (asked for inside the frame, so that a server that cannot start
+ * answers in the documented error shape).
+ */
+export function authRoute(consoleServer: () => Promise<ConsoleServer>) {
+  return (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
+    const endpoint = allowedEndpoints.find(
+      (candidate) => candidate.method === request.method && candidate.path.test(path),
+    );
+    return handleRequest(`auth ${endpoint?.kind ?? 'refused'}`, async ({ requestId }) => {
+      if (!endpoint) throw noSuchEndpoint();
+      return handleEndpoint(await consoleServer(), request, endpoint.kind, path, requestId);
+    });
+  };
 }
 
 const noSuchEndpoint = () => new ConsoleError('not_found', 'No such sign-in endpoint.');
 
 async function handleEndpoint(
+  server: ConsoleServer,
   request: Request,
   kind: EndpointKind,
   path: string,
   requestId: string,
 ): Promise<Response> {
-  const server = await consoleServer();
-  const { auth, config, database } = server;
+  const { auth, config, database, auditLog } = server;
   // Only the configured provider has a callback (with SSO off, none): nobody reaches better-auth,
   // its error redirect or the audit log through another.
   if (kind === 'sso-callback' && (!config.oidc || path !== `/callback/${config.oidc.providerId}`)) {
@@ -78,7 +83,7 @@ async function handleEndpoint(
   const body = await readAuthBody(request, kind);
   // The second step is for someone signing in, not signed in: a signed-in operator's code here
   // would turn on a pending enrolment behind the account page's back.
-  if (kind === 'second-factor' && (await operatorFromHeaders(request.headers)))
+  if (kind === 'second-factor' && (await operatorFromHeaders(server, request.headers)))
     throw new ConsoleError('conflict', 'You are signed in already.');
   const challenged =
     kind === 'second-factor' ? await challengedOperator(request, database, config.secureCookies) : null;
@@ -90,12 +95,14 @@ async function handleEndpoint(
   else if (limited.has(kind)) await limitAttempt(server, kind, attemptedEmail, client, requestId);
 
   const before: Operator | null =
-    kind === 'sign-out' || kind === 'change-password' ? await operatorFromHeaders(request.headers) : null;
+    kind === 'sign-out' || kind === 'change-password'
+      ? await operatorFromHeaders(server, request.headers)
+      : null;
 
   // Signing out and changing a password are changes: on record before they happen, or not done.
   const changeId =
     before && (kind === 'sign-out' || kind === 'change-password')
-      ? await audit({
+      ? await auditLog.record({
           action: kind === 'sign-out' ? 'sign-out' : 'password.change',
           operator: before,
           outcome: 'started',
@@ -107,7 +114,7 @@ async function handleEndpoint(
   const totp = kind === 'second-factor' && path.endsWith('/verify-totp') && challenged !== null;
   const code = typeof body.json?.code === 'string' ? body.json.code : '';
   if (totp && !(await claimCode(database.db, challenged.id, code))) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: challenged,
       outcome: 'code_reused',
@@ -122,7 +129,11 @@ async function handleEndpoint(
   );
   if (totp && !response.ok) await releaseCode(database.db, challenged.id, code);
   if (changeId !== null)
-    await settleAudit(changeId, { outcome: response.ok ? 'success' : await errorCode(response) }, requestId);
+    await auditLog.settle(
+      changeId,
+      { outcome: response.ok ? 'success' : await errorCode(response) },
+      requestId,
+    );
 
   // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.
   // Without a challenge nobody signed in to cause it: on record once per client and window.
@@ -132,7 +143,7 @@ async function handleEndpoint(
     (challenged !== null ||
       (await failureGateOf(server.signInLimiter).first(`second-factor:${client ?? 'unknown'}`)))
   ) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: challenged,
       outcome: await errorCode(response),
@@ -151,7 +162,7 @@ async function handleEndpoint(
       consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
       throw auditUnavailable(requestId);
     }
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
       outcome,
@@ -177,7 +188,7 @@ async function handleEndpoint(
       error !== SIGN_IN_NOT_RECORDED.toLowerCase() &&
       (await failureGateOf(server.signInLimiter).first(callbackKey))
     ) {
-      await audit({
+      await auditLog.record({
         action: 'sign-in',
         operator: null,
         outcome: error,
@@ -191,7 +202,7 @@ async function handleEndpoint(
 
 /** Counts a sign-in, SSO start or password change against the limiter; over the limit, 429. */
 async function limitAttempt(
-  { database, signInLimiter }: ConsoleServer,
+  { database, signInLimiter, auditLog }: ConsoleServer,
   kind: EndpointKind,
   attemptedEmail: string | null,
   client: string | null,
@@ -202,7 +213,7 @@ async function limitAttempt(
   consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
   // One entry per window and key, not one per refused guess: a flood cannot flood the log.
   if (kind === 'sign-in' && verdict.firstRefusal) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
       outcome: 'rate_limited',
@@ -218,7 +229,7 @@ async function limitAttempt(
  * shares the gate of failed callbacks: one unauthenticated entry per client and window in all.
  */
 async function limitSsoCallback(
-  { signInLimiter }: ConsoleServer,
+  { signInLimiter, auditLog }: ConsoleServer,
   callbackKey: string,
   requestId: string,
 ): Promise<void> {
@@ -226,7 +237,7 @@ async function limitSsoCallback(
   if (verdict.allowed) return;
   consoleMetrics().rateLimitRefusals.inc({ limit: 'sso-callback' });
   if (await failureGateOf(signInLimiter).first(callbackKey)) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: null,
       outcome: 'rate_limited',

@@ -15,7 +15,9 @@ const harness = await startRouteTestConsole(
 );
 const { origin, params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
-const { handleAuthRequest } = await import('@/lib/server/auth-route');
+const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  (await import('@/lib/server')).consoleServer,
+);
 const operatorsRoute = await import('@/app/api/operators/route');
 const startRoute = (await import('@/app/api/account/two-factor/route')).POST;
 const confirmRoute = (await import('@/app/api/account/two-factor/confirm/route')).POST;

@@ -15,7 +15,9 @@ Object.assign(process.env, {
   LOG_LEVEL: 'silent',
 });
 
-const { handleAuthRequest } = await import('./auth-route');
+const handleAuthRequest = (await import('./auth-route')).authRoute(
+  (await import('@/lib/server')).consoleServer,
+);
 const { consoleServer } = await import('@/lib/server');
 const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');

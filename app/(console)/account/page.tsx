@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { consoleConfig } from '@/lib/config';
 import { roleDescriptions } from '@/lib/roles';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { mustEnrolSecondFactor } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
 import { SessionsList } from './_components/sessions-list';
@@ -13,8 +12,8 @@ export const metadata: Metadata = { title: 'Account · User Group Console' };
 
 /** Every operator's own page: who they are, what their role allows, their password and second factor. */
 export default async function AccountPage() {
-  const operator = await requirePageOperator('console:read');
-  const config = consoleConfig();
+  const { server, operator } = await pageContext('console:read');
+  const config = server.config;
   const mustEnrol = mustEnrolSecondFactor(operator, config);
   const required = operator.role !== null && config.auth.requireSecondFactor.includes(operator.role);
   const usesPassword = operator.session.signInMethod === 'password';

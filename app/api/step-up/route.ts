@@ -1,5 +1,4 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { audit, settleAudit } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { limitProof, verifyStepUp } from '@/lib/server/second-factor';
 import { recordStepUp } from '@/lib/server/step-up';
@@ -13,17 +12,26 @@ export const POST = consoleRoute(
   consoleRoutes.stepUp,
   async ({ request, operator, requestId, body, server }) => {
     await limitProof(server, request, operator.email);
-    const entryId = await audit({ action: 'step-up', operator, outcome: 'started', requestId });
+    const entryId = await server.auditLog.record({
+      action: 'step-up',
+      operator,
+      outcome: 'started',
+      requestId,
+    });
     let proof: string;
     try {
       proof = await verifyStepUp(server, request.headers, operator, body);
       await recordStepUp(server.database.db, operator.session.id);
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';
-      await settleAudit(entryId, { outcome: code === 'invalid_request' ? 'wrong_proof' : code }, requestId);
+      await server.auditLog.settle(
+        entryId,
+        { outcome: code === 'invalid_request' ? 'wrong_proof' : code },
+        requestId,
+      );
       throw error;
     }
-    await settleAudit(entryId, { outcome: 'success', detail: proof }, requestId);
+    await server.auditLog.settle(entryId, { outcome: 'success', detail: proof }, requestId);
     return { until: new Date(Date.now() + server.config.auth.stepUpSeconds * 1000).toISOString() };
   },
 );

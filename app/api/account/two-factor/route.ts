@@ -1,5 +1,4 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { limitProof, startEnrolment } from '@/lib/server/second-factor';
 
@@ -11,7 +10,7 @@ export const POST = consoleRoute(
   consoleRoutes.startTwoFactor,
   async ({ request, operator, requestId, body, server }) => {
     await limitProof(server, request, operator.email);
-    return onRecord(
+    return server.auditLog.onRecord(
       {
         action: 'two-factor.enrol',
         operator,

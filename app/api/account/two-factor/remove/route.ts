@@ -1,6 +1,5 @@
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { answerWithCookies, limitProof, removeSecondFactor } from '@/lib/server/second-factor';
 
@@ -17,7 +16,7 @@ export const POST = consoleRoute(
         `Your role (${operator.role}) must have a second factor: set up a new app instead, or ask an admin to reset it.`,
       );
     await limitProof(server, request, operator.email);
-    const headers = await onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
+    const headers = await server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
       removeSecondFactor(server, request.headers, requestId, body.password),
     );
     return answerWithCookies({ done: true as const }, headers);
