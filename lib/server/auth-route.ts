@@ -7,6 +7,7 @@ import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import { authRefusal, inConsoleWords } from './auth-answers';
 import { accessErrors, auditUnavailable } from './errors';
 import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
 import { readBodyText, readJson } from './request-body';
@@ -121,7 +122,7 @@ async function handleEndpoint(
       requestId,
       detail: 'an authenticator code',
     });
-    return Response.json({ code: 'INVALID_CODE', message: 'Invalid code' }, { status: 401 });
+    throw authRefusal('second-factor', 'INVALID_CODE', 401, requestId);
   }
   // A password change replaces the session: the new one is no sign-in (its entry says why).
   const response = await (kind === 'change-password' ? replacingSession : withRequestId)(requestId, () =>
@@ -169,14 +170,8 @@ async function handleEndpoint(
       requestId,
       detail: 'email and password',
     });
-    // A disabled operator's right password must not read differently from a wrong one: the log
-    // keeps the real outcome, the answer is the same as for any wrong password.
-    if (outcome === 'banned_user') {
-      return Response.json(
-        { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' },
-        { status: 401 },
-      );
-    }
+    // A disabled operator's right password reads as a wrong one (lib/server/auth-answers.ts); the
+    // log keeps the real outcome.
   }
   if (kind === 'sso-callback') {
     const error = ssoError(response);
@@ -196,8 +191,12 @@ async function handleEndpoint(
         detail: 'single sign-on; further failures from this client are recorded once per window',
       });
     }
+    // A redirect: back to the console, or to the sign-in page with the IdP's or better-auth's
+    // `?error=`, which the page never shows as such (app/sign-in/_components/sign-in.schema.ts).
+    return response;
   }
-  return response;
+  // Only the console's words reach a person, and no session token reaches page scripts.
+  return inConsoleWords(kind, response, requestId);
 }
 
 /** Counts a sign-in, SSO start or password change against the limiter; over the limit, 429. */
