@@ -61,29 +61,46 @@ describe('authApi', () => {
 
   it.each([
     [
-      'better-auth’s code',
+      'a wrong password, in the console’s words',
       401,
-      { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'x' },
-      'INVALID_EMAIL_OR_PASSWORD',
+      { error: { code: 'unauthenticated', message: 'The email or the password is wrong.' } },
+      'unauthenticated',
       undefined,
+      'The email or the password is wrong.',
     ],
-    ['a disabled operator', 403, { code: 'BANNED_USER', message: 'x' }, 'BANNED_USER', undefined],
     [
       'the console’s rate limit',
       429,
       { error: { code: 'rate_limited', message: 'retry in 17 s', retryAfterSeconds: 17 } },
-      undefined,
+      'rate_limited',
       17,
+      'retry in 17 s',
     ],
-    ['a body of another shape', 500, { code: 42, error: 'nope' }, undefined, undefined],
-  ])('reports a refusal: %s', async (_case, status, body, code, retryAfterSeconds) => {
+    [
+      'better-auth’s own shape (never passed on), read as unexplained',
+      401,
+      { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' },
+      undefined,
+      undefined,
+      'The console refused the request (HTTP 401).',
+    ],
+    [
+      'a body of another shape',
+      500,
+      { code: 42, error: 'nope' },
+      undefined,
+      undefined,
+      'The console refused the request (HTTP 500).',
+    ],
+  ])('reports a refusal: %s', async (_case, status, body, code, retryAfterSeconds, message) => {
     answer(status, body);
     const error = await refusal(authApi.signInWithEmail({ email: 'a@b.example', password: 'x' }));
-    expect({ status: error.status, code: error.code, retryAfterSeconds: error.retryAfterSeconds }).toEqual({
-      status,
-      code,
-      retryAfterSeconds,
-    });
+    expect({
+      status: error.status,
+      code: error.code,
+      retryAfterSeconds: error.retryAfterSeconds,
+      message: error.message,
+    }).toEqual({ status, code, retryAfterSeconds, message });
   });
 
   it('says so when the console cannot be reached', async () => {

@@ -40,13 +40,12 @@ function authClient() {
 const callOptions = { fetchOptions: { disableSignal: true } };
 
 /**
- * How /api/auth explains a refusal, as better-fetch hands it over (the body and the status):
- * better-auth's own `{ code, message }`, or the console's `{ error: { code, message,
- * retryAfterSeconds } }` from the checks in front of it (rate limit, origin, JSON only).
+ * How /api/auth explains a refusal, as better-fetch hands it over (the body and the status): the
+ * console's `{ error: { code, message, fields, retryAfterSeconds } }`, better-auth's own refusals
+ * included, in the console's words (lib/server/auth-answers.ts).
  */
 const authRefusalSchema = z.object({
   status: z.number(),
-  code: z.catch(z.optional(z.string()), undefined),
   error: z.catch(z.optional(consoleErrorBodySchema.shape.error), undefined),
 });
 
@@ -66,8 +65,8 @@ async function settle(call: () => Promise<{ data: unknown; error: unknown }>): P
   if (!answer.error) return answer.data;
   const refusal = authRefusalSchema.safeParse(answer.error);
   if (!refusal.success) throw new Error(UNEXPECTED_ANSWER);
-  const { status, code, error } = refusal.data;
-  throw new AuthRequestError(status, code, error?.retryAfterSeconds);
+  const { status, error } = refusal.data;
+  throw new AuthRequestError(status, error);
 }
 
 /** What the password step answers when the operator has a second factor: no session yet. */

@@ -18,6 +18,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Source files (tests and lib/testing left out) under a folder, .tsx too. */
+function appFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'testing' ? [] : appFiles(full);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
 function unitOf(file: string): string {
   const [first = ''] = path.relative(libDir, file).split(path.sep);
   return first.replace(/\.tsx?$/, '');
@@ -88,6 +97,24 @@ describe("lib/'s import graph", () => {
     for (const unit of ['auth', 'audit', 'db', 'config', 'console-api', 'user-group-api']) {
       expect([...(graph.get(unit) ?? [])], unit).not.toContain('server');
     }
+  });
+
+  it('hands the console server down from the edges: nothing below them fetches it', () => {
+    // lib/server/index.ts builds it; the route frame, the page helper and the two routes outside the
+    // frame import it (and Next's start hook, outside these folders); stores, helpers and pages are
+    // handed it (pages through lib/server/page-context.ts).
+    const edges = [
+      'app/api/auth/[...all]/route.ts',
+      'app/api/ready/route.ts',
+      'lib/server/page-context.ts',
+      'lib/server/route.ts',
+    ];
+    const fetching = ['app', 'lib', 'components']
+      .flatMap((dir) => appFiles(path.resolve(dir)))
+      .filter((file) => /import\s*\{[^}]*\bconsoleServer\b[^}]*\}\s*from/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(path.resolve('.'), file).split(path.sep).join('/'))
+      .sort();
+    expect(fetching).toEqual(edges);
   });
 
   it('finds a cycle when there is one', () => {

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { consoleConfig } from '@/lib/config';
 import { environments } from '@/lib/environments';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { OperatorNav } from './_operator/operator-nav';
 import { StepUpDialog } from './_operator/step-up-dialog';
 
@@ -10,8 +9,8 @@ import { StepUpDialog } from './_operator/step-up-dialog';
  * the person to sign in; each page checks the role it needs on its own as well.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const operator = await requirePageOperator('console:read');
-  const { upstreams, auth, oidc } = consoleConfig();
+  const { server, operator } = await pageContext('console:read');
+  const { upstreams, auth, oidc } = server.config;
   const environmentStates = environments.map((environment) => ({
     environment,
     configured: upstreams[environment] !== null,

@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { safeReturnPath } from '@/lib/auth/return-path';
-import { consoleConfig } from '@/lib/config';
-import { currentOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { ssoErrorMessage } from './_components/sign-in.schema';
 import { SignInForm } from './_components/sign-in-form';
 
@@ -14,8 +13,9 @@ type SignInPageProps = { searchParams: Promise<Record<string, string | string[] 
 export default async function SignInPage({ searchParams }: SignInPageProps) {
   const params = await searchParams;
   const next = safeReturnPath(params.next);
-  if (await currentOperator()) redirect(next);
-  const { oidc } = consoleConfig();
+  const { server, operator } = await pageContext('anyone');
+  if (operator) redirect(next);
+  const { oidc } = server.config;
   const error = typeof params.error === 'string' ? params.error : undefined;
 
   return (

@@ -10,7 +10,9 @@ beforeAll(async () => {
 afterAll(() => sso.close());
 
 async function strayCallback(client: string): Promise<Response> {
-  const { handleAuthRequest } = await import('@/lib/server/auth-route');
+  const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+    (await import('@/lib/server')).consoleServer,
+  );
   return handleAuthRequest(
     new Request(`${ssoConsoleOrigin}/api/auth/callback/oidc?state=forged&code=x`, {
       headers: { [PEER_ADDRESS_HEADER]: client },

@@ -4,21 +4,47 @@ import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { looksLikeToken } from '@/lib/console-api/tokens';
+import type { ConsoleDb } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { plural } from '@/lib/plural';
 import { auditUnavailable } from './errors';
-import { consoleServer } from './index';
 import { logger } from './logger';
+
+/**
+ * The audit log of the console database, as route handlers and helpers use it: built once by the
+ * console's server (lib/server/index.ts) from its database, and handed to them with the server.
+ */
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<number>;
+  settle(id: number, settlement: AuditSettlement, requestId: string): Promise<void>;
+  onRecord<T>(entry: Omit<AuditEntry, 'outcome'>, change: () => Promise<T>): Promise<T>;
+  read(
+    action: 'audit.read' | 'audit.export',
+    operator: { id: string; email: string },
+    requestId: string,
+    filters: AuditFilters,
+    rows: number,
+  ): Promise<void>;
+}
+
+export function createAuditLog(db: ConsoleDb): AuditLog {
+  return {
+    record: (entry) => audit(db, entry),
+    settle: (id, settlement, requestId) => settleAudit(db, id, settlement, requestId),
+    onRecord: (entry, change) => onRecord(db, entry, change),
+    read: (action, operator, requestId, filters, rows) =>
+      auditRead(db, action, operator, requestId, filters, rows),
+  };
+}
 
 /**
  * Writes one audit entry on the console database, failing closed: when the entry cannot be
  * written, this throws (503 audit_unavailable), and the caller answers without doing (or without
  * revealing) what the entry was to record. Answers the entry's id.
  */
-export async function audit(entry: AuditEntry): Promise<number> {
+async function audit(db: ConsoleDb, entry: AuditEntry): Promise<number> {
   try {
-    const { database } = await consoleServer();
-    return await recordAuditEvent(database.db, entry);
+    return await recordAuditEvent(db, entry);
   } catch (error) {
     consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
     logger.error(
@@ -34,10 +60,14 @@ export async function audit(entry: AuditEntry): Promise<number> {
  * have been issued, which must reach the person), and the entry already records the attempt: a
  * failure here is logged, not thrown.
  */
-export async function settleAudit(id: number, settlement: AuditSettlement, requestId: string): Promise<void> {
+async function settleAudit(
+  db: ConsoleDb,
+  id: number,
+  settlement: AuditSettlement,
+  requestId: string,
+): Promise<void> {
   try {
-    const { database } = await consoleServer();
-    await settleAuditEvent(database.db, id, settlement);
+    await settleAuditEvent(db, id, settlement);
   } catch (error) {
     consoleMetrics().auditWriteFailures.inc({ stage: 'settle' });
     logger.error({ requestId, err: { name: (error as Error)?.name } }, 'could not complete an audit entry');
@@ -48,20 +78,25 @@ export async function settleAudit(id: number, settlement: AuditSettlement, reque
  * Runs a change on record: its entry is written first (`started`; nothing runs when it cannot be
  * written), then settled with the outcome, the error's code when the change was refused.
  */
-export async function onRecord<T>(entry: Omit<AuditEntry, 'outcome'>, change: () => Promise<T>): Promise<T> {
-  const id = await audit({ ...entry, outcome: 'started' });
+async function onRecord<T>(
+  db: ConsoleDb,
+  entry: Omit<AuditEntry, 'outcome'>,
+  change: () => Promise<T>,
+): Promise<T> {
+  const id = await audit(db, { ...entry, outcome: 'started' });
   let result: T;
   try {
     result = await change();
   } catch (error) {
     await settleAudit(
+      db,
       id,
       { outcome: error instanceof ConsoleError ? error.code : 'internal' },
       entry.requestId,
     );
     throw error;
   }
-  await settleAudit(id, { outcome: 'success' }, entry.requestId);
+  await settleAudit(db, id, { outcome: 'success' }, entry.requestId);
   return result;
 }
 
@@ -69,7 +104,8 @@ const withoutToken = (value: string | undefined) =>
   value && looksLikeToken(value) ? `fingerprint:${tokenFingerprint(value)}` : value;
 
 /** Reading or exporting the log is itself on record: who, which filters, how many rows. */
-export async function auditRead(
+async function auditRead(
+  db: ConsoleDb,
   action: 'audit.read' | 'audit.export',
   operator: { id: string; email: string },
   requestId: string,
@@ -83,7 +119,7 @@ export async function auditRead(
     group: withoutToken(filters.group),
   };
   const query = auditFiltersQuery(recorded, action === 'audit.read' ? filters.page : undefined);
-  await audit({
+  await audit(db, {
     action,
     operator: { id: operator.id, email: operator.email },
     outcome: 'success',

@@ -13,7 +13,9 @@ Object.assign(process.env, {
   LOG_LEVEL: 'silent',
 });
 
-const { handleAuthRequest } = await import('./auth-route');
+const handleAuthRequest = (await import('./auth-route')).authRoute(
+  (await import('@/lib/server')).consoleServer,
+);
 const { consoleServer } = await import('@/lib/server');
 const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');
@@ -75,6 +77,81 @@ describe('the /api/auth handler', () => {
       outcome: 'success',
       request_id: response.headers.get('x-request-id'),
     });
+  });
+
+  it('answers in the console’s words and keeps the session token out of every body', async () => {
+    const { auth } = await consoleServer();
+    await auth.api.createUser({
+      body: { email: 'words@unit.example', name: 'Words', password: 'words-password-1', role: 'viewer' },
+    });
+    const from = (n: number) => ({ [PEER_ADDRESS_HEADER]: `198.51.100.${120 + n}` });
+    const libraryWords = /Invalid email or password|Invalid password|INVALID_|"token"/;
+
+    const wrong = await handleAuthRequest(
+      authRequest('/sign-in/email', { email: 'words@unit.example', password: 'not-it' }, from(0)),
+    );
+    expect(wrong.status).toBe(401);
+    const wrongText = await wrong.text();
+    expect(wrongText).not.toMatch(libraryWords);
+    expect(JSON.parse(wrongText)).toEqual({
+      error: {
+        code: 'unauthenticated',
+        message:
+          'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
+        requestId: wrong.headers.get('x-request-id'),
+      },
+    });
+
+    const right = await handleAuthRequest(
+      authRequest('/sign-in/email', { email: 'words@unit.example', password: 'words-password-1' }, from(1)),
+    );
+    expect(right.status).toBe(200);
+    const rightText = await right.text();
+    expect(rightText).not.toMatch(libraryWords);
+    expect(Object.keys(JSON.parse(rightText))).not.toContain('user');
+    const cookie = (right.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^console\.session_token=/);
+    // Nor is the token anywhere in the body under another name.
+    const token = decodeURIComponent(cookie.split('=')[1] ?? '').split('.')[0] ?? '';
+    expect(token.length).toBeGreaterThan(10);
+    expect(rightText).not.toContain(token);
+
+    const notCurrent = await handleAuthRequest(
+      authRequest(
+        '/change-password',
+        { currentPassword: 'not-it', newPassword: 'words-password-2' },
+        { cookie, ...from(2) },
+      ),
+    );
+    expect(notCurrent.status).toBe(400);
+    const notCurrentText = await notCurrent.text();
+    expect(notCurrentText).not.toMatch(libraryWords);
+    expect(JSON.parse(notCurrentText).error).toMatchObject({
+      code: 'invalid_request',
+      message: 'The current password is wrong.',
+      fields: { currentPassword: 'is not your current password' },
+    });
+
+    const changed = await handleAuthRequest(
+      authRequest(
+        '/change-password',
+        { currentPassword: 'words-password-1', newPassword: 'words-password-2' },
+        { cookie, ...from(3) },
+      ),
+    );
+    expect(changed.status).toBe(200);
+    const changedText = await changed.text();
+    // The new session's token (a password change replaces the session) is the cookie's alone.
+    expect(changedText).not.toMatch(libraryWords);
+    const newCookie = (changed.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(newCookie).toMatch(/^console\.session_token=/);
+    expect(changedText).not.toContain(decodeURIComponent(newCookie.split('=')[1] ?? '').split('.')[0]);
+
+    const signedOut = await handleAuthRequest(
+      authRequest('/sign-out', {}, { cookie: newCookie, ...from(4) }),
+    );
+    expect(signedOut.status).toBe(200);
+    expect(await signedOut.json()).toEqual({ success: true });
   });
 
   it('limits sign-in attempts per email whatever X-Forwarded-For claims, with one audit entry per window', async () => {

@@ -7,9 +7,9 @@ import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
-import { audit, settleAudit } from './audit-log';
+import { authRefusal, inConsoleWords } from './auth-answers';
 import { accessErrors, auditUnavailable } from './errors';
-import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
+import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
 import { readBodyText, readJson } from './request-body';
 import { replacingSession, withRequestId } from './request-context';
 import { handleRequest } from './route';
@@ -43,28 +43,34 @@ type EndpointKind =
 const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password', 'second-factor']);
 const limited = jsonOnly;
 
-/** The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log. */
-export function handleAuthRequest(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
-  const endpoint = allowedEndpoints.find(
-    (candidate) => candidate.method === request.method && candidate.path.test(path),
-  );
-  return handleRequest(`auth ${endpoint?.kind ?? 'refused'}`, async ({ requestId }) => {
-    if (!endpoint) throw noSuchEndpoint();
-    return handleEndpoint(request, endpoint.kind, path, requestId);
-  });
+/**
+ * The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log,
+ * on the server its route hands it (asked for inside the frame, so that a server that cannot start
+ * answers in the documented error shape).
+ */
+export function authRoute(consoleServer: () => Promise<ConsoleServer>) {
+  return (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length) || '/';
+    const endpoint = allowedEndpoints.find(
+      (candidate) => candidate.method === request.method && candidate.path.test(path),
+    );
+    return handleRequest(`auth ${endpoint?.kind ?? 'refused'}`, async ({ requestId }) => {
+      if (!endpoint) throw noSuchEndpoint();
+      return handleEndpoint(await consoleServer(), request, endpoint.kind, path, requestId);
+    });
+  };
 }
 
 const noSuchEndpoint = () => new ConsoleError('not_found', 'No such sign-in endpoint.');
 
 async function handleEndpoint(
+  server: ConsoleServer,
   request: Request,
   kind: EndpointKind,
   path: string,
   requestId: string,
 ): Promise<Response> {
-  const server = await consoleServer();
-  const { auth, config, database } = server;
+  const { auth, config, database, auditLog } = server;
   // Only the configured provider has a callback (with SSO off, none): nobody reaches better-auth,
   // its error redirect or the audit log through another.
   if (kind === 'sso-callback' && (!config.oidc || path !== `/callback/${config.oidc.providerId}`)) {
@@ -78,7 +84,7 @@ async function handleEndpoint(
   const body = await readAuthBody(request, kind);
   // The second step is for someone signing in, not signed in: a signed-in operator's code here
   // would turn on a pending enrolment behind the account page's back.
-  if (kind === 'second-factor' && (await operatorFromHeaders(request.headers)))
+  if (kind === 'second-factor' && (await operatorFromHeaders(server, request.headers)))
     throw new ConsoleError('conflict', 'You are signed in already.');
   const challenged =
     kind === 'second-factor' ? await challengedOperator(request, database, config.secureCookies) : null;
@@ -90,12 +96,14 @@ async function handleEndpoint(
   else if (limited.has(kind)) await limitAttempt(server, kind, attemptedEmail, client, requestId);
 
   const before: Operator | null =
-    kind === 'sign-out' || kind === 'change-password' ? await operatorFromHeaders(request.headers) : null;
+    kind === 'sign-out' || kind === 'change-password'
+      ? await operatorFromHeaders(server, request.headers)
+      : null;
 
   // Signing out and changing a password are changes: on record before they happen, or not done.
   const changeId =
     before && (kind === 'sign-out' || kind === 'change-password')
-      ? await audit({
+      ? await auditLog.record({
           action: kind === 'sign-out' ? 'sign-out' : 'password.change',
           operator: before,
           outcome: 'started',
@@ -107,14 +115,14 @@ async function handleEndpoint(
   const totp = kind === 'second-factor' && path.endsWith('/verify-totp') && challenged !== null;
   const code = typeof body.json?.code === 'string' ? body.json.code : '';
   if (totp && !(await claimCode(database.db, challenged.id, code))) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: challenged,
       outcome: 'code_reused',
       requestId,
       detail: 'an authenticator code',
     });
-    return Response.json({ code: 'INVALID_CODE', message: 'Invalid code' }, { status: 401 });
+    throw authRefusal('second-factor', 'INVALID_CODE', 401, requestId);
   }
   // A password change replaces the session: the new one is no sign-in (its entry says why).
   const response = await (kind === 'change-password' ? replacingSession : withRequestId)(requestId, () =>
@@ -122,7 +130,11 @@ async function handleEndpoint(
   );
   if (totp && !response.ok) await releaseCode(database.db, challenged.id, code);
   if (changeId !== null)
-    await settleAudit(changeId, { outcome: response.ok ? 'success' : await errorCode(response) }, requestId);
+    await auditLog.settle(
+      changeId,
+      { outcome: response.ok ? 'success' : await errorCode(response) },
+      requestId,
+    );
 
   // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.
   // Without a challenge nobody signed in to cause it: on record once per client and window.
@@ -132,7 +144,7 @@ async function handleEndpoint(
     (challenged !== null ||
       (await failureGateOf(server.signInLimiter).first(`second-factor:${client ?? 'unknown'}`)))
   ) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: challenged,
       outcome: await errorCode(response),
@@ -151,21 +163,15 @@ async function handleEndpoint(
       consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
       throw auditUnavailable(requestId);
     }
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
       outcome,
       requestId,
       detail: 'email and password',
     });
-    // A disabled operator's right password must not read differently from a wrong one: the log
-    // keeps the real outcome, the answer is the same as for any wrong password.
-    if (outcome === 'banned_user') {
-      return Response.json(
-        { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' },
-        { status: 401 },
-      );
-    }
+    // A disabled operator's right password reads as a wrong one (lib/server/auth-answers.ts); the
+    // log keeps the real outcome.
   }
   if (kind === 'sso-callback') {
     const error = ssoError(response);
@@ -177,7 +183,7 @@ async function handleEndpoint(
       error !== SIGN_IN_NOT_RECORDED.toLowerCase() &&
       (await failureGateOf(server.signInLimiter).first(callbackKey))
     ) {
-      await audit({
+      await auditLog.record({
         action: 'sign-in',
         operator: null,
         outcome: error,
@@ -185,13 +191,17 @@ async function handleEndpoint(
         detail: 'single sign-on; further failures from this client are recorded once per window',
       });
     }
+    // A redirect: back to the console, or to the sign-in page with the IdP's or better-auth's
+    // `?error=`, which the page never shows as such (app/sign-in/_components/sign-in.schema.ts).
+    return response;
   }
-  return response;
+  // Only the console's words reach a person, and no session token reaches page scripts.
+  return inConsoleWords(kind, response, requestId);
 }
 
 /** Counts a sign-in, SSO start or password change against the limiter; over the limit, 429. */
 async function limitAttempt(
-  { database, signInLimiter }: ConsoleServer,
+  { database, signInLimiter, auditLog }: ConsoleServer,
   kind: EndpointKind,
   attemptedEmail: string | null,
   client: string | null,
@@ -202,7 +212,7 @@ async function limitAttempt(
   consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
   // One entry per window and key, not one per refused guess: a flood cannot flood the log.
   if (kind === 'sign-in' && verdict.firstRefusal) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
       outcome: 'rate_limited',
@@ -218,7 +228,7 @@ async function limitAttempt(
  * shares the gate of failed callbacks: one unauthenticated entry per client and window in all.
  */
 async function limitSsoCallback(
-  { signInLimiter }: ConsoleServer,
+  { signInLimiter, auditLog }: ConsoleServer,
   callbackKey: string,
   requestId: string,
 ): Promise<void> {
@@ -226,7 +236,7 @@ async function limitSsoCallback(
   if (verdict.allowed) return;
   consoleMetrics().rateLimitRefusals.inc({ limit: 'sso-callback' });
   if (await failureGateOf(signInLimiter).first(callbackKey)) {
-    await audit({
+    await auditLog.record({
       action: 'sign-in',
       operator: null,
       outcome: 'rate_limited',

@@ -3,7 +3,7 @@ import { checkRequestOrigin } from '@/lib/auth/origin';
 import type { ConsoleError } from '@/lib/console-api/console-error';
 import { can, type Permission } from '@/lib/roles';
 import { accessErrors } from './errors';
-import { consoleServer, type Operator, operatorFromHeaders } from './index';
+import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
 import { secondFactorDue, secondFactorRequired } from './step-up';
 
 const permissionWording: Record<Permission, string> = {
@@ -30,15 +30,16 @@ export type GuardResult =
  * routes that enrol one), then an operator whose role lacks the permission (403 forbidden).
  */
 export async function guardRequest(
+  server: Pick<ConsoleServer, 'auth' | 'config'>,
   request: Request,
   permission: Permission,
   { beforeSecondFactor = false }: { beforeSecondFactor?: boolean } = {},
 ): Promise<GuardResult> {
-  const { config } = await consoleServer();
+  const { config } = server;
   if (checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
     return { error: accessErrors.crossSite(), operator: null, reason: 'cross-site' };
   }
-  const operator = await operatorFromHeaders(request.headers);
+  const operator = await operatorFromHeaders(server, request.headers);
   if (!operator) return { error: accessErrors.unauthenticated(), operator: null, reason: 'unauthenticated' };
   const due = beforeSecondFactor ? null : secondFactorDue(operator, config);
   if (due) return { error: secondFactorRequired(due), operator, reason: 'forbidden' };

@@ -9,6 +9,7 @@ import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
+import { type AuditLog, createAuditLog } from './audit-log';
 import { type ConsoleParts, composeConsole } from './compose';
 import { environmentNotConfigured } from './errors';
 import { logger } from './logger';
@@ -17,7 +18,9 @@ import { createUpstreamProbe, type UpstreamProbe } from './upstream-status';
 
 /**
  * The Next server's console: built once per process on first use (never at import: `next build`
- * loads this module) and handed to pages and route handlers. The launcher migrates before the
+ * loads this module) and handed to pages and route handlers. Only the edges ask for it (the route
+ * frame lib/server/route.ts, pages through lib/server/page-context.ts, the /api/auth and /api/ready
+ * routes, instrumentation.ts); everything below them is handed what it uses. The launcher migrates before the
  * server starts; migrating again here is a no-op then, and makes a server started some other way
  * safe too.
  */
@@ -33,6 +36,8 @@ export interface ConsoleServer extends ConsoleParts {
   jobs: { runner: JobRunner; vault: TokenVault };
   /** How each environment's service answered lately (the header's status): a probe kept a few seconds. */
   upstreamProbe: UpstreamProbe;
+  /** The audit log on the console database: every change on record before it happens. */
+  auditLog: AuditLog;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -98,7 +103,14 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
   const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
-  return { ...parts, signInLimiter, userGroupApi, jobs: { runner, vault }, upstreamProbe };
+  return {
+    ...parts,
+    signInLimiter,
+    userGroupApi,
+    jobs: { runner, vault },
+    upstreamProbe,
+    auditLog: createAuditLog(parts.database.db),
+  };
 }
 
 function upstreamOf(config: ConsoleConfig, environment: Environment) {
@@ -132,8 +144,10 @@ export interface OperatorSession {
 }
 
 /** The signed-in operator of a request, or null (no session, expired, or disabled). */
-export async function operatorFromHeaders(headers: Headers): Promise<Operator | null> {
-  const { auth } = await consoleServer();
+export async function operatorFromHeaders(
+  { auth }: Pick<ConsoleServer, 'auth'>,
+  headers: Headers,
+): Promise<Operator | null> {
   const session = await auth.api.getSession({ headers }).catch(() => null);
   if (!session || session.user.banned) return null;
   const { createdAt, steppedUpAt, signInMethod, secondFactorAt } = session.session;

@@ -2,7 +2,7 @@ import 'server-only';
 import { sql } from 'kysely';
 import type { UpstreamState } from '@/lib/console-api/upstream-status';
 import { type Environment, environments } from '@/lib/environments';
-import { consoleServer } from './index';
+import type { ConsoleServer } from './index';
 import { logger } from './logger';
 
 /**
@@ -25,8 +25,9 @@ export interface Readiness {
 const serving = (state: UpstreamState) =>
   state === 'answering' || state === 'rate_limited' || state === 'not_configured';
 
-export async function consoleReadiness(): Promise<Readiness> {
-  let server: Awaited<ReturnType<typeof consoleServer>>;
+/** `consoleServer` is how the route gets the server: a server that cannot start is an answer too. */
+export async function consoleReadiness(consoleServer: () => Promise<ConsoleServer>): Promise<Readiness> {
+  let server: ConsoleServer;
   try {
     server = await consoleServer();
   } catch (error) {

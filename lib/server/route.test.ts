@@ -27,7 +27,9 @@ Object.assign(process.env, {
   USER_GROUP_API_KEY_TESTING: keys.testing,
 });
 
-const { handleAuthRequest } = await import('@/lib/server/auth-route');
+const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  (await import('@/lib/server')).consoleServer,
+);
 const { consoleServer } = await import('@/lib/server');
 const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 const { listAuditEvents } = await import('@/lib/audit/store');

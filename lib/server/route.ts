@@ -7,7 +7,6 @@ import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleRouteDefinition, PathParams } from '@/lib/console-api/routes';
 import type { Environment } from '@/lib/environments';
 import { hasRole } from '@/lib/roles';
-import { audit, settleAudit } from './audit-log';
 import { internalError } from './errors';
 import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
@@ -130,7 +129,10 @@ export function consoleRoute<Path extends string, Body, Result>(
         requestId,
         ...facts,
       });
-      const access = await guardRequest(request, spec.permission, {
+      // The route frame is where a handler's server comes from: it is handed on from here.
+      const server = await consoleServer();
+      const { auditLog } = server;
+      const access = await guardRequest(server, request, spec.permission, {
         beforeSecondFactor: spec.beforeSecondFactor === true,
       });
       scope.operatorId = access.operator?.id;
@@ -139,14 +141,13 @@ export function consoleRoute<Path extends string, Body, Result>(
         // A refused operator is still on record with what they tried (the body is read for that only).
         if (spec.audit && access.operator) {
           const facts = await readFacts(request, spec.body, spec.audit);
-          await audit(entry(spec.audit.action, access.operator, access.error.code, facts)).catch(
-            () => undefined,
-          );
+          await auditLog
+            .record(entry(spec.audit.action, access.operator, access.error.code, facts))
+            .catch(() => undefined);
         }
         throw access.error;
       }
       const { operator } = access;
-      const server = await consoleServer();
       const environment = spec.audit?.environment;
       if (spec.stepUp && environment) {
         try {
@@ -154,7 +155,9 @@ export function consoleRoute<Path extends string, Body, Result>(
         } catch (error) {
           if (spec.audit && error instanceof ConsoleError) {
             const facts = await readFacts(request, spec.body, spec.audit);
-            await audit(entry(spec.audit.action, operator, error.code, facts)).catch(() => undefined);
+            await auditLog
+              .record(entry(spec.audit.action, operator, error.code, facts))
+              .catch(() => undefined);
           }
           throw error;
         }
@@ -165,7 +168,7 @@ export function consoleRoute<Path extends string, Body, Result>(
           body = await parseJson(request, spec.body, spec.maxBodyBytes);
         } catch (error) {
           if (spec.audit && error instanceof ConsoleError) {
-            await audit(entry(spec.audit.action, operator, error.code, {})).catch(() => undefined);
+            await auditLog.record(entry(spec.audit.action, operator, error.code, {})).catch(() => undefined);
           }
           throw error;
         }
@@ -174,18 +177,18 @@ export function consoleRoute<Path extends string, Body, Result>(
       if (!spec.audit) return respond(await handler({ request, operator, requestId, body, params, server }));
 
       const requestFacts = spec.audit.request(body);
-      const entryId = await audit(entry(spec.audit.action, operator, 'started', requestFacts));
+      const entryId = await auditLog.record(entry(spec.audit.action, operator, 'started', requestFacts));
       let result: Result | Response;
       try {
         result = await handler({ request, operator, requestId, body, params, server });
       } catch (error) {
         const code = error instanceof ConsoleError ? error.code : 'internal';
-        await settleAudit(entryId, { outcome: code }, requestId);
+        await auditLog.settle(entryId, { outcome: code }, requestId);
         throw error;
       }
       const resultFacts = result instanceof Response ? {} : spec.audit.result(body, result);
       const outcome = result instanceof Response ? 'success' : (spec.audit.outcome?.(result) ?? 'success');
-      await settleAudit(entryId, { outcome, ...requestFacts, ...resultFacts }, requestId);
+      await auditLog.settle(entryId, { outcome, ...requestFacts, ...resultFacts }, requestId);
       return respond(result);
     });
 }

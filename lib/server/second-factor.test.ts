@@ -15,7 +15,9 @@ const harness = await startRouteTestConsole(
 );
 const { origin, params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
-const { handleAuthRequest } = await import('@/lib/server/auth-route');
+const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  (await import('@/lib/server')).consoleServer,
+);
 const operatorsRoute = await import('@/app/api/operators/route');
 const startRoute = (await import('@/app/api/account/two-factor/route')).POST;
 const confirmRoute = (await import('@/app/api/account/two-factor/confirm/route')).POST;
@@ -146,6 +148,16 @@ describe('enrolling an authenticator app and signing in with it', () => {
 
     const wrong = await authPost('/two-factor/verify-totp', { code: '000000' }, challenge);
     expect(wrong.status).toBe(401);
+    // better-auth's `{ code: 'INVALID_CODE', message: 'Invalid code' }` stays on the server.
+    const refusal = await wrong.json();
+    expect(refusal).toEqual({
+      error: {
+        code: 'unauthenticated',
+        message:
+          'That code is not the one your app shows now. Check the phone’s clock and try the next code.',
+        requestId: wrong.headers.get('x-request-id'),
+      },
+    });
     // A remembered device is never granted, whatever the browser asks.
     const right = await authPost(
       '/two-factor/verify-totp',
@@ -153,6 +165,10 @@ describe('enrolling an authenticator app and signing in with it', () => {
       challenge,
     );
     expect(right.status).toBe(200);
+    // The session is the HttpOnly cookie's: its token is not in the body page scripts read.
+    const signedIn = await right.json();
+    expect(signedIn).not.toHaveProperty('token');
+    expect(signedIn).not.toHaveProperty('user');
     const session = cookiesOf(right);
     expect(session).toContain('console.session_token=');
     expect(session).not.toContain('trust_device');
@@ -178,7 +194,12 @@ describe('enrolling an authenticator app and signing in with it', () => {
       return authPost('/two-factor/verify-backup-code', { code }, cookiesOf(first));
     };
     expect((await signInWith()).status).toBe(200);
-    expect((await signInWith()).status).toBe(401);
+    const usedUp = await signInWith();
+    expect(usedUp.status).toBe(401);
+    expect((await usedUp.json()).error).toMatchObject({
+      code: 'unauthenticated',
+      message: 'That is not one of your unused backup codes.',
+    });
   });
 
   it('takes an authenticator code once, at sign-in as at step-up (RFC 6238 §5.2)', async () => {
@@ -194,7 +215,9 @@ describe('enrolling an authenticator app and signing in with it', () => {
     };
     const signedIn = await signInWith();
     expect(signedIn.status).toBe(200);
-    expect((await signInWith()).status).toBe(401);
+    const reused = await signInWith();
+    expect(reused.status).toBe(401);
+    expect((await reused.json()).error.code).toBe('unauthenticated');
     const signIns = await entries('sign-in', 'replay@twofactor.example');
     expect(signIns[0]?.outcome).toBe('code_reused');
 

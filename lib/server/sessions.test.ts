@@ -7,7 +7,9 @@ const harness = await startRouteTestConsole('sessions', 3992);
 const { params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
 const { browserOf } = await import('@/lib/auth/sessions');
-const { handleAuthRequest } = await import('@/lib/server/auth-route');
+const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  (await import('@/lib/server')).consoleServer,
+);
 const operatorsRoute = await import('@/app/api/operators/route');
 const listRoute = (await import('@/app/api/account/sessions/route')).GET;
 const endRoute = (await import('@/app/api/account/sessions/end/route')).POST;

@@ -4,7 +4,6 @@ import type { ShowTokenRequest, ShowTokenResult } from '@/lib/console-api/contra
 import { findDirectoryEntry, recordDeletion, recordGetOrCreate } from '@/lib/directory/store';
 import { type Environment, environmentLooks } from '@/lib/environments';
 import type { GetOrCreateResponse } from '@/lib/user-group-api/contract';
-import { onRecord } from './audit-log';
 import { fromUpstreamError } from './errors';
 import type { ConsoleServer, Operator } from './index';
 import { logger } from './logger';
@@ -73,7 +72,7 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
 
   const believedLive = known !== null && known.deletedAt === null;
   try {
-    await onRecord(
+    await server.auditLog.onRecord(
       {
         action: 'delete',
         environment,

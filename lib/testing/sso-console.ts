@@ -26,7 +26,9 @@ export async function startSsoConsole(env: Record<string, string>) {
     OIDC_CLIENT_SECRET: 'unit-secret',
     ...env,
   });
-  const { handleAuthRequest } = await import('@/lib/server/auth-route');
+  const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+    (await import('@/lib/server')).consoleServer,
+  );
   const { consoleServer } = await import('@/lib/server');
   const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
   const server = await consoleServer();

@@ -2,11 +2,10 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { CommandPaletteLauncher } from '@/components/command-palette-launcher';
 import { cn } from '@/components/ui/cn';
-import { consoleConfig } from '@/lib/config';
 import { environmentLooks, environments, slugOf } from '@/lib/environments';
 import { can, hasRole } from '@/lib/roles';
 import { NOT_SET_UP, notConfiguredForAdmins } from '@/lib/server/errors';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { pageEnvironment } from './_components/environment';
 
 type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environment: string }> };
@@ -19,11 +18,11 @@ type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environme
  */
 export default async function EnvironmentLayout({ children, params }: EnvironmentLayoutProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('console:read');
+  const { server, operator } = await pageContext('console:read');
   const mayPasteToken = can(operator.role, 'user-groups:rotate');
   const look = environmentLooks[environment];
   const slug = slugOf[environment];
-  const { upstreams } = consoleConfig();
+  const { upstreams } = server.config;
   const configured = upstreams[environment] !== null;
   const environmentStates = environments.map((each) => ({
     environment: each,

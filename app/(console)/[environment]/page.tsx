@@ -10,8 +10,7 @@ import {
 import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
-import { consoleServer } from '@/lib/server';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { DirectorySearch } from './_components/directory-search';
 import { environmentTitle, pageEnvironment } from './_components/environment';
 import { createPath, groupPath } from './_components/paths';
@@ -44,7 +43,7 @@ function groupCount({ total, totalIsLowerBound }: { total: number; totalIsLowerB
 /** An environment's front page: find a group (or create it), and the directory of known groups. */
 export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('console:read');
+  const { server, operator } = await pageContext('console:read');
   const slug = slugOf[environment];
   const query = await searchParams;
   const q = first(query.q).trim().slice(0, 200);
@@ -53,7 +52,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
     ? first(query.order) === 'desc'
     : sort === 'updated' || sort === 'created';
   const page = Math.max(1, Math.min(100_000, Number.parseInt(first(query.page), 10) || 1));
-  const { database } = await consoleServer();
+  const { database } = server;
   const [directory, exact] = await Promise.all([
     searchDirectory(database, { environment, search: q, sort, descending, page }),
     q ? findDirectoryEntry(database.db, environment, q) : null,

@@ -2,10 +2,8 @@ import type { Metadata } from 'next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { operatorHasPassword } from '@/lib/auth/operators';
-import { consoleConfig } from '@/lib/config';
 import { roleDescriptions } from '@/lib/roles';
-import { consoleServer } from '@/lib/server';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { secondFactorDue } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
 import { ConfirmSecondFactor } from './_components/confirm-second-factor';
@@ -16,10 +14,10 @@ export const metadata: Metadata = { title: 'Account · User Group Console' };
 
 /** Every operator's own page: who they are, what their role allows, their password and second factor. */
 export default async function AccountPage() {
-  const operator = await requirePageOperator('console:read');
-  const config = consoleConfig();
+  const { server, operator } = await pageContext('console:read');
+  const config = server.config;
   const due = secondFactorDue(operator, config);
-  const hasPassword = await operatorHasPassword((await consoleServer()).database.db, operator.id);
+  const hasPassword = await operatorHasPassword(server.database.db, operator.id);
   const required = operator.role !== null && config.auth.requireSecondFactor.includes(operator.role);
   const usesPassword = operator.session.signInMethod === 'password';
   return (

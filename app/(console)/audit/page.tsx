@@ -5,9 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
 import { listAuditItems } from '@/lib/audit/store';
 import { plural } from '@/lib/plural';
-import { consoleServer, type Operator } from '@/lib/server';
-import { auditRead } from '@/lib/server/audit-log';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { type PageContext, pageContext } from '@/lib/server/page-context';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
 
@@ -20,7 +18,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   const typed = Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
   ) as Partial<Record<keyof AuditFilters, string>>;
-  const operator = await requirePageOperator('console:read');
+  const { server, operator } = await pageContext('console:read');
   const parsed = parseAuditFilters(params);
 
   return (
@@ -34,7 +32,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
       </div>
       <AuditFiltersForm values={typed} errors={parsed.success ? {} : parsed.fields} />
       {parsed.success ? (
-        <AuditResults filters={parsed.filters} operator={operator} />
+        <AuditResults filters={parsed.filters} context={{ server, operator }} />
       ) : (
         <Alert variant="error" role="alert">
           Check the filters marked above.
@@ -44,11 +42,12 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   );
 }
 
-async function AuditResults({ filters, operator }: { filters: AuditFilters; operator: Operator }) {
-  const { database } = await consoleServer();
+async function AuditResults({ filters, context }: { filters: AuditFilters; context: PageContext }) {
+  const { server, operator } = context;
+  const { database } = server;
   const page = await listAuditItems(database.db, filters);
   const shown = page.items.reduce((rows, item) => rows + (item.kind === 'entry' ? 1 : item.events.length), 0);
-  await auditRead('audit.read', operator, randomUUID(), filters, shown);
+  await server.auditLog.read('audit.read', operator, randomUUID(), filters, shown);
   const exportQuery = auditFiltersQuery(filters);
   const pageLink = (number: number) => {
     const pageQuery = auditFiltersQuery(filters, number);

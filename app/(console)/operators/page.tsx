@@ -4,8 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { listOperators } from '@/lib/auth/operators';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
-import { consoleServer } from '@/lib/server';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { AddOperatorForm } from './_components/add-operator-form';
 import { OperatorActions } from './_components/operator-actions';
 
@@ -13,8 +12,8 @@ export const metadata: Metadata = { title: 'Operators · User Group Console' };
 
 /** Admins only: who may use the console, with which role; add, change a role, disable. */
 export default async function OperatorsPage() {
-  const admin = await requirePageOperator('operators:manage');
-  const operators = await listOperators(await consoleServer());
+  const { server, operator: admin } = await pageContext('operators:manage');
+  const operators = await listOperators(server);
 
   return (
     <div className="flex flex-col gap-8">

@@ -1,7 +1,6 @@
 import { parseAuditFilters } from '@/lib/audit/filters';
 import { listAuditEvents } from '@/lib/audit/store';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { auditRead } from '@/lib/server/audit-log';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -10,6 +9,6 @@ export const GET = consoleRoute(consoleRoutes.readAudit, async ({ request, opera
   const parsed = parseAuditFilters(new URL(request.url).searchParams);
   if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
   const page = await listAuditEvents(server.database.db, parsed.filters);
-  await auditRead('audit.read', operator, requestId, parsed.filters, page.events.length);
+  await server.auditLog.read('audit.read', operator, requestId, parsed.filters, page.events.length);
   return page;
 });

@@ -1,6 +1,5 @@
 import { createOperator, listOperators } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 
 export const GET = consoleRoute(consoleRoutes.listOperators, async ({ server }) => ({
@@ -11,7 +10,7 @@ export const GET = consoleRoute(consoleRoutes.listOperators, async ({ server }) 
 export const POST = consoleRoute(
   consoleRoutes.createOperator,
   async ({ request, operator, requestId, body, server }) => {
-    const created = await onRecord(
+    const created = await server.auditLog.onRecord(
       { action: 'operator.create', operator, requestId, detail: `${body.email} as ${body.role}` },
       () => createOperator(server, body, request.headers),
     );

@@ -1,3 +1,4 @@
+import { consoleServer } from '@/lib/server';
 import { consoleReadiness } from '@/lib/server/readiness';
 
 /**
@@ -7,7 +8,7 @@ import { consoleReadiness } from '@/lib/server/readiness';
  * never a URL, a key or an error's text.
  */
 export async function GET(): Promise<Response> {
-  const readiness = await consoleReadiness();
+  const readiness = await consoleReadiness(consoleServer);
   return Response.json(
     { status: readiness.ready ? 'ready' : 'not_ready', ...readiness },
     { status: readiness.ready ? 200 : 503, headers: { 'cache-control': 'no-store' } },

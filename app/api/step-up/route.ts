@@ -2,7 +2,6 @@ import { endSessions } from '@/lib/auth/sessions';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { STEP_UP_WRONG_PROOF_LIMIT } from '@/lib/limits';
-import { audit, onRecord, settleAudit } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { limitProof, verifyStepUp } from '@/lib/server/second-factor';
 import { countWrongProof, recordStepUp } from '@/lib/server/step-up';
@@ -20,7 +19,12 @@ export const POST = consoleRoute(
   async ({ request, operator, requestId, body, server }) => {
     const { db } = server.database;
     await limitProof(server, request, operator.email);
-    const entryId = await audit({ action: 'step-up', operator, outcome: 'started', requestId });
+    const entryId = await server.auditLog.record({
+      action: 'step-up',
+      operator,
+      outcome: 'started',
+      requestId,
+    });
     let proof: string;
     try {
       proof = await verifyStepUp(server, request.headers, operator, body);
@@ -28,9 +32,9 @@ export const POST = consoleRoute(
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';
       const wrongProof = code === 'invalid_request';
-      await settleAudit(entryId, { outcome: wrongProof ? 'wrong_proof' : code }, requestId);
+      await server.auditLog.settle(entryId, { outcome: wrongProof ? 'wrong_proof' : code }, requestId);
       if (wrongProof && (await countWrongProof(db, operator.session.id)) >= STEP_UP_WRONG_PROOF_LIMIT) {
-        await onRecord(
+        await server.auditLog.onRecord(
           {
             action: 'session.end',
             operator,
@@ -46,7 +50,7 @@ export const POST = consoleRoute(
       }
       throw error;
     }
-    await settleAudit(entryId, { outcome: 'success', detail: proof }, requestId);
+    await server.auditLog.settle(entryId, { outcome: 'success', detail: proof }, requestId);
     return { until: new Date(Date.now() + server.config.auth.stepUpSeconds * 1000).toISOString() };
   },
 );

@@ -10,14 +10,18 @@ export const signInSchema = z.object({
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 
-/** What a failed sign-in means for the person at the screen, by /api/auth's answer. */
+/**
+ * What a failed sign-in means for the person at the screen: the console's own words from /api/auth
+ * (better-auth's refusals are put in them on the server, lib/server/auth-answers.ts).
+ */
 export function signInFailureMessage(error: unknown): string {
   if (!(error instanceof AuthRequestError)) return 'Signing in failed. Try again in a moment.';
   const { status, code, retryAfterSeconds } = error;
   if (status === null) return error.message;
-  if (status === 429) return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
-  if (code === 'BANNED_USER') return 'This operator is disabled. Ask an admin of the console.';
-  if (status === 401 || code === 'INVALID_EMAIL_OR_PASSWORD')
+  if (status === 429 && (code === undefined || retryAfterSeconds !== undefined))
+    return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
+  if (error.explained) return error.message;
+  if (status === 401)
     return 'The email or the password is wrong (or this operator was disabled: ask an admin of the console).';
   if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
   return `Signing in failed (HTTP ${status}). Try again in a moment.`;
@@ -26,7 +30,10 @@ export function signInFailureMessage(error: unknown): string {
 export const SSO_START_FAILED_MESSAGE =
   'Single sign-on could not start. Try again, or sign in with your password.';
 
-/** better-auth redirects a failed single sign-on back with `?error=`. */
+/**
+ * better-auth redirects a failed single sign-on back with `?error=`: anyone can write one into a
+ * link, so the page names the cases it knows and never shows the parameter itself.
+ */
 export function ssoErrorMessage(error: string | undefined): string | null {
   if (!error) return null;
   if (error === 'BANNED_USER' || error === 'banned')
@@ -37,22 +44,16 @@ export function ssoErrorMessage(error: string | undefined): string | null {
   if (/signup_disabled|sign_up_disabled/i.test(error)) {
     return 'Single sign-on worked, but you are not an operator of this console yet. Ask an admin to add you.';
   }
-  return `Single sign-on did not complete (${error.slice(0, 64)}). Try again, or sign in with your password.`;
+  return 'Single sign-on did not complete. Try again, or sign in with your password.';
 }
 
-/** What a refused second-factor code means, by /api/auth's answer. */
+/** What a refused second-factor code means, in the console's words from /api/auth. */
 export function secondFactorFailureMessage(error: unknown): string {
   if (!(error instanceof AuthRequestError)) return 'Checking the code failed. Try again in a moment.';
   const { status, code, retryAfterSeconds } = error;
   if (status === null) return error.message;
-  if (status === 429 && code !== 'ACCOUNT_TEMPORARILY_LOCKED')
+  if (status === 429 && (code === undefined || retryAfterSeconds !== undefined))
     return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
-  if (code === 'INVALID_CODE')
-    return 'That code is not the one your app shows now. Check the phone’s clock and try the next code.';
-  if (code === 'INVALID_BACKUP_CODE') return 'That is not one of your unused backup codes.';
-  if (code === 'ACCOUNT_TEMPORARILY_LOCKED')
-    return 'Too many wrong codes: this account is locked for 15 minutes. Ask an admin if you have lost your app.';
-  if (code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE' || code === 'INVALID_TWO_FACTOR_COOKIE')
-    return 'This sign-in has expired or had too many wrong codes. Start again with your password.';
+  if (error.explained) return error.message;
   return `Checking the code failed (HTTP ${status}). Try again in a moment.`;
 }

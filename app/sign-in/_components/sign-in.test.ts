@@ -5,12 +5,14 @@ import { signInFailureMessage, ssoErrorMessage } from './sign-in.schema';
 
 describe('signInFailureMessage', () => {
   it.each([
-    [new AuthRequestError(429, undefined, 17), 'Too many attempts. Wait 17 seconds, then try again.'],
-    [new AuthRequestError(429), 'Too many attempts. Wait 60 seconds, then try again.'],
-    [new AuthRequestError(403, 'BANNED_USER'), 'This operator is disabled. Ask an admin of the console.'],
     [
-      new AuthRequestError(401, 'INVALID_EMAIL_OR_PASSWORD'),
-      'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
+      new AuthRequestError(429, { code: 'rate_limited', message: 'retry in 17 s', retryAfterSeconds: 17 }),
+      'Too many attempts. Wait 17 seconds, then try again.',
+    ],
+    [new AuthRequestError(429), 'Too many attempts. Wait 60 seconds, then try again.'],
+    [
+      new AuthRequestError(401, { code: 'unauthenticated', message: 'The console’s own words.' }),
+      'The console’s own words.',
     ],
     [
       new AuthRequestError(401),
@@ -37,9 +39,10 @@ describe('ssoErrorMessage', () => {
       'AUDIT_UNAVAILABLE',
       'Nothing was done: the console could not write its audit log, so it signed nobody in. Try again in a moment.',
     ],
+    ['access_denied', 'Single sign-on did not complete. Try again, or sign in with your password.'],
     [
-      'access_denied',
-      'Single sign-on did not complete (access_denied). Try again, or sign in with your password.',
+      'Your account is locked: call 555-0100',
+      'Single sign-on did not complete. Try again, or sign in with your password.',
     ],
   ])('%s → %s', (error, message) => {
     expect(ssoErrorMessage(error)).toBe(message);

@@ -3,8 +3,7 @@ import Link from 'next/link';
 import { slugOf } from '@/lib/environments';
 import { listJobs } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
-import { consoleServer } from '@/lib/server';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { environmentTitle, pageEnvironment } from '../_components/environment';
 import { jobPath } from '../_components/paths';
 import { JobStatusBadge, jobTitle } from './_components/job-status';
@@ -19,9 +18,9 @@ export async function generateMetadata({ params }: BulkPageProps): Promise<Metad
 /** Bulk work in one environment: start a job, and every job run here, by anyone. */
 export default async function BulkPage({ params }: BulkPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('console:read');
+  const { server, operator } = await pageContext('console:read');
   const slug = slugOf[environment];
-  const { database } = await consoleServer();
+  const { database } = server;
   const jobs = await listJobs(database.db, environment);
   const mayGetOrCreate = can(operator.role, 'user-groups:get-or-create');
   const mayRotate = can(operator.role, 'user-groups:rotate');

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { GetOrCreateSection } from '@/app/(console)/_components/get-or-create-form';
 import { type DirectoryEntry, findDirectoryEntry } from '@/lib/directory/store';
-import { consoleServer } from '@/lib/server';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { userGroupIdSchema } from '@/lib/user-group-api/contract';
 import { environmentTitle, pageEnvironment } from '../_components/environment';
 
@@ -33,10 +32,10 @@ function recordedValues(entry: DirectoryEntry | null) {
 
 export default async function NewGroupPage({ params, searchParams }: NewGroupPageProps) {
   const environment = await pageEnvironment(params);
-  await requirePageOperator('user-groups:get-or-create');
+  const { server } = await pageContext('user-groups:get-or-create');
   const requested = (await searchParams).id;
   const id = (Array.isArray(requested) ? requested[0] : requested) ?? '';
-  const { database } = await consoleServer();
+  const { database } = server;
   // Only an id the form would send is looked up (PostgreSQL text cannot hold a NUL, for one).
   const entry = userGroupIdSchema.safeParse(id).success
     ? await findDirectoryEntry(database.db, environment, id)

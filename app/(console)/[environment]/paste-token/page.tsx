@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { PasteTokenConsole } from '@/app/(console)/_components/paste-token-console';
 import { can } from '@/lib/roles';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { environmentTitle, pageEnvironment } from '../_components/environment';
 
 type PasteTokenPageProps = { params: Promise<{ environment: string }> };
@@ -13,7 +13,7 @@ export async function generateMetadata({ params }: PasteTokenPageProps): Promise
 /** Tokens from elsewhere: whose each is; one the console never saw can still be rotated or deleted. */
 export default async function PasteTokenPage({ params }: PasteTokenPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('user-groups:rotate');
+  const { operator } = await pageContext('user-groups:rotate');
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1.5">

@@ -5,8 +5,14 @@ import { changePasswordFailureMessage } from './use-change-password';
 
 describe('changePasswordFailureMessage', () => {
   it.each([
-    [new AuthRequestError(400, 'INVALID_PASSWORD'), 'The current password is wrong.'],
-    [new AuthRequestError(429, undefined, 30), 'Too many attempts. Wait a minute, then try again.'],
+    [
+      new AuthRequestError(400, { code: 'invalid_request', message: 'The current password is wrong.' }),
+      'The current password is wrong.',
+    ],
+    [
+      new AuthRequestError(429, { code: 'rate_limited', message: 'retry in 30 s', retryAfterSeconds: 30 }),
+      'Too many attempts. Wait a minute, then try again.',
+    ],
     [new AuthRequestError(401), 'The password was not changed (HTTP 401).'],
     [new AuthRequestError(null), CONSOLE_UNREACHABLE_MESSAGE],
     [new Error('internal detail'), 'The password was not changed.'],

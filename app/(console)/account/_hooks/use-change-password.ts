@@ -18,7 +18,9 @@ export function useChangePassword({ onSuccess }: Callbacks = {}) {
 export function changePasswordFailureMessage(error: unknown): string {
   if (!(error instanceof AuthRequestError)) return 'The password was not changed.';
   if (error.status === null) return error.message;
-  if (error.code === 'INVALID_PASSWORD') return 'The current password is wrong.';
-  if (error.status === 429) return 'Too many attempts. Wait a minute, then try again.';
+  if (error.status === 429 && (error.code === undefined || error.retryAfterSeconds !== undefined))
+    return 'Too many attempts. Wait a minute, then try again.';
+  // The console's own words, better-auth's refusals included (lib/server/auth-answers.ts).
+  if (error.explained) return error.message;
   return `The password was not changed (HTTP ${error.status}).`;
 }

@@ -1,5 +1,4 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { limitProof, requirePasswordOrFreshSession, startEnrolment } from '@/lib/server/second-factor';
 
@@ -13,7 +12,7 @@ export const POST = consoleRoute(
   async ({ request, operator, requestId, body, server }) => {
     await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);
-    return onRecord(
+    return server.auditLog.onRecord(
       {
         action: 'two-factor.enrol',
         operator,

@@ -2,7 +2,6 @@ import { auditEventsToCsv } from '@/lib/audit/csv';
 import { parseAuditFilters } from '@/lib/audit/filters';
 import { exportAuditEvents } from '@/lib/audit/store';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { auditRead } from '@/lib/server/audit-log';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -13,7 +12,7 @@ export const GET = consoleRoute(
     const parsed = parseAuditFilters(new URL(request.url).searchParams);
     if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
     const events = await exportAuditEvents(server.database.db, parsed.filters);
-    await auditRead('audit.export', operator, requestId, parsed.filters, events.length);
+    await server.auditLog.read('audit.export', operator, requestId, parsed.filters, events.length);
     const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
     return new Response(auditEventsToCsv(events), {
       headers: {

@@ -3,7 +3,6 @@ import type { JobActionBody } from '@/lib/console-api/jobs';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { steerJob } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
-import { audit, settleAudit } from '@/lib/server/audit-log';
 import { loadJob, requireJobPermission, requireJobStepUp, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -35,7 +34,7 @@ export const POST = consoleRoute(
     const jobAction = job.kind === 'rotate' ? 'bulk.rotate' : 'bulk.get-or-create';
     if (body.action === 'start' || body.action === 'resume')
       await requireJobStepUp(server, operator, job, (outcome) =>
-        audit({
+        server.auditLog.record({
           action: jobAction,
           operator: { id: operator.id, email: operator.email },
           outcome,
@@ -64,7 +63,7 @@ export const POST = consoleRoute(
         );
       }
     }
-    const entryId = await audit({
+    const entryId = await server.auditLog.record({
       action: jobAction,
       operator: { id: operator.id, email: operator.email },
       outcome: 'started',
@@ -81,17 +80,17 @@ export const POST = consoleRoute(
       body.action,
       body.action === 'start' ? { audit_event_id: entryId } : {},
     ).catch(async (error: unknown) => {
-      await settleAudit(entryId, { outcome: 'internal' }, requestId);
+      await server.auditLog.settle(entryId, { outcome: 'internal' }, requestId);
       throw error;
     });
     if (!after) {
-      await settleAudit(entryId, { outcome: 'conflict' }, requestId);
+      await server.auditLog.settle(entryId, { outcome: 'conflict' }, requestId);
       throw new ConsoleError('conflict', refusals[body.action]);
     }
     // A started job's entry stays `started` until the runner settles it with the job's end.
-    if (body.action !== 'start') await settleAudit(entryId, { outcome: 'success' }, requestId);
+    if (body.action !== 'start') await server.auditLog.settle(entryId, { outcome: 'success' }, requestId);
     if (body.action === 'cancel' && after.audit_event_id !== null)
-      await settleAudit(after.audit_event_id, { outcome: 'cancelled' }, requestId);
+      await server.auditLog.settle(after.audit_event_id, { outcome: 'cancelled' }, requestId);
     if (body.action === 'start' || body.action === 'resume') server.jobs.runner.wake();
     return toJobView(await loadJob(server, job.id));
   },

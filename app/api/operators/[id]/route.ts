@@ -1,7 +1,6 @@
 import { findOperator, setOperatorDisabled, setOperatorRole } from '@/lib/auth/operators';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 
 /** Changes one operator: `{ role }` or `{ disabled }`, on record before it happens. */
@@ -14,7 +13,7 @@ export const PATCH = consoleRoute(
       'role' in change ? 'operator.set-role' : change.disabled ? 'operator.disable' : 'operator.enable';
     const detail =
       'role' in change ? `${target.email}: ${target.role ?? 'no role'} → ${change.role}` : target.email;
-    await onRecord({ action, operator, requestId, detail }, () =>
+    await server.auditLog.onRecord({ action, operator, requestId, detail }, () =>
       'role' in change
         ? setOperatorRole(server, operator.id, target.id, change.role, request.headers)
         : setOperatorDisabled(server, operator.id, target.id, change.disabled, request.headers),

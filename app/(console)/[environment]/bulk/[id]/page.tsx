@@ -5,10 +5,9 @@ import { slugOf } from '@/lib/environments';
 import { rotationPreview } from '@/lib/jobs/rotation-preview';
 import { jobProgress } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
-import { consoleServer } from '@/lib/server';
 import { decodeParam } from '@/lib/server/decode-param';
 import { jobPermission, toJobView, tokenDownloadRefusal } from '@/lib/server/jobs';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { bulkPath } from '../../_components/paths';
 import { JobPanel, type TokenDownload } from '../_components/job-panel';
@@ -26,9 +25,9 @@ export async function generateMetadata({ params }: JobPageProps): Promise<Metada
 /** One bulk job: its preview before it runs, its progress while it runs, its result after. */
 export default async function JobPage({ params }: JobPageProps) {
   const environment = await pageEnvironment(params);
-  const operator = await requirePageOperator('console:read');
+  const { server, operator } = await pageContext('console:read');
   const slug = slugOf[environment];
-  const { database, jobs } = await consoleServer();
+  const { database, jobs } = server;
   const progress = await jobProgress(database.db, decodeParam((await params).id) ?? notFound());
   if (!progress || progress.job.environment !== environment) notFound();
   const job = toJobView(progress);

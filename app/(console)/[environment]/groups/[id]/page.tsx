@@ -8,10 +8,8 @@ import { listAuditEvents } from '@/lib/audit/store';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
 import { can } from '@/lib/roles';
-import { consoleServer } from '@/lib/server';
-import { auditRead } from '@/lib/server/audit-log';
 import { decodeParam } from '@/lib/server/decode-param';
-import { requirePageOperator } from '@/lib/server/page-guard';
+import { pageContext } from '@/lib/server/page-context';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { createPath } from '../../_components/paths';
 import { TokenPanel } from './_components/token-panel';
@@ -39,16 +37,16 @@ const json = (value: Record<string, unknown> | null) =>
 export default async function GroupPage({ params }: GroupPageProps) {
   const environment = await pageEnvironment(params);
   const userGroupId = decodeParam((await params).id) ?? notFound();
-  const operator = await requirePageOperator('console:read');
+  const { server, operator } = await pageContext('console:read');
   const slug = slugOf[environment];
-  const { database } = await consoleServer();
+  const { database } = server;
   const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1 };
   const [entry, history] = await Promise.all([
     findDirectoryEntry(database.db, environment, userGroupId),
     listAuditEvents(database.db, historyFilters),
   ]);
   // Reading a group's history is reading the audit log: on record like any other read.
-  await auditRead('audit.read', operator, randomUUID(), historyFilters, history.events.length);
+  await server.auditLog.read('audit.read', operator, randomUUID(), historyFilters, history.events.length);
   const mayShowToken = can(operator.role, 'user-groups:reveal-token');
   const mayCreate = can(operator.role, 'user-groups:get-or-create');
 

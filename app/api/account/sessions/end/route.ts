@@ -1,7 +1,6 @@
 import { endSessions } from '@/lib/auth/sessions';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -11,7 +10,7 @@ import { consoleRoute } from '@/lib/server/route';
 export const POST = consoleRoute(consoleRoutes.endSessions, async ({ operator, requestId, body, server }) => {
   if ('sessionId' in body && body.sessionId === operator.session.id)
     throw new ConsoleError('conflict', 'This is the session you are using: sign out to end it.');
-  const ended = await onRecord(
+  const ended = await server.auditLog.onRecord(
     {
       action: 'session.end',
       operator,

@@ -1,5 +1,4 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { limitProof, newBackupCodes, requirePasswordOrFreshSession } from '@/lib/server/second-factor';
 
@@ -9,8 +8,9 @@ export const POST = consoleRoute(
   async ({ request, operator, requestId, body, server }) => {
     await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);
-    return onRecord({ action: 'two-factor.backup-codes', operator, requestId, detail: 'ten new codes' }, () =>
-      newBackupCodes(server, request.headers, body.password),
+    return server.auditLog.onRecord(
+      { action: 'two-factor.backup-codes', operator, requestId, detail: 'ten new codes' },
+      () => newBackupCodes(server, request.headers, body.password),
     );
   },
 );

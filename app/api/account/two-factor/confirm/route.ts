@@ -1,5 +1,4 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { answerWithCookies, confirmEnrolment, limitProof } from '@/lib/server/second-factor';
 
@@ -8,7 +7,7 @@ export const POST = consoleRoute(
   consoleRoutes.confirmTwoFactor,
   async ({ request, operator, requestId, body, server }) => {
     await limitProof(server, request, operator.email);
-    const headers = await onRecord(
+    const headers = await server.auditLog.onRecord(
       { action: 'two-factor.enrol', operator, requestId, detail: 'the app’s first code: second factor on' },
       () => confirmEnrolment(server, request.headers, requestId, body.code, operator.session),
     );

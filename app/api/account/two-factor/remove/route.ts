@@ -1,6 +1,5 @@
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import {
   answerWithCookies,
@@ -23,7 +22,7 @@ export const POST = consoleRoute(
       );
     await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);
-    const headers = await onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
+    const headers = await server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
       removeSecondFactor(server, request.headers, requestId, body.password, operator.session),
     );
     return answerWithCookies({ done: true as const }, headers);

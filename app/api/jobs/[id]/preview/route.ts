@@ -2,7 +2,6 @@ import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { rotationPreview, rotationPreviewToCsv } from '@/lib/jobs/rotation-preview';
 import { plural } from '@/lib/plural';
-import { audit } from '@/lib/server/audit-log';
 import { csvFile, loadJob } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -16,7 +15,7 @@ export const GET = consoleRoute(consoleRoutes.jobPreview, async ({ params, opera
   if (job.kind !== 'rotate')
     throw new ConsoleError('not_found', 'Only a rotation job lists the groups it will rotate.');
   const preview = await rotationPreview(server.database.db, server.jobs.vault, job);
-  await audit({
+  await server.auditLog.record({
     action: 'bulk.download',
     operator: { id: operator.id, email: operator.email },
     outcome: 'success',

@@ -3,7 +3,6 @@ import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { jobResultToCsv } from '@/lib/jobs/result-csv';
 import { jobResultRows } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
-import { audit } from '@/lib/server/audit-log';
 import { csvFile, loadJob, resultFileName } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -22,7 +21,7 @@ export const GET = consoleRoute(
     }
     const { job } = await loadJob(server, params.id);
     const rows = await jobResultRows(server.database.db, job.id, null);
-    await audit({
+    await server.auditLog.record({
       action: 'bulk.download',
       operator: { id: operator.id, email: operator.email },
       outcome: 'success',

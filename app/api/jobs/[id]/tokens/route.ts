@@ -3,7 +3,6 @@ import { consoleRoutes } from '@/lib/console-api/routes';
 import { jobResultToCsv } from '@/lib/jobs/result-csv';
 import { claimResultTokens } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
-import { audit, settleAudit } from '@/lib/server/audit-log';
 import { csvFile, loadJob, requireJobStepUp, resultFileName, tokenDownloadRefusal } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -19,7 +18,7 @@ export const POST = consoleRoute(consoleRoutes.jobTokens, async ({ params, opera
   const { db } = server.database;
   const { job } = await loadJob(server, params.id);
   const entry = (outcome: string) =>
-    audit({
+    server.auditLog.record({
       action: 'bulk.download',
       operator: { id: operator.id, email: operator.email },
       outcome,
@@ -41,25 +40,25 @@ export const POST = consoleRoute(consoleRoutes.jobTokens, async ({ params, opera
   const entryId = await entry('started');
   const claim = await claimResultTokens(db, job.id, server.jobs.vault, operator.email).catch(
     async (error: unknown) => {
-      await settleAudit(entryId, { outcome: 'internal' }, requestId);
+      await server.auditLog.settle(entryId, { outcome: 'internal' }, requestId);
       throw error;
     },
   );
   if ('settling' in claim) {
-    await settleAudit(entryId, { outcome: 'conflict' }, requestId);
+    await server.auditLog.settle(entryId, { outcome: 'conflict' }, requestId);
     throw new ConsoleError(
       'conflict',
       'The job is still settling the rows it had sent when it stopped: download the tokens in a few seconds.',
     );
   }
   if (!('rows' in claim)) {
-    await settleAudit(entryId, { outcome: 'conflict' }, requestId);
+    await server.auditLog.settle(entryId, { outcome: 'conflict' }, requestId);
     throw new ConsoleError(
       'conflict',
       `The tokens were downloaded and erased on ${utc(claim.takenAt)}${claim.takenBy ? ` by ${claim.takenBy}` : ''}. A group’s current token is on its page (Show token).`,
     );
   }
-  await settleAudit(
+  await server.auditLog.settle(
     entryId,
     {
       outcome: 'success',

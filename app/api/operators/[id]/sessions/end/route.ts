@@ -2,7 +2,6 @@ import { findOperator } from '@/lib/auth/operators';
 import { endSessions } from '@/lib/auth/sessions';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -14,7 +13,7 @@ export const POST = consoleRoute(
   async ({ operator, requestId, params, server }) => {
     const target = await findOperator(server, params.id);
     if (!target) throw new ConsoleError('not_found', 'No operator has that id.');
-    const ended = await onRecord(
+    const ended = await server.auditLog.onRecord(
       { action: 'session.end', operator, requestId, detail: `all sessions of ${target.email}` },
       () =>
         endSessions(server.database.db, target.id, {

@@ -1,7 +1,6 @@
 import { findOperator } from '@/lib/auth/operators';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { onRecord } from '@/lib/server/audit-log';
 import { consoleRoute } from '@/lib/server/route';
 import { resetSecondFactor } from '@/lib/server/second-factor';
 
@@ -18,8 +17,9 @@ export const POST = consoleRoute(
     // role that must have one from removing it).
     if (target.id === operator.id)
       throw new ConsoleError('conflict', 'Your own second factor is changed on your account page.');
-    await onRecord({ action: 'two-factor.reset', operator, requestId, detail: target.email }, () =>
-      resetSecondFactor(server.database, target.id),
+    await server.auditLog.onRecord(
+      { action: 'two-factor.reset', operator, requestId, detail: target.email },
+      () => resetSecondFactor(server.database, target.id),
     );
     return { done: true as const };
   },
