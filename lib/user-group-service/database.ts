@@ -74,7 +74,7 @@ export interface ServiceDatabase {
 }
 
 /** Resolves with the statement's rows, as objects keyed by column name. */
-export type BatchedRead = (parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+type BatchedRead = (parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
 const isPostgresUrl = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database);
 
