@@ -22,7 +22,7 @@ export type PreparedQuery<Params, Row> = (
  * other value is compiled in as a constant.
  */
 export function prepareQuery<Params extends Record<string, unknown>, Row>(
-  { db, keepPrepared }: ServiceDatabase,
+  { db, keepPrepared, batchedRead }: ServiceDatabase,
   build: (param: <Name extends keyof Params & string>(name: Name) => Params[Name]) => Compilable<Row>,
 ): PreparedQuery<Params, Row> {
   const compiled = build((name) => `${PLACEHOLDER}${name}` as Params[typeof name]).compile();
@@ -32,8 +32,12 @@ export function prepareQuery<Params extends Record<string, unknown>, Row>(
       ? { name: value.slice(PLACEHOLDER.length) }
       : { name: undefined, value },
   );
+  // A read-only SELECT on SQLite shares its read transaction with the turn's other reads, unless it
+  // runs in a transaction of its own (database.ts, createReadBatcher).
+  const read = batchedRead(compiled.sql);
   return (params, executor = db) => {
     const parameters = slots.map((slot) => (slot.name === undefined ? slot.value : params[slot.name]));
+    if (read && executor === db) return read(parameters).then((rows) => ({ rows: rows as Row[] }));
     const query: CompiledQuery<Row> = { ...compiled, parameters };
     return executor.executeQuery(query);
   };
