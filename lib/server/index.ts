@@ -1,5 +1,7 @@
 import 'server-only';
 import type { SignInMethod } from '@/lib/auth/options';
+import { countPasskeys } from '@/lib/auth/passkeys';
+import { signInMethodOf } from '@/lib/auth/sessions';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
@@ -115,6 +117,8 @@ export interface Operator {
   role: Role | null;
   /** An authenticator app (TOTP) is enrolled. */
   twoFactorEnabled: boolean;
+  /** How many passkeys they have: each one is a second factor too (lib/auth/passkeys.ts). */
+  passkeys: number;
   /** The session of this request (server-side facts: never handed to the browser as is). */
   session: OperatorSession;
 }
@@ -132,15 +136,17 @@ export async function operatorFromHeaders(headers: Headers): Promise<Operator | 
   const session = await auth.api.getSession({ headers }).catch(() => null);
   if (!session || session.user.banned) return null;
   const { createdAt, steppedUpAt, signInMethod } = session.session;
+  const { database } = await consoleServer();
   return {
     id: session.user.id,
     email: session.user.email,
     name: session.user.name,
     role: parseRole(session.user.role),
     twoFactorEnabled: session.user.twoFactorEnabled === true,
+    passkeys: await countPasskeys(database.db, session.user.id),
     session: {
       id: session.session.id,
-      signInMethod: signInMethod === 'sso' ? 'sso' : 'password',
+      signInMethod: signInMethodOf(signInMethod),
       authenticatedAt: Math.max(timeOf(createdAt), timeOf(steppedUpAt)),
     },
   };

@@ -11,23 +11,29 @@ import type { Operator } from './index';
  *
  * - The second-factor policy (CONSOLE_REQUIRE_2FA): an operator of a listed role who has no second
  *   factor may only enrol one. SSO operators are exempt unless CONSOLE_REQUIRE_2FA_FOR_SSO is set:
- *   their identity provider decides.
+ *   their identity provider decides. A passkey counts as a second factor (it asks for a PIN or
+ *   biometrics), and so does a sign-in with one.
  * - Step-up: a production token or change (revealing, copying, rotating, deleting, a bulk job, its
  *   tokens) needs an authentication within CONSOLE_STEP_UP_MINUTES: the sign-in itself, or a
  *   step-up since (a password, an authenticator code or a backup code, POST /api/step-up).
  *   Testing, the sandbox, needs none.
  */
 
+/** Whether the policy asks this operator for a second factor (an authenticator app or a passkey). */
+export function mustKeepSecondFactor(operator: Operator, config: ConsoleConfig): boolean {
+  if (operator.role === null || !config.auth.requireSecondFactor.includes(operator.role)) return false;
+  return operator.session.signInMethod !== 'sso' || config.auth.requireSecondFactorForSso;
+}
+
 export function mustEnrolSecondFactor(operator: Operator, config: ConsoleConfig): boolean {
-  if (operator.twoFactorEnabled || operator.role === null) return false;
-  if (!config.auth.requireSecondFactor.includes(operator.role)) return false;
-  return operator.session.signInMethod === 'password' || config.auth.requireSecondFactorForSso;
+  if (operator.twoFactorEnabled || operator.passkeys > 0) return false;
+  return mustKeepSecondFactor(operator, config);
 }
 
 export const secondFactorRequired = () =>
   new ConsoleError(
     'second_factor_required',
-    'Your role must have a second factor: set up an authenticator app on your account page first.',
+    'Your role must have a second factor: add a passkey or set up an authenticator app on your account page first.',
   );
 
 /** Whether an action in this environment asks for a recent authentication (production does). */
@@ -55,6 +61,19 @@ export function requireRecentAuthentication(
   throw new ConsoleError(
     'step_up_required',
     `Confirm it is you: ${environmentLooks[environment].label} tokens and changes need you to have signed in or confirmed within the last ${plural(minutes, 'minute')}.`,
+  );
+}
+
+/**
+ * Throws step_up_required unless the operator authenticated within the step-up window, whatever
+ * the environment: for changes to their own ways in (adding or removing a passkey).
+ */
+export function requireRecentAccountAuthentication(operator: Operator, config: ConsoleConfig): void {
+  if (Date.now() - operator.session.authenticatedAt <= config.auth.stepUpSeconds * 1000) return;
+  const minutes = Math.round(config.auth.stepUpSeconds / 60);
+  throw new ConsoleError(
+    'step_up_required',
+    `Confirm it is you: changing your passkeys needs you to have signed in or confirmed within the last ${plural(minutes, 'minute')}.`,
   );
 }
 
