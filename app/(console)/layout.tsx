@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { consoleConfig } from '@/lib/config';
 import { environments } from '@/lib/environments';
 import { requirePageOperator } from '@/lib/server/page-guard';
@@ -11,7 +12,7 @@ import { StepUpDialog } from './_operator/step-up-dialog';
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const operator = await requirePageOperator('console:read');
-  const { upstreams, auth, oidc } = consoleConfig();
+  const { upstreams, auth, oidc, consoleUrl } = consoleConfig();
   const environmentStates = environments.map((environment) => ({
     environment,
     configured: upstreams[environment] !== null,
@@ -42,6 +43,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <StepUpDialog
         minutes={Math.round(auth.stepUpSeconds / 60)}
         hasAuthenticator={operator.twoFactorEnabled}
+        hasPasskey={operator.passkeys > 0 && passkeysWorkAt(consoleUrl)}
         sso={oidc && operator.session.signInMethod === 'sso' ? { name: oidc.displayName } : null}
       />
     </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { consoleConfig } from '@/lib/config';
 import { currentOperator } from '@/lib/server/page-guard';
@@ -15,7 +16,7 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
   const params = await searchParams;
   const next = safeReturnPath(params.next);
   if (await currentOperator()) redirect(next);
-  const { oidc } = consoleConfig();
+  const { oidc, consoleUrl } = consoleConfig();
   const error = typeof params.error === 'string' ? params.error : undefined;
 
   return (
@@ -29,6 +30,7 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
           <SignInForm
             next={next}
             sso={oidc ? { name: oidc.displayName } : null}
+            passkeys={passkeysWorkAt(consoleUrl)}
             initialError={ssoErrorMessage(error)}
           />
         </CardContent>

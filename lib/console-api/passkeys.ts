@@ -16,7 +16,7 @@ export type PasskeySummary = z.infer<typeof passkeySummarySchema>;
 
 export const passkeyListSchema = z.object({ passkeys: z.array(passkeySummarySchema) });
 
-const MAX_PASSKEY_NAME_LENGTH = 64;
+export const MAX_PASSKEY_NAME_LENGTH = 64;
 
 const passkeyName = z
   .string()
@@ -58,6 +58,8 @@ export const authenticationResponseSchema = z.object({
   clientExtensionResults: z.record(z.string(), z.unknown()),
   authenticatorAttachment: z.optional(z.string()),
 });
+
+export type PasskeyAnswer = z.infer<typeof authenticationResponseSchema>;
 
 export const addPasskeySchema = z.object({ name: passkeyName, response: registrationResponseSchema });
 export type AddPasskey = z.infer<typeof addPasskeySchema>;

@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { consoleConfig } from '@/lib/config';
 import { roleDescriptions } from '@/lib/roles';
 import { requirePageOperator } from '@/lib/server/page-guard';
-import { mustEnrolSecondFactor } from '@/lib/server/step-up';
+import { mustEnrolSecondFactor, mustKeepSecondFactor } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
+import { PasskeysCard } from './_components/passkeys-card';
 import { SessionsList } from './_components/sessions-list';
 import { TwoFactorCard } from './_components/two-factor-card';
 
@@ -16,8 +18,9 @@ export default async function AccountPage() {
   const operator = await requirePageOperator('console:read');
   const config = consoleConfig();
   const mustEnrol = mustEnrolSecondFactor(operator, config);
-  const required = operator.role !== null && config.auth.requireSecondFactor.includes(operator.role);
-  const usesPassword = operator.session.signInMethod === 'password';
+  const required = mustKeepSecondFactor(operator, config);
+  // Operators with a console password (signed in with it or a passkey); SSO operators' IdP decides.
+  const usesPassword = operator.session.signInMethod !== 'sso';
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1.5">
@@ -30,8 +33,8 @@ export default async function AccountPage() {
       </div>
       {mustEnrol ? (
         <Alert variant="error" role="alert">
-          Your role ({operator.role}) must have a second factor: set up an authenticator app below to use the
-          console.
+          Your role ({operator.role}) must have a second factor: add a passkey or set up an authenticator app
+          below to use the console.
         </Alert>
       ) : null}
       {usesPassword || operator.twoFactorEnabled ? (
@@ -44,7 +47,28 @@ export default async function AccountPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <TwoFactorCard enabled={operator.twoFactorEnabled} required={required} />
+            <TwoFactorCard
+              enabled={operator.twoFactorEnabled}
+              required={required && operator.passkeys === 0}
+            />
+          </CardContent>
+        </Card>
+      ) : null}
+      {usesPassword || operator.passkeys > 0 ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Passkeys</CardTitle>
+            <CardDescription>
+              A passkey signs you in on its own, with your device’s PIN, fingerprint or face, and confirms it
+              is you before Customer tokens and changes. It counts as a second factor.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <PasskeysCard
+              usable={passkeysWorkAt(config.consoleUrl)}
+              consoleOrigin={config.consoleUrl.origin}
+              keepLast={required && !operator.twoFactorEnabled}
+            />
           </CardContent>
         </Card>
       ) : null}
