@@ -6,6 +6,7 @@ import { useStepUp, useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step
 import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
+import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -150,23 +151,16 @@ export function StepUpDialog({ minutes, hasAuthenticator, hasPasskey, sso }: Ste
               )}
             </FormField>
           ) : (
-            <FormField
+            <OneTimeCodeField
               id={`${id}-code`}
               label="Authenticator or backup code"
               description="The 6 digits your app shows now, or one of your backup codes."
               error={fieldError}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="one-time-code"
-                  spellCheck={false}
-                  autoFocus
-                  value={value}
-                  onChange={(event) => setValue(event.target.value)}
-                />
-              )}
-            </FormField>
+              digitsOnly={false}
+              autoFocus
+              value={value}
+              onChange={setValue}
+            />
           )}
           {hasAuthenticator ? (
             <div>
