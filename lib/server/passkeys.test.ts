@@ -22,6 +22,7 @@ const optionsRoute = (await import('@/app/api/account/passkeys/options/route')).
 const removeRoute = (await import('@/app/api/account/passkeys/[id]/remove/route')).POST;
 const stepUpRoute = (await import('@/app/api/step-up/route')).POST;
 const stepUpPasskeyRoute = (await import('@/app/api/step-up/passkey/route')).POST;
+const resetRoute = (await import('@/app/api/operators/[id]/two-factor/reset/route')).POST;
 const directoryRoute = (await import('@/app/api/user-groups/[environment]/route')).GET;
 
 afterAll(() => harness.close());
@@ -244,6 +245,17 @@ describe('passkeys', () => {
     expect((await (await passkeysRoute.GET(send(cookie, 'GET'), params({}))).json()).passkeys).toHaveLength(
       1,
     );
+
+    // An admin sees a second factor, and their reset removes the passkeys too.
+    const listed = await operatorsRoute.GET(send(harness.adminCookie, 'GET'), params({}));
+    const { operators } = (await listed.json()) as {
+      operators: Array<{ id: string; email: string; twoFactorEnabled: boolean }>;
+    };
+    const owner = operators.find((operator) => operator.email === 'owner@passkeys.example');
+    expect(owner?.twoFactorEnabled).toBe(true);
+    const reset = await resetRoute(send(harness.adminCookie, 'POST'), params({ id: owner?.id ?? '' }));
+    expect(reset.status).toBe(200);
+    expect((await (await passkeysRoute.GET(send(cookie, 'GET'), params({}))).json()).passkeys).toEqual([]);
   });
 });
 
