@@ -103,6 +103,30 @@ export const authApi = {
   },
 
   /**
+   * Signs in with a passkey: the server's challenge (its id in a signed cookie), the browser's
+   * authenticator (which asks for the PIN, fingerprint or face), then its answer, which sets the
+   * session cookie. A refusal of the authenticator's is a ConsoleApiError in the console's words.
+   */
+  signInWithPasskey: async (): Promise<void> => {
+    const options = await settle(() =>
+      authClient().$fetch('/passkey/generate-authenticate-options', {
+        method: 'GET',
+        ...callOptions.fetchOptions,
+      }),
+    );
+    if (typeof options !== 'object' || options === null) throw new Error(UNEXPECTED_ANSWER);
+    const { answerWithPasskey } = await import('@/lib/console-api/passkey-ceremony');
+    const response = await answerWithPasskey(options as Record<string, unknown>);
+    await settle(() =>
+      authClient().$fetch('/passkey/verify-authentication', {
+        method: 'POST',
+        body: { response },
+        ...callOptions.fetchOptions,
+      }),
+    );
+  },
+
+  /**
    * Starts single sign-on and returns the identity provider's address to go to. The provider sends
    * the person back to `callbackURL` (a path on this console), or to `errorCallbackURL` with `?error=`.
    */

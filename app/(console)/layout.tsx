@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { environments } from '@/lib/environments';
 import { pageContext } from '@/lib/server/page-context';
 import { OperatorNav } from './_operator/operator-nav';
@@ -10,7 +11,7 @@ import { StepUpDialog } from './_operator/step-up-dialog';
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const { server, operator } = await pageContext('console:read');
-  const { upstreams, auth, oidc } = server.config;
+  const { upstreams, auth, oidc, consoleUrl } = server.config;
   const environmentStates = environments.map((environment) => ({
     environment,
     configured: upstreams[environment] !== null,
@@ -41,6 +42,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <StepUpDialog
         minutes={Math.round(auth.stepUpSeconds / 60)}
         hasAuthenticator={operator.twoFactorEnabled}
+        hasPasskey={operator.passkeys > 0 && passkeysWorkAt(consoleUrl)}
         sso={oidc && operator.session.signInMethod === 'sso' ? { name: oidc.displayName } : null}
       />
     </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { pageContext } from '@/lib/server/page-context';
 import { ssoErrorMessage } from './_components/sign-in.schema';
@@ -15,7 +16,7 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
   const next = safeReturnPath(params.next);
   const { server, operator } = await pageContext('anyone');
   if (operator) redirect(next);
-  const { oidc } = server.config;
+  const { oidc, consoleUrl } = server.config;
   const error = typeof params.error === 'string' ? params.error : undefined;
 
   return (
@@ -29,6 +30,7 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
           <SignInForm
             next={next}
             sso={oidc ? { name: oidc.displayName } : null}
+            passkeys={passkeysWorkAt(consoleUrl)}
             initialError={ssoErrorMessage(error)}
           />
         </CardContent>

@@ -24,6 +24,8 @@ export const auditActions = [
   'two-factor.backup-codes',
   'two-factor.remove',
   'two-factor.reset',
+  'passkey.add',
+  'passkey.remove',
   'step-up',
   'session.end',
   'audit.read',

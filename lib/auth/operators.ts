@@ -20,6 +20,13 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
   const rows = await database.db
     .selectFrom('user')
     .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt'])
+    .select((eb) =>
+      eb
+        .selectFrom('passkey')
+        .select((inner) => inner.fn.countAll<number | string>().as('count'))
+        .whereRef('passkey.userId', '=', 'user.id')
+        .as('passkeys'),
+    )
     .orderBy('email')
     .execute();
   return rows.map((row) => ({
@@ -28,7 +35,7 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
     name: row.name,
     role: parseRole(row.role),
     disabled: Boolean(row.banned),
-    twoFactorEnabled: Boolean(row.twoFactorEnabled),
+    twoFactorEnabled: Boolean(row.twoFactorEnabled) || Number(row.passkeys ?? 0) > 0,
     createdAt: new Date(row.createdAt).toISOString(),
   }));
 }

@@ -12,6 +12,7 @@
  * - Sessions in the database, absolute expiry (no sliding refresh), HttpOnly SameSite=Lax cookies,
  *   `Secure` when the console URL is https.
  */
+import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
 import { APIError } from 'better-auth/api';
 import { createAccessControl } from 'better-auth/plugins/access';
@@ -47,7 +48,10 @@ export interface NewSession {
 }
 
 /** How a session was signed in: policy and step-up treat SSO operators as their IdP decides. */
-export type SignInMethod = 'password' | 'sso';
+export type SignInMethod = 'password' | 'passkey' | 'sso';
+
+/** better-auth's endpoint that signs in with a passkey (lib/server/auth-route.ts lets it through). */
+export const PASSKEY_SIGN_IN_PATH = '/passkey/verify-authentication';
 
 /** The name of the app in authenticator apps, beside the operator's email. */
 const TOTP_ISSUER = 'User Group Console';
@@ -100,6 +104,9 @@ export function createConsoleAuth(
     },
     session: {
       expiresIn: config.auth.sessionTtlSeconds,
+      // better-auth's own "fresh session" rule (adding a passkey) is off: the console asks for an
+      // authentication within CONSOLE_STEP_UP_MINUTES instead, which a step-up renews.
+      freshAge: 0,
       disableSessionRefresh: true,
       additionalFields: {
         // Set when the session is created (the database hook below), never from a request.
@@ -143,6 +150,27 @@ export function createConsoleAuth(
         // recent sign-in instead (app/api/account/two-factor/route.ts).
         allowPasswordless: true,
         // Remembered devices are off: the console never sends trustDevice (lib/server/auth-route.ts).
+      }),
+      // Passkeys (WebAuthn): a sign-in of their own and a second factor. The relying party is the
+      // console's URL (its host name; an IP address cannot be one), and only an answer made for
+      // that origin is taken. The authenticator must verify the person (PIN or biometrics): a
+      // passkey is then two factors in one, and counts for CONSOLE_REQUIRE_2FA.
+      passkey({
+        rpName: 'User Group Console',
+        rpID: config.consoleUrl.hostname,
+        origin: config.consoleUrl.origin,
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        registration: {
+          afterVerification: async ({ verification }) => {
+            if (!verification.registrationInfo?.userVerified) throw userNotVerified();
+          },
+        },
+        authentication: {
+          afterVerification: async ({ verification }) => {
+            if (!verification.authenticationInfo.userVerified) throw userNotVerified();
+          },
+        },
+        advanced: { webAuthnChallengeCookie: 'passkey' },
       }),
       genericOAuth({
         config: oidc
@@ -199,11 +227,13 @@ export function createConsoleAuth(
           before: async (session, context) => {
             const carried = (session as { signInMethod?: unknown }).signInMethod;
             const signInMethod: SignInMethod =
-              carried === 'sso' || carried === 'password'
+              carried === 'sso' || carried === 'password' || carried === 'passkey'
                 ? carried
                 : isSsoCallback(context?.path)
                   ? 'sso'
-                  : 'password';
+                  : context?.path === PASSKEY_SIGN_IN_PATH
+                    ? 'passkey'
+                    : 'password';
             // The address the sessions list shows: the client's as the console decides it (the socket,
             // or a trusted proxy's report), never a header anyone can send (better-auth's default).
             const headers = (context as { headers?: Headers } | null)?.headers;
@@ -247,6 +277,13 @@ export function createConsoleAuth(
 }
 
 export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
+
+/** The authenticator did not ask for the PIN or fingerprint: not enough for the console. */
+const userNotVerified = () =>
+  new APIError('BAD_REQUEST', {
+    code: 'USER_NOT_VERIFIED',
+    message: 'The passkey must ask for your PIN, fingerprint or face.',
+  });
 
 function newSession(session: { userId: string; token: string }, path: string | undefined): NewSession {
   return { userId: session.userId, token: session.token, path };

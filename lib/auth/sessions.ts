@@ -4,6 +4,7 @@
  */
 import type { SessionSummary } from '@/lib/console-api/sessions';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import type { SignInMethod } from './options';
 
 const iso = (value: string | number | Date | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -27,9 +28,14 @@ export async function listSessions(
       signedInAt: iso(row.createdAt) ?? '',
       confirmedAt: iso(row.steppedUpAt),
       expiresAt: iso(row.expiresAt) ?? '',
-      signInMethod: row.signInMethod === 'sso' ? ('sso' as const) : ('password' as const),
+      signInMethod: signInMethodOf(row.signInMethod),
     }))
     .sort((a, b) => Number(b.current) - Number(a.current) || b.signedInAt.localeCompare(a.signedInAt));
+}
+
+/** The stored method; rows from before passkeys (or without one) read as a password sign-in. */
+export function signInMethodOf(stored: string | null | undefined): SignInMethod {
+  return stored === 'sso' || stored === 'passkey' ? stored : 'password';
 }
 
 /** Ends one of the operator's sessions, or all but `keep`; answers how many ended. */

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_PASSWORD_LENGTH } from '@/lib/limits';
+import { authenticationResponseSchema } from './passkeys';
 
 const currentPassword = z
   .string()
@@ -62,10 +63,17 @@ export const backupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
 
 export const doneSchema = z.object({ done: z.literal(true) });
 
-/** Confirming who you are again: the password, or a code (authenticator or backup). */
+/**
+ * Confirming who you are again: the password, a code (authenticator or backup), or a passkey's
+ * answer to the challenge of POST /api/step-up/passkey.
+ */
 export const stepUpSchema = z.union(
-  [z.strictObject({ password: currentPassword }), z.strictObject({ code: secondFactorCode })],
-  { error: 'send either { password } or { code }' },
+  [
+    z.strictObject({ password: currentPassword }),
+    z.strictObject({ code: secondFactorCode }),
+    z.strictObject({ passkey: authenticationResponseSchema }),
+  ],
+  { error: 'send either { password }, { code } or { passkey }' },
 );
 export type StepUpRequest = z.infer<typeof stepUpSchema>;
 

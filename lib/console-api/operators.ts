@@ -41,7 +41,7 @@ export const operatorSummarySchema = z.object({
   name: z.string(),
   role: z.nullable(roleSchema),
   disabled: z.boolean(),
-  /** An authenticator app is set up (an admin may reset it). */
+  /** A second factor is set up, an authenticator app or a passkey (an admin may reset them). */
   twoFactorEnabled: z.boolean(),
   createdAt: z.string(),
 });

@@ -42,6 +42,13 @@ import {
   updateOperatorResultSchema,
   updateOperatorSchema,
 } from './operators';
+import {
+  addedPasskeySchema,
+  addPasskeySchema,
+  newPasskeySchema,
+  passkeyListSchema,
+  webAuthnOptionsSchema,
+} from './passkeys';
 import { endedSessionsSchema, endSessionsSchema, sessionListSchema } from './sessions';
 import { identifyTokenSchema, tokenIdentitySchema } from './tokens';
 import { upstreamStatusPageSchema } from './upstream-status';
@@ -276,6 +283,45 @@ export const consoleRoutes = {
     body: passwordConfirmationSchema,
     answer: doneSchema,
   }),
+  /** The operator's passkeys (name, when added). */
+  listPasskeys: defineRoute({
+    name: 'account.passkeys',
+    method: 'GET',
+    path: '/api/account/passkeys',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    answer: passkeyListSchema,
+  }),
+  /**
+   * Adding a passkey, step one: the options for the browser's authenticator (and a challenge
+   * cookie). Needs a recent authentication (the step-up window), as a new way in.
+   */
+  startPasskey: defineRoute({
+    name: 'account.passkeys.start',
+    method: 'POST',
+    path: '/api/account/passkeys/options',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    body: newPasskeySchema,
+    answer: webAuthnOptionsSchema,
+  }),
+  /** Step two: the authenticator's answer; the passkey is kept under its name. */
+  addPasskey: defineRoute({
+    name: 'account.passkeys.add',
+    method: 'POST',
+    path: '/api/account/passkeys',
+    permission: 'console:read',
+    beforeSecondFactor: true,
+    body: addPasskeySchema,
+    answer: addedPasskeySchema,
+  }),
+  removePasskey: defineRoute({
+    name: 'account.passkeys.remove',
+    method: 'POST',
+    path: '/api/account/passkeys/[id]/remove',
+    permission: 'console:read',
+    answer: doneSchema,
+  }),
   /** The operator's own open sessions. */
   listSessions: defineRoute({
     name: 'account.sessions',
@@ -313,6 +359,14 @@ export const consoleRoutes = {
     beforeSecondFactor: true,
     body: stepUpSchema,
     answer: stepUpResultSchema,
+  }),
+  /** A step-up with a passkey, step one: the challenge for the operator's own passkeys. */
+  stepUpPasskey: defineRoute({
+    name: 'step-up.passkey',
+    method: 'POST',
+    path: '/api/step-up/passkey',
+    permission: 'console:read',
+    answer: webAuthnOptionsSchema,
   }),
   /** Whose token is this: the pasted token in the body (never in a URL), groups and times back. */
   identifyToken: defineRoute({

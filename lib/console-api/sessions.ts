@@ -16,7 +16,7 @@ const sessionSummarySchema = z.object({
   /** The last step-up (confirming it was them), if any. */
   confirmedAt: z.nullable(z.string()),
   expiresAt: z.string(),
-  signInMethod: z.enum(['password', 'sso']),
+  signInMethod: z.enum(['password', 'passkey', 'sso']),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 

@@ -113,6 +113,29 @@ interface TwoFactorTable {
   userId: string;
 }
 
+/**
+ * The passkey plugin's table (@better-auth/passkey): one row per passkey. The console lists, counts
+ * and removes them, and checks a step-up against them; the public key and credential id never
+ * leave the server.
+ */
+interface PasskeyTable {
+  id: string;
+  userId: string;
+  name: string | null;
+  /** The credential's public key, base64 (COSE). */
+  publicKey: string;
+  /** The credential id, base64url, as the browser names it. */
+  credentialID: string;
+  counter: number;
+  deviceType: string;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  backedUp: number | boolean;
+  /** Comma-separated (usb, internal, hybrid, …). */
+  transports: string | null;
+  createdAt: string | number | Date | null;
+  aaguid: string | null;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
@@ -121,6 +144,7 @@ export interface ConsoleTables {
   account: AccountTable;
   session: SessionTable;
   twoFactor: TwoFactorTable;
+  passkey: PasskeyTable;
   verification: VerificationTable;
 }
 

@@ -64,7 +64,7 @@ function createConsoleMetrics() {
     }),
     signInFailures: new Counter({
       name: 'console_sign_in_failures_total',
-      help: 'Failed sign-ins, by method (password, sso) and reason (the error code).',
+      help: 'Failed sign-ins, by method (password, passkey, sso) and reason (the error code).',
       labelNames: ['method', 'reason'] as const,
       registers: [registry],
     }),

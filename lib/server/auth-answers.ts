@@ -4,7 +4,14 @@ import type { ConsoleErrorCode } from '@/lib/console-api/contract';
 import { logger } from './logger';
 
 /** The /api/auth endpoints whose answers reach the browser (lib/server/auth-route.ts). */
-export type AuthAnswerKind = 'sign-in' | 'sso-start' | 'sign-out' | 'change-password' | 'second-factor';
+export type AuthAnswerKind =
+  | 'sign-in'
+  | 'sso-start'
+  | 'sign-out'
+  | 'change-password'
+  | 'second-factor'
+  | 'passkey-options'
+  | 'passkey-sign-in';
 
 type Words = { code: ConsoleErrorCode; message: string; fields?: Record<string, string> };
 
@@ -62,6 +69,14 @@ const wordsOf: Record<AuthAnswerKind, Record<string, Words>> = {
       message: 'You sign in through single sign-on: you have no console password.',
     },
   },
+  'passkey-sign-in': {
+    // Any refusal (no such passkey, a disabled operator's, a failed check) reads the same.
+    PASSKEY_REFUSED: {
+      code: 'unauthenticated',
+      message: 'That passkey did not sign you in. Try again, or use your password.',
+    },
+  },
+  'passkey-options': {},
   'sign-out': {},
   'sso-start': {},
 };
@@ -73,6 +88,8 @@ const failedMessage: Record<AuthAnswerKind, string> = {
   'change-password': 'The password was not changed. Try again in a moment.',
   'sign-out': 'Signing out failed. Try again in a moment.',
   'sso-start': 'Single sign-on could not start. Try again, or sign in with your password.',
+  'passkey-options': 'Signing in with a passkey could not start. Try again, or use your password.',
+  'passkey-sign-in': 'That passkey did not sign you in. Try again, or use your password.',
 };
 
 function codeOfStatus(status: number): ConsoleErrorCode {
@@ -100,6 +117,8 @@ const shownFields = ['redirect', 'url', 'twoFactorRedirect', 'success', 'status'
 export async function inConsoleWords(kind: AuthAnswerKind, response: Response, requestId: string) {
   const contentType = response.headers.get('content-type') ?? '';
   if (response.status < 400 && !contentType.includes('application/json')) return response;
+  // A passkey ceremony's options (challenge, relying party, allowed credentials) are for the browser.
+  if (response.status < 400 && kind === 'passkey-options') return response;
   const body = await response
     .clone()
     .json()

@@ -1,6 +1,7 @@
 import 'server-only';
 import { AUTH_BASE_PATH, SIGN_IN_NOT_RECORDED } from '@/lib/auth/options';
 import { checkRequestOrigin } from '@/lib/auth/origin';
+import { passkeyOwner } from '@/lib/auth/passkeys';
 import { failureGateOf, signInKeys, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
 import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import { clientAddress } from '@/lib/config/trusted-proxies';
@@ -29,6 +30,10 @@ const allowedEndpoints: ReadonlyArray<{ method: 'GET' | 'POST'; path: RegExp; ki
   { method: 'POST', path: /^\/change-password$/, kind: 'change-password' },
   // The second step of a sign-in with a second factor (its challenge cookie set by the first).
   { method: 'POST', path: /^\/two-factor\/verify-(totp|backup-code)$/, kind: 'second-factor' },
+  // A sign-in with a passkey: its challenge (kept under a random id in a signed cookie), then the
+  // authenticator's answer. Adding and removing passkeys go through /api/account/passkeys.
+  { method: 'GET', path: /^\/passkey\/generate-authenticate-options$/, kind: 'passkey-options' },
+  { method: 'POST', path: /^\/passkey\/verify-authentication$/, kind: 'passkey-sign-in' },
 ];
 
 type EndpointKind =
@@ -37,10 +42,18 @@ type EndpointKind =
   | 'sso-callback'
   | 'sign-out'
   | 'change-password'
-  | 'second-factor';
+  | 'second-factor'
+  | 'passkey-options'
+  | 'passkey-sign-in';
 
 /** Endpoints whose body better-auth reads as JSON or as a form: the console takes JSON only. */
-const jsonOnly = new Set<EndpointKind>(['sign-in', 'sso-start', 'change-password', 'second-factor']);
+const jsonOnly = new Set<EndpointKind>([
+  'sign-in',
+  'sso-start',
+  'change-password',
+  'second-factor',
+  'passkey-sign-in',
+]);
 const limited = jsonOnly;
 
 /**
@@ -88,12 +101,17 @@ async function handleEndpoint(
     throw new ConsoleError('conflict', 'You are signed in already.');
   const challenged =
     kind === 'second-factor' ? await challengedOperator(request, database, config.secureCookies) : null;
-  const attemptedEmail = kind === 'sign-in' ? emailOf(body.json) : (challenged?.email ?? null);
+  // A passkey's answer names its credential: whose it is (if anyone's) is the limiter's email key.
+  const passkeyHolder =
+    kind === 'passkey-sign-in' ? await passkeyOwner(database.db, credentialIdOf(body.json)) : null;
+  const attemptedEmail =
+    kind === 'sign-in' ? emailOf(body.json) : (challenged?.email ?? passkeyHolder?.email ?? null);
   const client = clientAddress(request.headers, config.trustedProxies);
   const callbackKey = ssoCallbackKey(client);
 
   if (kind === 'sso-callback') await limitSsoCallback(server, callbackKey, requestId);
   else if (limited.has(kind)) await limitAttempt(server, kind, attemptedEmail, client, requestId);
+  else if (kind === 'passkey-options') await limitPasskeyOptions(server, client);
 
   const before: Operator | null =
     kind === 'sign-out' || kind === 'change-password'
@@ -151,6 +169,29 @@ async function handleEndpoint(
       requestId,
       detail: path.endsWith('totp') ? 'an authenticator code' : 'a backup code',
     });
+  }
+
+  if (kind === 'passkey-sign-in' && response.status >= 400) {
+    const outcome = await errorCode(response);
+    consoleMetrics().signInFailures.inc({ method: 'passkey', reason: outcome });
+    if (outcome === SIGN_IN_NOT_RECORDED.toLowerCase()) {
+      consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
+      throw auditUnavailable(requestId);
+    }
+    // An answer naming no operator's passkey: nobody signed in to cause it, once per client and window.
+    if (
+      passkeyHolder !== null ||
+      (await failureGateOf(server.signInLimiter).first(`passkey:${client ?? 'unknown'}`))
+    )
+      await auditLog.record({
+        action: 'sign-in',
+        operator: passkeyHolder,
+        outcome,
+        requestId,
+        detail: 'a passkey',
+      });
+    // The console's own words; a disabled operator's passkey reads as any refused one.
+    throw authRefusal('passkey-sign-in', 'PASSKEY_REFUSED', 401, requestId);
   }
 
   // Successful sign-ins are recorded where better-auth creates the session (lib/server/compose.ts).
@@ -224,6 +265,18 @@ async function limitAttempt(
 }
 
 /**
+ * Each passkey challenge is a row for five minutes: counted per client, apart from sign-ins (a
+ * sign-in with a passkey asks for one challenge, then counts its answer as a sign-in attempt).
+ */
+async function limitPasskeyOptions({ signInLimiter }: ConsoleServer, client: string | null): Promise<void> {
+  const key = `passkey-options:${client ?? 'unknown'}`;
+  const verdict = (await signInLimiter?.attempt([key])) ?? { allowed: true };
+  if (verdict.allowed) return;
+  consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
+  throw rateLimited(verdict.retryAfterSeconds);
+}
+
+/**
  * Counts an SSO callback per client, apart from password sign-ins; over the limit, 429. Its entry
  * shares the gate of failed callbacks: one unauthenticated entry per client and window in all.
  */
@@ -278,6 +331,11 @@ async function readAuthBody(request: Request, kind: EndpointKind): Promise<AuthB
     const forced = { ...fields, revokeOtherSessions: true };
     return { text: JSON.stringify(forced), json: forced };
   }
+  // The authenticator's answer only.
+  if (kind === 'passkey-sign-in') {
+    const response = fields.response;
+    return { text: JSON.stringify({ response }), json: { response } };
+  }
   // A code only: no remembered device (trustDevice), no sign-in without a session (disableSession).
   if (kind === 'second-factor') {
     const code = typeof fields.code === 'string' ? fields.code.replace(/\s+/g, '').slice(0, 32) : '';
@@ -291,6 +349,13 @@ function forwardedRequest(request: Request, body: AuthBody): Request {
   const headers = new Headers(request.headers);
   headers.delete('content-length');
   return new Request(request.url, { method: 'POST', headers, body: body.text });
+}
+
+/** The credential id a passkey answer names (base64url), or '' when it names none readable. */
+function credentialIdOf(body: Record<string, unknown> | null): string {
+  const response = body?.response;
+  const id = typeof response === 'object' && response !== null ? (response as { id?: unknown }).id : null;
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{1,1024}$/.test(id) ? id : '';
 }
 
 function emailOf(body: Record<string, unknown> | null): string | null {

@@ -4,7 +4,12 @@
  * launcher alike. Plain module: the launcher runs it under tsx, outside React's server environment.
  */
 import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
-import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth/options';
+import {
+  type ConsoleAuth,
+  createConsoleAuth,
+  type NewSession,
+  PASSKEY_SIGN_IN_PATH,
+} from '@/lib/auth/options';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { currentRequestId, replacedSessionCarry } from './request-context';
@@ -32,6 +37,7 @@ export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
 /** How a session came about, in the sign-in entry's words. */
 function signInDetail(path: string | undefined, twoFactorEnabled: boolean): string {
   if (path?.startsWith('/callback')) return 'single sign-on';
+  if (path === PASSKEY_SIGN_IN_PATH) return 'a passkey';
   if (path === '/two-factor/verify-totp') return 'email and password, then an authenticator code';
   if (path === '/two-factor/verify-backup-code') return 'email and password, then a backup code';
   return twoFactorEnabled ? 'email and password; the second factor is asked next' : 'email and password';

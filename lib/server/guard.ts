@@ -30,7 +30,7 @@ export type GuardResult =
  * routes that enrol one), then an operator whose role lacks the permission (403 forbidden).
  */
 export async function guardRequest(
-  server: Pick<ConsoleServer, 'auth' | 'config'>,
+  server: Pick<ConsoleServer, 'auth' | 'config' | 'database'>,
   request: Request,
   permission: Permission,
   { beforeSecondFactor = false }: { beforeSecondFactor?: boolean } = {},

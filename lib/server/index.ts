@@ -1,5 +1,7 @@
 import 'server-only';
 import type { SignInMethod } from '@/lib/auth/options';
+import { countPasskeys } from '@/lib/auth/passkeys';
+import { signInMethodOf } from '@/lib/auth/sessions';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
@@ -127,6 +129,8 @@ export interface Operator {
   role: Role | null;
   /** An authenticator app (TOTP) is enrolled. */
   twoFactorEnabled: boolean;
+  /** How many passkeys they have: each one is a second factor too (lib/auth/passkeys.ts). */
+  passkeys: number;
   /** The session of this request (server-side facts: never handed to the browser as is). */
   session: OperatorSession;
 }
@@ -145,7 +149,7 @@ export interface OperatorSession {
 
 /** The signed-in operator of a request, or null (no session, expired, or disabled). */
 export async function operatorFromHeaders(
-  { auth }: Pick<ConsoleServer, 'auth'>,
+  { auth, database }: Pick<ConsoleServer, 'auth' | 'database'>,
   headers: Headers,
 ): Promise<Operator | null> {
   const session = await auth.api.getSession({ headers }).catch(() => null);
@@ -157,9 +161,10 @@ export async function operatorFromHeaders(
     name: session.user.name,
     role: parseRole(session.user.role),
     twoFactorEnabled: session.user.twoFactorEnabled === true,
+    passkeys: await countPasskeys(database.db, session.user.id),
     session: {
       id: session.session.id,
-      signInMethod: signInMethod === 'sso' ? 'sso' : 'password',
+      signInMethod: signInMethodOf(signInMethod),
       authenticatedAt: Math.max(timeOf(createdAt), timeOf(steppedUpAt)),
       secondFactorProved: signInMethod !== 'sso' || timeOf(secondFactorAt) > 0,
     },

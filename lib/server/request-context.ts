@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { SignInMethod } from '@/lib/auth/options';
 
 /**
  * The request id of the request being handled, for code that runs deep inside better-auth (its
@@ -9,7 +10,7 @@ const storage = new AsyncLocalStorage<{ requestId: string; replacesSession?: Ses
 
 /** What a replaced session keeps of the one it replaces (how it signed in, a second factor proved). */
 export interface SessionCarry {
-  signInMethod?: 'password' | 'sso';
+  signInMethod?: SignInMethod;
   /** ISO 8601, or null: the new session has proved no second factor. */
   secondFactorAt?: string | null;
 }

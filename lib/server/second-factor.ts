@@ -1,16 +1,19 @@
 import 'server-only';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { APIError } from 'better-auth/api';
 import QRCode from 'qrcode';
 import { operatorHasPassword } from '@/lib/auth/operators';
+import { type StepUpPasskeyRefusal, verifyStepUpPasskey } from '@/lib/auth/passkeys';
 import { signInKeys } from '@/lib/auth/sign-in-limiter';
 import { claimCode, releaseCode } from '@/lib/auth/used-codes';
+import type { ConsoleConfig } from '@/lib/config';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { ConsoleServer, Operator, OperatorSession } from './index';
 import { replacingSession } from './request-context';
-import { requireFreshSession } from './step-up';
+import { requireRecentAccountAuthentication } from './step-up';
 
 /**
  * An operator's second factor through better-auth's two-factor plugin, called on the server with
@@ -71,7 +74,7 @@ export async function requirePasswordOrFreshSession(
   password: string | undefined,
 ): Promise<void> {
   if (!(await operatorHasPassword(server.database.db, operator.id)))
-    return requireFreshSession(operator, server.config);
+    return requireRecentAccountAuthentication(operator, server.config);
   if (password === undefined) throw fieldError('password', 'must not be empty');
 }
 
@@ -134,17 +137,28 @@ export async function removeSecondFactor(
 
 /**
  * Checks a step-up: the password, an authenticator code (only once one is on: a pending enrolment's
- * code would turn it on) or a backup code, which is then used up.
+ * code would turn it on), a backup code, which is then used up, or a passkey's answer to this
+ * session's challenge (lib/auth/passkeys.ts).
  */
 export async function verifyStepUp(
   server: ConsoleServer,
   headers: Headers,
-  operator: { id: string; twoFactorEnabled: boolean },
+  operator: { id: string; twoFactorEnabled: boolean; session: { id: string } },
   proof: StepUpRequest,
-): Promise<'password' | 'authenticator code' | 'backup code'> {
+): Promise<'password' | 'authenticator code' | 'backup code' | 'passkey'> {
   if ('password' in proof) {
     await call(() => server.auth.api.verifyPassword({ body: { password: proof.password }, headers }));
     return 'password';
+  }
+  if ('passkey' in proof) {
+    const checked = await verifyStepUpPasskey(
+      server.database.db,
+      relyingPartyOf(server.config),
+      { id: operator.id, sessionId: operator.session.id },
+      proof.passkey as AuthenticationResponseJSON,
+    );
+    if ('refused' in checked) throw fieldError('passkey', passkeyRefusals[checked.refused]);
+    return 'passkey';
   }
   if (!operator.twoFactorEnabled)
     throw fieldError('code', 'cannot be checked: you have no authenticator app (use your password)');
@@ -167,12 +181,27 @@ export async function verifyStepUp(
   return 'backup code';
 }
 
-/** An admin's reset: the operator's second factor is gone, and they enrol again when asked. */
+const passkeyRefusals: Record<StepUpPasskeyRefusal, string> = {
+  no_challenge: 'was not asked for, or took too long: try again',
+  unknown_passkey: 'is not one of your passkeys',
+  not_verified: 'could not be checked (it must ask for your PIN, fingerprint or face): try again',
+};
+
+/** The relying party of the console's passkeys: its URL's host name and origin (CONSOLE_URL). */
+export function relyingPartyOf(config: ConsoleConfig): { id: string; origin: string } {
+  return { id: config.consoleUrl.hostname, origin: config.consoleUrl.origin };
+}
+
+/**
+ * An admin's reset: the operator's second factors (authenticator app, backup codes, passkeys) are
+ * gone, and they enrol again when asked.
+ */
 export async function resetSecondFactor(database: ConsoleDatabase, operatorId: string): Promise<void> {
   // better-sqlite3 binds no booleans: SQLite keeps them as 0/1.
   const off = database.dialect === 'sqlite' ? 0 : false;
   await database.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('twoFactor').where('userId', '=', operatorId).execute();
+    await trx.deleteFrom('passkey').where('userId', '=', operatorId).execute();
     await trx.updateTable('user').set({ twoFactorEnabled: off }).where('id', '=', operatorId).execute();
   });
 }

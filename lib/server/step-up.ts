@@ -13,20 +13,26 @@ import type { Operator } from './index';
  * - The second-factor policy (CONSOLE_REQUIRE_2FA): an operator of a listed role who has no second
  *   factor may only enrol one. SSO operators are exempt unless CONSOLE_REQUIRE_2FA_FOR_SSO is set:
  *   their identity provider decides. With it set, an SSO sign-in proves no second factor, so such
- *   an operator who has one confirms it with a code before anything else.
+ *   an operator who has one confirms it with a code before anything else. A passkey counts as a
+ *   second factor (it asks for a PIN or biometrics), and so does a sign-in with one.
  * - Step-up: a production token or change (revealing, copying, rotating, deleting, a bulk job, its
  *   tokens) needs an authentication within CONSOLE_STEP_UP_MINUTES: the sign-in itself, or a
  *   step-up since (a password, an authenticator code or a backup code, POST /api/step-up).
  *   Testing, the sandbox, needs none.
  */
 
+/** Whether the policy asks this operator for a second factor (an authenticator app or a passkey). */
+export function mustKeepSecondFactor(operator: Operator, config: ConsoleConfig): boolean {
+  if (operator.role === null || !config.auth.requireSecondFactor.includes(operator.role)) return false;
+  return operator.session.signInMethod !== 'sso' || config.auth.requireSecondFactorForSso;
+}
+
 /** What the policy still asks of this session before anything else: enrol a factor, or use it. */
 export type SecondFactorDue = 'enrol' | 'confirm' | null;
 
 export function secondFactorDue(operator: Operator, config: ConsoleConfig): SecondFactorDue {
-  if (operator.role === null || !config.auth.requireSecondFactor.includes(operator.role)) return null;
-  if (operator.session.signInMethod === 'sso' && !config.auth.requireSecondFactorForSso) return null;
-  if (!operator.twoFactorEnabled) return 'enrol';
+  if (!mustKeepSecondFactor(operator, config)) return null;
+  if (!operator.twoFactorEnabled && operator.passkeys === 0) return 'enrol';
   return operator.session.secondFactorProved ? null : 'confirm';
 }
 
@@ -34,7 +40,7 @@ export const secondFactorRequired = (due: Exclude<SecondFactorDue, null>) =>
   new ConsoleError(
     'second_factor_required',
     due === 'enrol'
-      ? 'Your role must have a second factor: set up an authenticator app on your account page first.'
+      ? 'Your role must have a second factor: add a passkey or set up an authenticator app on your account page first.'
       : 'Your role must use a second factor: enter your authenticator code on your account page first.',
   );
 
@@ -67,8 +73,8 @@ export function requireRecentAuthentication(
 }
 
 /**
- * Marks the session as authenticated now, its count of wrong proofs back to none; a code (not the
- * password) also proves its second factor.
+ * Marks the session as authenticated now, its count of wrong proofs back to none; a code or a
+ * passkey (not the password) also proves its second factor.
  */
 export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFactor: boolean): Promise<void> {
   const now = new Date().toISOString();
@@ -79,13 +85,17 @@ export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFacto
     .execute();
 }
 
-/** Throws step_up_required unless the session authenticated within the window, whatever the environment. */
-export function requireFreshSession(operator: Operator, config: ConsoleConfig): void {
+/**
+ * Throws step_up_required unless the operator authenticated within the step-up window, whatever
+ * the environment: for changes to their own ways in (a passkey, or an authenticator app changed
+ * without a password).
+ */
+export function requireRecentAccountAuthentication(operator: Operator, config: ConsoleConfig): void {
   if (Date.now() - operator.session.authenticatedAt <= config.auth.stepUpSeconds * 1000) return;
   const minutes = Math.round(config.auth.stepUpSeconds / 60);
   throw new ConsoleError(
     'step_up_required',
-    `Confirm it is you: without a password, this needs you to have signed in within the last ${plural(minutes, 'minute')}.`,
+    `Confirm it is you: changing how you sign in needs you to have signed in or confirmed within the last ${plural(minutes, 'minute')}.`,
   );
 }
 

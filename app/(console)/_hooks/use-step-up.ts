@@ -1,11 +1,23 @@
 import { useMutation } from '@tanstack/react-query';
 import type { StepUpRequest } from '@/lib/console-api/account-security';
 import { callRoute } from '@/lib/console-api/client';
+import { answerWithPasskey } from '@/lib/console-api/passkey-ceremony';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** Confirms who the operator is: the password, an authenticator code or a backup code. */
 export function useStepUp() {
   return useMutation({
     mutationFn: (proof: StepUpRequest) => callRoute(consoleRoutes.stepUp, { body: proof }),
+  });
+}
+
+/** Confirms with a passkey: this session's challenge, the authenticator, then its answer. */
+export function useStepUpWithPasskey() {
+  return useMutation({
+    mutationFn: async () => {
+      const options = await callRoute(consoleRoutes.stepUpPasskey, {});
+      const passkey = await answerWithPasskey(options);
+      return callRoute(consoleRoutes.stepUp, { body: { passkey } });
+    },
   });
 }

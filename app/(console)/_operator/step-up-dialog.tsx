@@ -1,11 +1,12 @@
 'use client';
 
-import { ShieldCheck } from 'lucide-react';
+import { KeyRound, ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
+import { useStepUp, useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step-up';
 import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
+import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -25,6 +26,8 @@ type StepUpDialogProps = {
   minutes: number;
   /** An authenticator app is enrolled: a code may stand in for the password. */
   hasAuthenticator: boolean;
+  /** They have a passkey (and the console's address allows passkeys): it may confirm instead. */
+  hasPasskey: boolean;
   /** Signed in through single sign-on: signing in there again is their confirmation. */
   sso: { name: string } | null;
 };
@@ -34,13 +37,14 @@ type StepUpDialogProps = {
  * the route client asks it (lib/console-api/step-up-prompt.ts), and the action goes on once the
  * person has confirmed, with everything they typed still in place.
  */
-export function StepUpDialog({ minutes, hasAuthenticator, sso }: StepUpDialogProps) {
+export function StepUpDialog({ minutes, hasAuthenticator, hasPasskey, sso }: StepUpDialogProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [method, setMethod] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
   const stepUp = useStepUp();
+  const withPasskey = useStepUpWithPasskey();
   const returnPath = () => `${window.location.pathname}${window.location.search}`;
   const signInAgain = useStartSingleSignOn('/', { onError: () => undefined });
 
@@ -59,6 +63,7 @@ export function StepUpDialog({ minutes, hasAuthenticator, sso }: StepUpDialogPro
     setOpen(false);
     setValue('');
     stepUp.reset();
+    withPasskey.reset();
     settle.current?.(confirmed);
     settle.current = null;
   }
@@ -66,6 +71,12 @@ export function StepUpDialog({ minutes, hasAuthenticator, sso }: StepUpDialogPro
   const field = method === 'password' ? 'password' : 'code';
   const fieldError = serverFieldErrors(stepUp.error, [field] as const)[0]?.message;
   const formError = stepUp.isError && !fieldError ? formErrorMessage(stepUp.error) : null;
+  const passkeyRefusal = serverFieldErrors(withPasskey.error, ['passkey'] as const)[0]?.message;
+  const passkeyError = withPasskey.isError
+    ? passkeyRefusal
+      ? `That passkey ${passkeyRefusal}.`
+      : formErrorMessage(withPasskey.error)
+    : null;
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : close(false))}>
@@ -94,6 +105,27 @@ export function StepUpDialog({ minutes, hasAuthenticator, sso }: StepUpDialogPro
             ) : null}
           </div>
         ) : null}
+        {hasPasskey ? (
+          <div className="flex flex-col gap-2">
+            <Button
+              type="button"
+              disabled={withPasskey.isPending}
+              onClick={() => {
+                stepUp.reset();
+                withPasskey.mutate(undefined, { onSuccess: () => close(true) });
+              }}
+            >
+              <KeyRound aria-hidden="true" />
+              {withPasskey.isPending ? 'Waiting for your passkey…' : 'Confirm with a passkey'}
+            </Button>
+            {passkeyError ? (
+              <Alert variant="error" role="alert">
+                {passkeyError}
+              </Alert>
+            ) : null}
+            <p className="text-xs text-muted-foreground">Or confirm with your password or a code below.</p>
+          </div>
+        ) : null}
         <form
           aria-label="Confirm it’s you"
           noValidate
@@ -119,23 +151,16 @@ export function StepUpDialog({ minutes, hasAuthenticator, sso }: StepUpDialogPro
               )}
             </FormField>
           ) : (
-            <FormField
+            <OneTimeCodeField
               id={`${id}-code`}
               label="Authenticator or backup code"
               description="The 6 digits your app shows now, or one of your backup codes."
               error={fieldError}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="one-time-code"
-                  spellCheck={false}
-                  autoFocus
-                  value={value}
-                  onChange={(event) => setValue(event.target.value)}
-                />
-              )}
-            </FormField>
+              digitsOnly={false}
+              autoFocus
+              value={value}
+              onChange={setValue}
+            />
           )}
           {hasAuthenticator ? (
             <div>

@@ -2,11 +2,13 @@ import type { Metadata } from 'next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { operatorHasPassword } from '@/lib/auth/operators';
+import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { roleDescriptions } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
-import { secondFactorDue } from '@/lib/server/step-up';
+import { mustKeepSecondFactor, secondFactorDue } from '@/lib/server/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
 import { ConfirmSecondFactor } from './_components/confirm-second-factor';
+import { PasskeysCard } from './_components/passkeys-card';
 import { SessionsList } from './_components/sessions-list';
 import { TwoFactorCard } from './_components/two-factor-card';
 
@@ -18,8 +20,9 @@ export default async function AccountPage() {
   const config = server.config;
   const due = secondFactorDue(operator, config);
   const hasPassword = await operatorHasPassword(server.database.db, operator.id);
-  const required = operator.role !== null && config.auth.requireSecondFactor.includes(operator.role);
-  const usesPassword = operator.session.signInMethod === 'password';
+  const required = mustKeepSecondFactor(operator, config);
+  // Operators with a console password (signed in with it or a passkey); SSO operators' IdP decides.
+  const usesPassword = operator.session.signInMethod !== 'sso';
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-1.5">
@@ -32,8 +35,8 @@ export default async function AccountPage() {
       </div>
       {due === 'enrol' ? (
         <Alert variant="error" role="alert">
-          Your role ({operator.role}) must have a second factor: set up an authenticator app below to use the
-          console.
+          Your role ({operator.role}) must have a second factor: add a passkey or set up an authenticator app
+          below to use the console.
         </Alert>
       ) : null}
       {due === 'confirm' ? (
@@ -62,8 +65,26 @@ export default async function AccountPage() {
           <CardContent>
             <TwoFactorCard
               enabled={operator.twoFactorEnabled}
-              required={required}
+              required={required && operator.passkeys === 0}
               hasPassword={hasPassword}
+            />
+          </CardContent>
+        </Card>
+      ) : null}
+      {usesPassword || operator.passkeys > 0 ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Passkeys</CardTitle>
+            <CardDescription>
+              A passkey signs you in on its own, with your device’s PIN, fingerprint or face, and confirms it
+              is you before Customer tokens and changes. It counts as a second factor.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <PasskeysCard
+              usable={passkeysWorkAt(config.consoleUrl)}
+              consoleOrigin={config.consoleUrl.origin}
+              keepLast={required && !operator.twoFactorEnabled}
             />
           </CardContent>
         </Card>

@@ -4,6 +4,7 @@ import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useVerifySecondFactor } from '@/app/sign-in/_hooks/use-sign-in';
 import { FormField } from '@/components/form-field';
+import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -45,23 +46,15 @@ export function SecondFactorForm({ next, onStartAgain }: SecondFactorFormProps) 
         </Alert>
       ) : null}
       {kind === 'totp' ? (
-        <FormField
+        <OneTimeCodeField
           id="second-factor-code"
           label="Authenticator code"
           description="The 6 digits your authenticator app shows for User Group Console."
           error={error}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              autoFocus
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          )}
-        </FormField>
+          autoFocus
+          value={code}
+          onChange={setCode}
+        />
       ) : (
         <FormField
           id="second-factor-backup"

@@ -1,10 +1,10 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LogIn } from 'lucide-react';
+import { KeyRound, LogIn } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useSignIn } from '@/app/sign-in/_hooks/use-sign-in';
+import { useSignIn, useSignInWithPasskey } from '@/app/sign-in/_hooks/use-sign-in';
 import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
@@ -12,6 +12,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { SecondFactorForm } from './second-factor-form';
 import {
+  passkeySignInFailureMessage,
   type SignInValues,
   SSO_START_FAILED_MESSAGE,
   signInFailureMessage,
@@ -22,10 +23,12 @@ type SignInFormProps = {
   /** Where to go once signed in (already checked to be a path on this console). */
   next: string;
   sso: { name: string } | null;
+  /** The console's address lets browsers use passkeys (lib/auth/passkeys.ts's passkeysWorkAt). */
+  passkeys: boolean;
   initialError: string | null;
 };
 
-export function SignInForm({ next, sso, initialError }: SignInFormProps) {
+export function SignInForm({ next, sso, passkeys, initialError }: SignInFormProps) {
   const [error, setError] = useState<string | null>(initialError);
   const [secondFactor, setSecondFactor] = useState(false);
   const form = useForm<SignInValues>({
@@ -44,6 +47,9 @@ export function SignInForm({ next, sso, initialError }: SignInFormProps) {
   });
   const startSingleSignOn = useStartSingleSignOn(next, {
     onError: () => setError(SSO_START_FAILED_MESSAGE),
+  });
+  const signInWithPasskey = useSignInWithPasskey(next, {
+    onError: (failure) => setError(passkeySignInFailureMessage(failure)),
   });
   // Still true while the browser leaves for the identity provider.
   const ssoStarting = startSingleSignOn.isPending || startSingleSignOn.isSuccess;
@@ -98,16 +104,33 @@ export function SignInForm({ next, sso, initialError }: SignInFormProps) {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
-      {sso ? (
+      {sso || passkeys ? (
         <div className="flex flex-col gap-3">
           <div className="flex items-center gap-3 text-xs text-muted-foreground">
             <span className="h-px flex-1 bg-border" />
             or
             <span className="h-px flex-1 bg-border" />
           </div>
-          <Button variant="outline" onClick={signInWithSso} disabled={ssoStarting}>
-            {ssoStarting ? 'Opening…' : `Sign in with ${sso.name}`}
-          </Button>
+          {passkeys ? (
+            <Button
+              variant="outline"
+              disabled={signInWithPasskey.isPending || signInWithPasskey.isSuccess}
+              onClick={() => {
+                setError(null);
+                signInWithPasskey.mutate();
+              }}
+            >
+              <KeyRound aria-hidden="true" />
+              {signInWithPasskey.isPending || signInWithPasskey.isSuccess
+                ? 'Waiting for your passkey…'
+                : 'Sign in with a passkey'}
+            </Button>
+          ) : null}
+          {sso ? (
+            <Button variant="outline" onClick={signInWithSso} disabled={ssoStarting}>
+              {ssoStarting ? 'Opening…' : `Sign in with ${sso.name}`}
+            </Button>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AuthRequestError } from '@/lib/auth-request-error';
+import { ConsoleApiError } from '@/lib/console-api/client';
 
 export const signInSchema = z.object({
   email: z.pipe(
@@ -56,4 +57,17 @@ export function secondFactorFailureMessage(error: unknown): string {
     return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
   if (error.explained) return error.message;
   return `Checking the code failed (HTTP ${status}). Try again in a moment.`;
+}
+
+/** What a failed passkey sign-in means: the authenticator's refusal, or /api/auth's answer. */
+export function passkeySignInFailureMessage(error: unknown): string {
+  if (error instanceof ConsoleApiError) return error.message;
+  if (!(error instanceof AuthRequestError)) return 'Signing in with a passkey failed. Try again in a moment.';
+  const { status, retryAfterSeconds } = error;
+  if (status === null) return error.message;
+  if (status === 429) return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
+  if (status === 401)
+    return 'That passkey did not sign you in (it may have been removed, or this operator disabled). Try again, or use your password.';
+  if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
+  return `Signing in with a passkey failed (HTTP ${status}). Try again in a moment.`;
 }

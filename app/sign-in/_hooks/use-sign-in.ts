@@ -28,3 +28,12 @@ export function useVerifySecondFactor(next: string) {
     onSuccess: () => window.location.assign(next),
   });
 }
+
+/** A sign-in with a passkey; signed in, goes to `next`. */
+export function useSignInWithPasskey(next: string, { onError }: { onError: (error: Error) => void }) {
+  return useMutation({
+    mutationFn: async () => (await import('@/lib/auth-client')).authApi.signInWithPasskey(),
+    onSuccess: () => window.location.assign(next),
+    onError,
+  });
+}

@@ -10,10 +10,9 @@ import {
   useStartTwoFactor,
 } from '@/app/(console)/account/_hooks/use-two-factor';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { FormField } from '@/components/form-field';
+import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import type { Enrolment } from '@/lib/console-api/account-security';
 import { BackupCodes } from './backup-codes';
 import { PasswordStep } from './password-step';
@@ -204,18 +203,14 @@ function ScanStep({
           confirm.mutate({ code }, { onSuccess: onConfirmed });
         }}
       >
-        <FormField id="enrol-code" label="Code from the app" error={fieldError}>
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              autoFocus
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          )}
-        </FormField>
+        <OneTimeCodeField
+          id="enrol-code"
+          label="Code from the app"
+          error={fieldError}
+          autoFocus
+          value={code}
+          onChange={setCode}
+        />
         {formError ? (
           <Alert variant="error" role="alert">
             {formError}

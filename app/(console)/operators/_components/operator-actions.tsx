@@ -106,8 +106,8 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
         <DialogContent>
           <DialogTitle>Reset the second factor of {operator.email}?</DialogTitle>
           <DialogDescription>
-            Their authenticator app and backup codes stop working. They sign in with their password alone and,
-            where their role must have a second factor, set up a new app at once.
+            Their authenticator app, backup codes and passkeys stop working. They sign in with their password
+            alone and, where their role must have a second factor, set up a new one at once.
           </DialogDescription>
           <DialogFooter>
             <DialogClose asChild>

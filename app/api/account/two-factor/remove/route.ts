@@ -7,18 +7,20 @@ import {
   removeSecondFactor,
   requirePasswordOrFreshSession,
 } from '@/lib/server/second-factor';
+import { mustKeepSecondFactor } from '@/lib/server/step-up';
 
 /**
  * Removes the operator's authenticator app and backup codes, for the current password. Refused
- * when their role must have a second factor (CONSOLE_REQUIRE_2FA): they would be locked out at once.
+ * when their role must have a second factor (CONSOLE_REQUIRE_2FA) and it is their last one (no
+ * passkey): they would be locked out at once.
  */
 export const POST = consoleRoute(
   consoleRoutes.removeTwoFactor,
   async ({ request, operator, requestId, body, server }) => {
-    if (operator.role && server.config.auth.requireSecondFactor.includes(operator.role))
+    if (mustKeepSecondFactor(operator, server.config) && operator.passkeys === 0)
       throw new ConsoleError(
         'conflict',
-        `Your role (${operator.role}) must have a second factor: set up a new app instead, or ask an admin to reset it.`,
+        `Your role (${operator.role}) must have a second factor: add a passkey or set up a new app first, or ask an admin to reset it.`,
       );
     await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);

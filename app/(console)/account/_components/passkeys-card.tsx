@@ -1,0 +1,239 @@
+'use client';
+
+import { KeyRound } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useId, useState } from 'react';
+import { useAddPasskey, usePasskeys, useRemovePasskey } from '@/app/(console)/account/_hooks/use-passkeys';
+import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
+import { FormField } from '@/components/form-field';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/console-api/passkeys';
+
+const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
+
+type PasskeysCardProps = {
+  /** The console's address lets browsers use passkeys (a host name; https or http://localhost). */
+  usable: boolean;
+  /** The console's address, for the message when it does not. */
+  consoleOrigin: string;
+  /**
+   * The policy asks this operator for a second factor and this is the only kind they have: the last
+   * passkey stays.
+   */
+  keepLast: boolean;
+};
+
+/**
+ * The operator's passkeys on their account page: each one signs in on its own (the authenticator
+ * asks for a PIN or biometrics) and confirms a step-up. Add one under a name, or remove one.
+ */
+export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardProps) {
+  const router = useRouter();
+  const passkeys = usePasskeys();
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<PasskeySummary | null>(null);
+  // The policy (a required second factor) is read on the server: refresh it after a change.
+  const add = useAddPasskey({
+    onSuccess: () => {
+      setAdding(false);
+      router.refresh();
+    },
+  });
+  const remove = useRemovePasskey({
+    onSuccess: () => {
+      setRemoving(null);
+      router.refresh();
+    },
+  });
+
+  if (!usable)
+    return (
+      <Alert variant="notice">
+        Passkeys cannot be used at this console’s address ({consoleOrigin}): browsers allow them only on a
+        host name over https, or on http://localhost, never on an IP address. Ask whoever runs the console to
+        set CONSOLE_URL to such an address.
+      </Alert>
+    );
+  if (passkeys.isPending) return <p className="text-sm text-muted-foreground">Loading your passkeys…</p>;
+  if (passkeys.isError)
+    return (
+      <Alert variant="error" role="alert">
+        {formErrorMessage(passkeys.error)}
+      </Alert>
+    );
+  const list = passkeys.data.passkeys;
+  const lastOne = keepLast && list.length <= 1;
+  return (
+    <div className="flex flex-col gap-3">
+      {list.length === 0 ? (
+        <p className="text-sm">
+          <span className="font-medium">None yet.</span> A passkey signs you in with your device’s PIN,
+          fingerprint or face instead of a password and code.
+        </p>
+      ) : (
+        <ul
+          aria-label="Your passkeys"
+          className="flex flex-col divide-y divide-border rounded-md border border-border"
+        >
+          {list.map((passkey) => (
+            <li
+              key={passkey.id}
+              className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm"
+            >
+              <div className="flex min-w-0 flex-col">
+                <span className="font-medium break-words">{passkey.name}</span>
+                <span className="text-xs text-muted-foreground">
+                  {passkey.createdAt ? `added ${utc(passkey.createdAt)}` : 'added before dates were kept'}
+                </span>
+              </div>
+              {lastOne ? null : (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Remove the passkey ${passkey.name}`}
+                  onClick={() => {
+                    remove.reset();
+                    setRemoving(passkey);
+                  }}
+                >
+                  Remove
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {lastOne ? (
+        <p className="text-xs text-muted-foreground">
+          Your role must have a second factor: add another passkey or an authenticator app before removing
+          this one.
+        </p>
+      ) : null}
+      {adding ? (
+        <AddPasskeyForm
+          pending={add.isPending}
+          error={add.error}
+          onSubmit={(name) => add.mutate(name)}
+          onCancel={() => {
+            add.reset();
+            setAdding(false);
+          }}
+        />
+      ) : (
+        <div>
+          <Button variant={list.length === 0 ? 'primary' : 'outline'} onClick={() => setAdding(true)}>
+            <KeyRound aria-hidden="true" />
+            Add a passkey
+          </Button>
+        </div>
+      )}
+      <Dialog open={removing !== null} onOpenChange={(open) => (open ? null : setRemoving(null))}>
+        <DialogContent>
+          <DialogTitle>Remove the passkey {removing?.name}?</DialogTitle>
+          <DialogDescription>
+            It will no longer sign you in or confirm it is you. The passkey stays in your device or password
+            manager until you delete it there too.
+          </DialogDescription>
+          {remove.isError ? (
+            <Alert variant="error" role="alert">
+              {formErrorMessage(remove.error)}
+            </Alert>
+          ) : null}
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                Keep it
+              </Button>
+            </DialogClose>
+            <Button
+              variant="destructive"
+              disabled={remove.isPending}
+              onClick={() => removing && remove.mutate(removing.id)}
+            >
+              {remove.isPending ? 'Removing…' : 'Remove the passkey'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+/** The name to know it by, then the browser's own passkey prompt. */
+function AddPasskeyForm({
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  pending: boolean;
+  error: unknown;
+  onSubmit: (name: string) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [missing, setMissing] = useState(false);
+  const fieldError =
+    (missing ? 'must not be empty' : undefined) ?? serverFieldErrors(error, ['name'] as const)[0]?.message;
+  const formError = error && !fieldError ? formErrorMessage(error) : null;
+  return (
+    <form
+      aria-label="Add a passkey"
+      noValidate
+      className="flex max-w-sm flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim() === '') {
+          setMissing(true);
+          return;
+        }
+        onSubmit(name.trim());
+      }}
+    >
+      <FormField
+        id={`${id}-name`}
+        label="Name of the passkey"
+        description="To tell it apart in this list, such as “Work laptop” or “YubiKey”."
+        error={fieldError}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            autoFocus
+            autoComplete="off"
+            maxLength={MAX_PASSKEY_NAME_LENGTH}
+            value={name}
+            onChange={(event) => {
+              setMissing(false);
+              setName(event.target.value);
+            }}
+          />
+        )}
+      </FormField>
+      {formError ? (
+        <Alert variant="error" role="alert">
+          {formError}
+        </Alert>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Waiting for your device…' : 'Continue'}
+        </Button>
+        <Button variant="outline" type="button" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

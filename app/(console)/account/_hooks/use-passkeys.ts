@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callRoute } from '@/lib/console-api/client';
+import { createPasskey } from '@/lib/console-api/passkey-ceremony';
+import { consoleRoutes } from '@/lib/console-api/routes';
+
+const passkeysKey = ['account', 'passkeys'] as const;
+
+/** The operator's passkeys, newest first. */
+export function usePasskeys() {
+  return useQuery({
+    queryKey: passkeysKey,
+    queryFn: ({ signal }) => callRoute(consoleRoutes.listPasskeys, { signal }),
+  });
+}
+
+/**
+ * Adds a passkey: the server's options, the browser's authenticator (which asks for the PIN,
+ * fingerprint or face), then its answer under the name given.
+ */
+export function useAddPasskey({ onSuccess }: { onSuccess: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const options = await callRoute(consoleRoutes.startPasskey, { body: { name } });
+      const response = await createPasskey(options);
+      return callRoute(consoleRoutes.addPasskey, { body: { name, response } });
+    },
+    onSuccess,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+  });
+}
+
+export function useRemovePasskey({ onSuccess }: { onSuccess: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => callRoute(consoleRoutes.removePasskey, { params: { id } }),
+    onSuccess,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+  });
+}

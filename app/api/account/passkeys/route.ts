@@ -1,0 +1,24 @@
+import { listPasskeys } from '@/lib/auth/passkeys';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { finishPasskeyRegistration } from '@/lib/server/passkeys';
+import { consoleRoute } from '@/lib/server/route';
+
+/** The operator's passkeys: name and when added. */
+export const GET = consoleRoute(consoleRoutes.listPasskeys, async ({ operator, server }) => ({
+  passkeys: await listPasskeys(server.database.db, operator.id),
+}));
+
+/**
+ * Adding a passkey, step two: the authenticator's answer to the challenge of
+ * POST /api/account/passkeys/options. On record before it is kept.
+ */
+export const POST = consoleRoute(
+  consoleRoutes.addPasskey,
+  async ({ request, operator, requestId, body, server }) => {
+    const passkey = await server.auditLog.onRecord(
+      { action: 'passkey.add', operator, requestId, detail: body.name },
+      () => finishPasskeyRegistration(server, request.headers, operator, body),
+    );
+    return { passkey };
+  },
+);

@@ -1,0 +1,91 @@
+import 'server-only';
+import { APIError } from 'better-auth/api';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import type { AddPasskey, PasskeySummary } from '@/lib/console-api/passkeys';
+import type { ConsoleServer, Operator } from './index';
+import { requireRecentAccountAuthentication } from './step-up';
+
+/**
+ * Adding a passkey through better-auth's passkey plugin, called on the server with the request's
+ * cookies (the browser never calls those endpoints itself): the options and their challenge
+ * cookie, then the authenticator's answer. Refusals reach people in the console's words.
+ */
+
+const passkeyFailed = (message: string) =>
+  new ConsoleError('invalid_request', `Check the input: passkey ${message}.`, {
+    fields: { passkey: message },
+  });
+
+function inConsoleWords(error: unknown): unknown {
+  if (!(error instanceof APIError)) return error;
+  const code = (error.body as { code?: string } | undefined)?.code;
+  switch (code) {
+    case 'CHALLENGE_NOT_FOUND':
+      return passkeyFailed('was not asked for, or took too long: try again');
+    case 'USER_NOT_VERIFIED':
+      return passkeyFailed('must ask for your PIN, fingerprint or face');
+    case 'FAILED_TO_VERIFY_REGISTRATION':
+    case 'YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY':
+      return passkeyFailed('could not be checked: try again');
+    default:
+      return error;
+  }
+}
+
+/**
+ * Who may add a passkey: an operator with a console password (an SSO operator's way in is their
+ * IdP, which a passkey would go around), who authenticated within the step-up window (a new way
+ * in is as sensitive as a production token).
+ */
+async function requireMayAddPasskey(server: ConsoleServer, operator: Operator): Promise<void> {
+  const password = await server.database.db
+    .selectFrom('account')
+    .select('id')
+    .where('userId', '=', operator.id)
+    .where('providerId', '=', 'credential')
+    .executeTakeFirst();
+  if (!password)
+    throw new ConsoleError(
+      'conflict',
+      'You sign in through single sign-on: passkeys are for operators with a console password.',
+    );
+  requireRecentAccountAuthentication(operator, server.config);
+}
+
+/** Step one: the options for navigator.credentials.create, and the challenge's cookie. */
+export async function startPasskeyRegistration(
+  server: ConsoleServer,
+  headers: Headers,
+  operator: Operator,
+): Promise<{ options: Record<string, unknown>; headers: Headers }> {
+  await requireMayAddPasskey(server, operator);
+  try {
+    const answer = await server.auth.api.generatePasskeyRegistrationOptions({ headers, returnHeaders: true });
+    return { options: answer.response as unknown as Record<string, unknown>, headers: answer.headers };
+  } catch (error) {
+    throw inConsoleWords(error);
+  }
+}
+
+/** Step two: the authenticator's answer to that challenge (taken once); the passkey is kept. */
+export async function finishPasskeyRegistration(
+  server: ConsoleServer,
+  headers: Headers,
+  operator: Operator,
+  body: AddPasskey,
+): Promise<PasskeySummary> {
+  await requireMayAddPasskey(server, operator);
+  try {
+    const passkey = await server.auth.api.verifyPasskeyRegistration({
+      body: { response: body.response, name: body.name },
+      headers,
+    });
+    return {
+      id: passkey.id,
+      name: passkey.name?.trim() || body.name,
+      createdAt: passkey.createdAt ? new Date(passkey.createdAt).toISOString() : null,
+    };
+  } catch (error) {
+    throw inConsoleWords(error);
+  }
+}
