@@ -1,6 +1,7 @@
 'use client';
 
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConsoleApiError } from '@/lib/console-api/client';
@@ -10,7 +11,6 @@ import { environmentPhrase } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
 import { plural } from '@/lib/plural';
 import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
-import { ConfirmAction } from '../../_components/confirm-action';
 import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
 import { JobStatusBadge } from './job-status';
 import { jobWaiting } from './job-waiting';
@@ -217,7 +217,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         />
       ) : null}
 
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'start'}
         onOpenChange={(open) => setConfirming(open ? 'start' : null)}
         title={
@@ -231,20 +231,19 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
             : 'Groups that do not exist are created; existing groups are returned unchanged.'
         }
         confirmLabel={job.kind === 'rotate' ? 'Rotate tokens' : 'Run the job'}
-        typeToConfirm={customerRotation ? String(counts.total) : null}
+        typeToConfirm={customerRotation ? { kind: 'count', value: String(counts.total) } : null}
         destructive={job.kind === 'rotate' || inCustomer}
         onConfirm={() => {
           setConfirming(null);
           steer.mutate({ action: 'start', confirmation: String(counts.total) });
         }}
       />
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'cancel'}
         onOpenChange={(open) => setConfirming(open ? 'cancel' : null)}
         title={`Cancel the job ${job.source} in ${where}?`}
         description="Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded."
         confirmLabel="Cancel the job"
-        typeToConfirm={null}
         destructive
         onConfirm={() => {
           setConfirming(null);
