@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ConsoleApiError } from '@/lib/console-api/client';
 import type { JobView } from '@/lib/console-api/jobs';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
@@ -266,37 +267,24 @@ function RowTable({
   return (
     <section aria-label={heading} className="flex flex-col gap-2">
       <h2 className="text-base font-semibold">{heading}</h2>
-      <section
-        className="overflow-x-auto rounded-lg border border-border bg-card"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-        tabIndex={0}
-        aria-label={`${heading}, table`}
-      >
-        <table className="w-full min-w-[32rem] text-sm" data-testid={testId}>
-          <thead className="border-b border-border text-left text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Line
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                ID
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                What is wrong
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.line} className="border-b border-border last:border-0">
-                <td className="px-3 py-2 tabular-nums">{row.line}</td>
-                <td className="px-3 py-2 font-mono wrap-anywhere">{row.id ?? '—'}</td>
-                <td className="px-3 py-2">{row.text}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <Table label={`${heading}, table`} className="min-w-[32rem]" data-testid={testId}>
+        <TableHeader>
+          <tr>
+            <TableHead>Line</TableHead>
+            <TableHead>ID</TableHead>
+            <TableHead>What is wrong</TableHead>
+          </tr>
+        </TableHeader>
+        <tbody>
+          {rows.map((row) => (
+            <TableRow key={row.line}>
+              <TableCell className="tabular-nums">{row.line}</TableCell>
+              <TableCell className="font-mono wrap-anywhere">{row.id ?? '—'}</TableCell>
+              <TableCell>{row.text}</TableCell>
+            </TableRow>
+          ))}
+        </tbody>
+      </Table>
     </section>
   );
 }
