@@ -16,15 +16,7 @@
  */
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { Button } from './ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogTitle,
-} from './ui/dialog';
+import { ConfirmDialog } from './confirm-dialog';
 
 interface Holder {
   /** Opens the guard's question; `leave` runs if the person confirms. */
@@ -185,31 +177,21 @@ export function NavigationGuard({ active, title, description, stayLabel, leaveLa
   }, [active, router]);
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={pendingLeave !== null}
       onOpenChange={(open) => {
         if (!open) setPendingLeave(null);
       }}
-    >
-      <DialogContent>
-        <DialogTitle className="wrap-anywhere">{title}</DialogTitle>
-        <DialogDescription>{description}</DialogDescription>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">{stayLabel}</Button>
-          </DialogClose>
-          <Button
-            variant="destructive"
-            onClick={() => {
-              const leave = pendingLeave;
-              setPendingLeave(null);
-              leave?.();
-            }}
-          >
-            {leaveLabel}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      title={title}
+      description={description}
+      cancelLabel={stayLabel}
+      confirmLabel={leaveLabel}
+      destructive
+      onConfirm={() => {
+        const leave = pendingLeave;
+        setPendingLeave(null);
+        leave?.();
+      }}
+    />
   );
 }

@@ -29,6 +29,16 @@ export const permissionMinimumRole = {
 
 export type Permission = keyof typeof permissionMinimumRole;
 
+/** What each permission allows, in a refusal's words ("Your role may not …"). */
+export const permissionWords: Record<Permission, string> = {
+  'console:read': 'use the console',
+  'user-groups:get-or-create': 'get or create user groups',
+  'user-groups:rotate': 'rotate tokens',
+  'user-groups:reveal-token': 'see tokens',
+  'user-groups:delete': 'delete user groups',
+  'operators:manage': 'manage operators',
+};
+
 const rank: Record<Role, number> = { viewer: 0, support: 1, admin: 2 };
 
 /** Unknown or missing roles hold nothing: a row edited by hand cannot grant access by accident. */

@@ -1,19 +1,10 @@
 import 'server-only';
 import { checkRequestOrigin } from '@/lib/auth/origin';
 import type { ConsoleError } from '@/lib/console-api/console-error';
-import { can, type Permission } from '@/lib/roles';
+import { can, type Permission, permissionWords } from '@/lib/roles';
 import { accessErrors } from './errors';
 import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
 import { secondFactorDue, secondFactorRequired } from './step-up';
-
-const permissionWording: Record<Permission, string> = {
-  'console:read': 'use the console',
-  'user-groups:get-or-create': 'get or create user groups',
-  'user-groups:rotate': 'rotate tokens',
-  'user-groups:reveal-token': 'see tokens',
-  'user-groups:delete': 'delete user groups',
-  'operators:manage': 'manage operators',
-};
 
 export type GuardResult =
   | { operator: Operator }
@@ -45,7 +36,7 @@ export async function guardRequest(
   if (due) return { error: secondFactorRequired(due), operator, reason: 'forbidden' };
   if (!can(operator.role, permission)) {
     return {
-      error: accessErrors.forbidden(permissionWording[permission]),
+      error: accessErrors.forbidden(permissionWords[permission]),
       operator,
       reason: 'forbidden',
     };

@@ -4,7 +4,7 @@ import type { JobView } from '@/lib/console-api/jobs';
 import { describePauseReason } from '@/lib/jobs/pause-reasons';
 import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
 import { type JobProgress, jobProgress } from '@/lib/jobs/store';
-import { can, hasRole, type Permission, type Role } from '@/lib/roles';
+import { can, hasRole, type Permission, permissionWords, type Role } from '@/lib/roles';
 import { accessErrors } from './errors';
 import type { ConsoleServer, Operator } from './index';
 import { requireRecentAuthentication } from './step-up';
@@ -16,9 +16,8 @@ export const jobPermission: Record<JobKind, Permission> = {
 };
 
 export function requireJobPermission(role: Role | null, kind: JobKind): void {
-  if (!can(role, jobPermission[kind])) {
-    throw accessErrors.forbidden(kind === 'rotate' ? 'rotate tokens' : 'get or create user groups');
-  }
+  const permission = jobPermission[kind];
+  if (!can(role, permission)) throw accessErrors.forbidden(permissionWords[permission]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { cn } from '@/components/ui/cn';
+import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import {
   type DirectorySort,
   directorySorts,
@@ -101,93 +102,83 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
         </div>
         {/* Keyed by the page shown: another page or search starts with nothing ticked. */}
         <form key={link({})} aria-label="Directory" className="flex flex-col gap-3">
-          <section
-            className="overflow-x-auto rounded-lg border border-border bg-card"
-            aria-label="Directory table"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-            tabIndex={0}
+          <Table
+            label="Directory table"
+            className="min-w-[40rem]"
+            after={
+              directory.groups.length === 0 ? (
+                <p className="px-3 py-6 text-center text-sm text-muted-foreground">
+                  {q ? 'No group matches.' : 'No group yet: find or create one above.'}
+                </p>
+              ) : null
+            }
           >
-            <table className="w-full min-w-[40rem] text-sm">
-              <caption className="sr-only">User groups of {environment} known to this console</caption>
-              <thead className="border-b border-border text-left text-xs text-muted-foreground">
-                <tr>
-                  {mayRotate ? (
-                    <th scope="col" className="w-8 px-3 py-2 font-medium">
-                      <SelectAllOnPage />
-                    </th>
-                  ) : null}
-                  {(['id', 'name', 'updated', 'created'] as const).map((column) => (
-                    <th
-                      key={column}
-                      scope="col"
-                      className="px-3 py-2 font-medium"
-                      aria-sort={sort === column ? (descending ? 'descending' : 'ascending') : undefined}
-                    >
-                      <Link
-                        href={link({
-                          sort: column,
-                          order: sort === column && !descending ? 'desc' : 'asc',
-                          page: 1,
-                        })}
-                        className="hover:text-foreground"
-                      >
-                        {sortLabels[column]}
-                        {sort === column ? (descending ? ' ↓' : ' ↑') : ''}
-                      </Link>
-                    </th>
-                  ))}
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Team ID
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {directory.groups.map((group) => (
-                  <tr
-                    key={group.userGroupId}
-                    className="border-b border-border last:border-0"
-                    data-testid="directory-row"
+            <caption className="sr-only">User groups of {environment} known to this console</caption>
+            <TableHeader>
+              <tr>
+                {mayRotate ? (
+                  <TableHead className="w-8">
+                    <SelectAllOnPage />
+                  </TableHead>
+                ) : null}
+                {(['id', 'name', 'updated', 'created'] as const).map((column) => (
+                  <TableHead
+                    key={column}
+                    aria-sort={sort === column ? (descending ? 'descending' : 'ascending') : undefined}
                   >
-                    {mayRotate ? (
-                      <td className="px-3 py-2">
-                        <input
-                          type="checkbox"
-                          name="rotate"
-                          value={group.userGroupId}
-                          aria-label={`Select ${group.userGroupId}`}
-                          className="size-4 accent-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-                        />
-                      </td>
-                    ) : null}
-                    <td className="px-3 py-2 font-mono">
-                      <Link
-                        href={groupPath(slug, group.userGroupId)}
-                        className="underline-offset-4 hover:underline"
-                      >
-                        {group.userGroupId}
-                      </Link>
-                    </td>
-                    <td className="px-3 py-2">{group.name ?? '—'}</td>
-                    <td className="px-3 py-2 whitespace-nowrap">
-                      <time dateTime={group.updatedAt}>{group.updatedAt.slice(0, 16).replace('T', ' ')}</time>
-                      {group.updatedBy ? (
-                        <span className="text-muted-foreground"> · {group.updatedBy}</span>
-                      ) : null}
-                    </td>
-                    <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
-                      {group.createdAt ? group.createdAt.slice(0, 10) : 'before this console'}
-                    </td>
-                    <td className="px-3 py-2 font-mono">{group.teamId ?? '—'}</td>
-                  </tr>
+                    <Link
+                      href={link({
+                        sort: column,
+                        order: sort === column && !descending ? 'desc' : 'asc',
+                        page: 1,
+                      })}
+                      className="hover:text-foreground"
+                    >
+                      {sortLabels[column]}
+                      {sort === column ? (descending ? ' ↓' : ' ↑') : ''}
+                    </Link>
+                  </TableHead>
                 ))}
-              </tbody>
-            </table>
-            {directory.groups.length === 0 ? (
-              <p className="px-3 py-6 text-center text-sm text-muted-foreground">
-                {q ? 'No group matches.' : 'No group yet: find or create one above.'}
-              </p>
-            ) : null}
-          </section>
+                <TableHead>Team ID</TableHead>
+              </tr>
+            </TableHeader>
+            <tbody>
+              {directory.groups.map((group) => (
+                <TableRow key={group.userGroupId} data-testid="directory-row">
+                  {mayRotate ? (
+                    <TableCell>
+                      <input
+                        type="checkbox"
+                        name="rotate"
+                        value={group.userGroupId}
+                        aria-label={`Select ${group.userGroupId}`}
+                        className="size-4 accent-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+                      />
+                    </TableCell>
+                  ) : null}
+                  <TableCell className="font-mono">
+                    <Link
+                      href={groupPath(slug, group.userGroupId)}
+                      className="underline-offset-4 hover:underline"
+                    >
+                      {group.userGroupId}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{group.name ?? '—'}</TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    <time dateTime={group.updatedAt}>{group.updatedAt.slice(0, 16).replace('T', ' ')}</time>
+                    {group.updatedBy ? (
+                      <span className="text-muted-foreground"> · {group.updatedBy}</span>
+                    ) : null}
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap text-muted-foreground">
+                    {group.createdAt ? group.createdAt.slice(0, 10) : 'before this console'}
+                  </TableCell>
+                  <TableCell className="font-mono">{group.teamId ?? '—'}</TableCell>
+                </TableRow>
+              ))}
+            </tbody>
+          </Table>
           {mayRotate && directory.groups.length > 0 ? (
             <RotateSelected
               environment={environment}

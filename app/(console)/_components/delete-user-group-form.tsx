@@ -4,24 +4,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { type Environment, environmentPhrase } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
-import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
+import { toDeleteRequest } from './delete-user-group.utils';
 
 type DeleteUserGroupSectionProps = {
   environment: Environment;
@@ -31,7 +24,6 @@ type DeleteUserGroupSectionProps = {
 export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUserGroupSectionProps) {
   const id = useId();
   const [confirming, setConfirming] = useState<DeleteRequest | null>(null);
-  const [typedId, setTypedId] = useState('');
   const form = useForm({
     resolver: zodResolver(deleteUserGroupFormSchema),
     defaultValues: { user_group_id: '', current_token: '' },
@@ -54,7 +46,6 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
 
   const onSubmit = form.handleSubmit(
     (values) => {
-      setTypedId('');
       setConfirming(toDeleteRequest(values));
     },
     () => deleteUserGroup.reset(),
@@ -62,8 +53,6 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
 
   const groupIdId = `${id}-user-group-id`;
   const tokenId = `${id}-current-token`;
-  const confirmId = `${id}-confirm`;
-  const confirmed = confirming !== null && confirmsDeletion(typedId, confirming.user_group_id);
   const deleted = deleteUserGroup.data;
 
   return (
@@ -124,55 +113,31 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
         </CardContent>
       </Card>
 
-      <Dialog
+      <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => {
-          if (!open && !deleteUserGroup.isPending) setConfirming(null);
+          if (!open) setConfirming(null);
         }}
-      >
-        <DialogContent>
-          <DialogTitle className="wrap-anywhere">
-            Delete {confirming?.user_group_id} from {environmentPhrase(environment)}?
-          </DialogTitle>
-          <DialogDescription>
+        title={`Delete ${confirming?.user_group_id} from ${environmentPhrase(environment)}?`}
+        description={
+          <>
             User group{' '}
             <code className="font-mono break-all text-foreground">{confirming?.user_group_id}</code> and its
             token are deleted from {environment} at once. This cannot be undone.
-          </DialogDescription>
-          <form
-            className="flex flex-col gap-4"
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (confirming && confirmed && !deleteUserGroup.isPending) deleteUserGroup.mutate(confirming);
-            }}
-          >
-            <FormField id={confirmId} label="Type the user group ID to confirm">
-              {(control) => (
-                <Input
-                  {...control}
-                  value={typedId}
-                  onChange={(event) => setTypedId(event.target.value)}
-                  autoComplete="off"
-                  spellCheck={false}
-                  autoCapitalize="off"
-                  className="font-mono"
-                />
-              )}
-            </FormField>
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="outline" disabled={deleteUserGroup.isPending}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button type="submit" variant="destructive" disabled={!confirmed || deleteUserGroup.isPending}>
-                {deleteUserGroup.isPending ? 'Working…' : 'Delete'}
-              </Button>
-            </DialogFooter>
-          </form>
-        </DialogContent>
-      </Dialog>
+          </>
+        }
+        confirmLabel="Delete"
+        destructive
+        typeToConfirm={{
+          kind: 'id',
+          value: confirming?.user_group_id ?? '',
+          label: 'Type the user group ID to confirm',
+        }}
+        pending={deleteUserGroup.isPending}
+        onConfirm={() => {
+          if (confirming) deleteUserGroup.mutate(confirming);
+        }}
+      />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deleteRequestSchema } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormSchema } from './delete-user-group.schema';
-import { confirmsDeletion, toDeleteRequest } from './delete-user-group.utils';
+import { toDeleteRequest } from './delete-user-group.utils';
 
 describe('deleteUserGroupFormSchema', () => {
   it.each([
@@ -24,17 +24,5 @@ describe('toDeleteRequest', () => {
     const request = toDeleteRequest({ user_group_id: 'Acme-01', current_token: ' tok_1 ' });
     expect(request).toEqual({ user_group_id: 'Acme-01', current_token: 'tok_1' });
     expect(deleteRequestSchema.parse(request)).toEqual(request);
-  });
-});
-
-describe('confirmsDeletion', () => {
-  it.each([
-    ['acme', 'acme', true],
-    ['Acme', 'acme', false],
-    ['acme ', 'acme', false],
-    ['acm', 'acme', false],
-    ['', '', false],
-  ])('%j for %j: %s', (typed, id, expected) => {
-    expect(confirmsDeletion(typed, id)).toBe(expected);
   });
 });

@@ -5,8 +5,3 @@ import type { DeleteUserGroupFormValues } from './delete-user-group.schema';
 export function toDeleteRequest(values: DeleteUserGroupFormValues): DeleteRequest {
   return { user_group_id: values.user_group_id, current_token: values.current_token.trim() };
 }
-
-/** The confirmation must repeat the ID exactly: no trimming, no case folding. */
-export function confirmsDeletion(typed: string, userGroupId: string): boolean {
-  return userGroupId !== '' && typed === userGroupId;
-}

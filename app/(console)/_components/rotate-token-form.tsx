@@ -4,19 +4,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useRotateToken } from '@/app/(console)/_hooks/use-rotate-token';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { type Environment, environmentPhrase } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
@@ -46,9 +39,8 @@ export function RotateTokenSection({
   const nextRotationId = useRef(1);
   const [confirming, setConfirming] = useState<RotateRequest | null>(null);
   // In Customer a token of a group nobody named is rotated only after the environment is typed.
-  const typeToConfirm = environment === 'Customer' ? environment : null;
-  const [typed, setTyped] = useState('');
-  const confirmed = typeToConfirm === null || typed.trim() === typeToConfirm;
+  const typeToConfirm =
+    environment === 'Customer' ? ({ kind: 'environment', value: environment } as const) : null;
   const [rotations, setRotations] = useState<Rotation[]>([]);
   const form = useForm({
     resolver: zodResolver(rotateTokenFormSchema),
@@ -83,10 +75,7 @@ export function RotateTokenSection({
   }, [prefill, setValue, setFocus]);
 
   const onSubmit = form.handleSubmit(
-    (values) => {
-      setTyped('');
-      setConfirming(toRotateRequest(values));
-    },
+    (values) => setConfirming(toRotateRequest(values)),
     () => rotate.reset(),
   );
 
@@ -149,66 +138,29 @@ export function RotateTokenSection({
         </CardContent>
       </Card>
 
-      <Dialog
+      <ConfirmDialog
         open={confirming !== null}
         onOpenChange={(open) => {
-          if (!open && !rotate.isPending) setConfirming(null);
+          if (!open) setConfirming(null);
         }}
-      >
-        <DialogContent
-          onCloseAutoFocus={(event) => {
-            const target = focusAfterDialog.current
-              ? document.getElementById(focusAfterDialog.current)
-              : null;
-            focusAfterDialog.current = null;
-            if (target) {
-              event.preventDefault();
-              target.focus();
-            }
-          }}
-        >
-          <DialogTitle>Rotate this token in {environmentPhrase(environment)}?</DialogTitle>
-          <DialogDescription>
-            A new token is issued and the current one stops working at once. Anything still using it, such as
-            an embedded dashboard, fails until it is given the new token. The group that holds it is named
-            once it is rotated: only the service knows which one it is.
-          </DialogDescription>
-          <form
-            className="flex flex-col gap-4"
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (confirming && confirmed && !rotate.isPending) rotate.mutate(confirming);
-            }}
-          >
-            {typeToConfirm ? (
-              <FormField id={`${id}-confirm`} label={`Type ${typeToConfirm} to confirm`}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    value={typed}
-                    onChange={(event) => setTyped(event.target.value)}
-                    autoComplete="off"
-                    spellCheck={false}
-                    autoCapitalize="off"
-                    className="font-mono"
-                  />
-                )}
-              </FormField>
-            ) : null}
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button type="button" variant="outline" disabled={rotate.isPending}>
-                  Cancel
-                </Button>
-              </DialogClose>
-              <Button type="submit" variant="destructive" disabled={!confirmed || rotate.isPending}>
-                {rotate.isPending ? 'Working…' : 'Rotate'}
-              </Button>
-            </DialogFooter>
-          </form>
-        </DialogContent>
-      </Dialog>
+        onCloseAutoFocus={(event) => {
+          const target = focusAfterDialog.current ? document.getElementById(focusAfterDialog.current) : null;
+          focusAfterDialog.current = null;
+          if (target) {
+            event.preventDefault();
+            target.focus();
+          }
+        }}
+        title={`Rotate this token in ${environmentPhrase(environment)}?`}
+        description="A new token is issued and the current one stops working at once. Anything still using it, such as an embedded dashboard, fails until it is given the new token. The group that holds it is named once it is rotated: only the service knows which one it is."
+        confirmLabel="Rotate"
+        destructive
+        typeToConfirm={typeToConfirm}
+        pending={rotate.isPending}
+        onConfirm={() => {
+          if (confirming) rotate.mutate(confirming);
+        }}
+      />
     </section>
   );
 }

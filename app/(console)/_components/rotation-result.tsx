@@ -1,17 +1,10 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import type { RotateResult } from '@/lib/console-api/contract';
 import { type Environment, environmentPhrase } from '@/lib/environments';
 import { DetailsList, OrNone } from './details-list';
@@ -90,31 +83,19 @@ export function RotationResult({
         leaveLabel="Leave without copying"
       />
 
-      <Dialog open={confirmingClose} onOpenChange={setConfirmingClose}>
-        <DialogContent>
-          <DialogTitle className="wrap-anywhere">
-            Close the new token of {userGroup.provided_id} in {environmentPhrase(environment)} without copying
-            it?
-          </DialogTitle>
-          <DialogDescription>
-            Once closed, the new token cannot be shown again, and the old one already stopped working.
-          </DialogDescription>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Keep it open</Button>
-            </DialogClose>
-            <Button
-              variant="destructive"
-              onClick={() => {
-                setConfirmingClose(false);
-                onClose();
-              }}
-            >
-              Close anyway
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={confirmingClose}
+        onOpenChange={setConfirmingClose}
+        title={`Close the new token of ${userGroup.provided_id} in ${environmentPhrase(environment)} without copying it?`}
+        description="Once closed, the new token cannot be shown again, and the old one already stopped working."
+        cancelLabel="Keep it open"
+        confirmLabel="Close anyway"
+        destructive
+        onConfirm={() => {
+          setConfirmingClose(false);
+          onClose();
+        }}
+      />
     </section>
   );
 }

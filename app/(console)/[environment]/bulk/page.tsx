@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { slugOf } from '@/lib/environments';
 import { listJobs } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
@@ -37,50 +38,35 @@ export default async function BulkPage({ params }: BulkPageProps) {
         {jobs.length === 0 ? (
           <p className="text-sm text-muted-foreground">No bulk job yet.</p>
         ) : (
-          <section
-            className="overflow-x-auto rounded-lg border border-border bg-card"
-            aria-label="Jobs table"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-            tabIndex={0}
-          >
-            <table className="w-full min-w-[36rem] text-sm">
-              <caption className="sr-only">Bulk jobs of {environment}, newest first</caption>
-              <thead className="border-b border-border text-left text-xs text-muted-foreground">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Job
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Started by
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Created
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {jobs.map((job) => (
-                  <tr key={job.id} className="border-b border-border last:border-0">
-                    <td className="px-3 py-2">
-                      <Link href={jobPath(slug, job.id)} className="underline-offset-4 hover:underline">
-                        {jobTitle(job.kind, job.source)}
-                      </Link>
-                    </td>
-                    <td className="px-3 py-2">
-                      <JobStatusBadge status={job.status} />
-                    </td>
-                    <td className="px-3 py-2">{job.created_by}</td>
-                    <td className="px-3 py-2 whitespace-nowrap text-muted-foreground">
-                      <time dateTime={job.created_at}>{job.created_at.slice(0, 16).replace('T', ' ')}</time>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+          <Table label="Jobs table" className="min-w-[36rem]">
+            <caption className="sr-only">Bulk jobs of {environment}, newest first</caption>
+            <TableHeader>
+              <tr>
+                <TableHead>Job</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Started by</TableHead>
+                <TableHead>Created</TableHead>
+              </tr>
+            </TableHeader>
+            <tbody>
+              {jobs.map((job) => (
+                <TableRow key={job.id}>
+                  <TableCell>
+                    <Link href={jobPath(slug, job.id)} className="underline-offset-4 hover:underline">
+                      {jobTitle(job.kind, job.source)}
+                    </Link>
+                  </TableCell>
+                  <TableCell>
+                    <JobStatusBadge status={job.status} />
+                  </TableCell>
+                  <TableCell>{job.created_by}</TableCell>
+                  <TableCell className="whitespace-nowrap text-muted-foreground">
+                    <time dateTime={job.created_at}>{job.created_at.slice(0, 16).replace('T', ' ')}</time>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </tbody>
+          </Table>
         )}
       </section>
     </div>

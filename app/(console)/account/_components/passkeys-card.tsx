@@ -4,18 +4,11 @@ import { KeyRound } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { useAddPasskey, usePasskeys, useRemovePasskey } from '@/app/(console)/account/_hooks/use-passkeys';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/console-api/passkeys';
 
@@ -137,34 +130,19 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
           </Button>
         </div>
       )}
-      <Dialog open={removing !== null} onOpenChange={(open) => (open ? null : setRemoving(null))}>
-        <DialogContent>
-          <DialogTitle>Remove the passkey {removing?.name}?</DialogTitle>
-          <DialogDescription>
-            It will no longer sign you in or confirm it is you. The passkey stays in your device or password
-            manager until you delete it there too.
-          </DialogDescription>
-          {remove.isError ? (
-            <Alert variant="error" role="alert">
-              {formErrorMessage(remove.error)}
-            </Alert>
-          ) : null}
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                Keep it
-              </Button>
-            </DialogClose>
-            <Button
-              variant="destructive"
-              disabled={remove.isPending}
-              onClick={() => removing && remove.mutate(removing.id)}
-            >
-              {remove.isPending ? 'Removing…' : 'Remove the passkey'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => (open ? null : setRemoving(null))}
+        title={`Remove the passkey ${removing?.name ?? ''}?`}
+        description="It will no longer sign you in or confirm it is you. The passkey stays in your device or password manager until you delete it there too."
+        cancelLabel="Keep it"
+        confirmLabel="Remove the passkey"
+        destructive
+        pending={remove.isPending}
+        pendingLabel="Removing…"
+        error={remove.isError ? formErrorMessage(remove.error) : null}
+        onConfirm={() => removing && remove.mutate(removing.id)}
+      />
     </div>
   );
 }

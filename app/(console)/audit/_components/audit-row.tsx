@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { groupPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
+import { TableCell } from '@/components/ui/table';
 import type { AuditEvent } from '@/lib/audit/store';
 import { environments, slugOf } from '@/lib/environments';
 
@@ -19,11 +20,11 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
   const environment = environmentOf(event);
   return (
     <tr className={cn('border-t border-border align-top', nested && 'bg-muted/40')} data-testid="audit-row">
-      <td className={cn('px-3 py-2 font-mono text-xs whitespace-nowrap', nested && 'pl-8')}>
+      <TableCell className={cn('font-mono text-xs whitespace-nowrap', nested && 'pl-8')}>
         {event.at.replace('T', ' ').slice(0, 19)}
-      </td>
-      <td className="px-3 py-2 wrap-anywhere">{event.operator_email ?? <Muted>unknown</Muted>}</td>
-      <td className="px-3 py-2 whitespace-nowrap">
+      </TableCell>
+      <TableCell className="wrap-anywhere">{event.operator_email ?? <Muted>unknown</Muted>}</TableCell>
+      <TableCell className="whitespace-nowrap">
         {event.action}
         {event.detail ? (
           // The action stays on one line; a detail (a bulk job's source and request) wraps within 18rem,
@@ -32,8 +33,8 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
             {event.detail}
           </div>
         ) : null}
-      </td>
-      <td className="px-3 py-2 wrap-anywhere">
+      </TableCell>
+      <TableCell className="wrap-anywhere">
         {event.user_group_id ? (
           environment ? (
             <Link
@@ -54,19 +55,21 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
         {event.environment ? (
           <div className="text-xs text-muted-foreground">in {event.environment}</div>
         ) : null}
-      </td>
-      <td className="px-3 py-2">
+      </TableCell>
+      <TableCell>
         <Badge variant={event.outcome === 'success' ? 'success' : 'danger'}>{event.outcome}</Badge>
-      </td>
-      <td className="px-3 py-2 font-mono text-xs">
+      </TableCell>
+      <TableCell className="font-mono text-xs">
         {event.token_fingerprint ?? ''}
         {event.previous_token_fingerprint ? (
           <div className="text-muted-foreground" title="Fingerprint of the token presented">
             was {event.previous_token_fingerprint}
           </div>
         ) : null}
-      </td>
-      <td className="px-3 py-2 font-mono text-xs text-muted-foreground">{event.request_id.slice(0, 8)}</td>
+      </TableCell>
+      <TableCell className="font-mono text-xs text-muted-foreground">
+        {event.request_id.slice(0, 8)}
+      </TableCell>
     </tr>
   );
 }

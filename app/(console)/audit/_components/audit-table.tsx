@@ -1,3 +1,4 @@
+import { Table, TableHead, TableHeader } from '@/components/ui/table';
 import type { AuditEvent, AuditItem } from '@/lib/audit/store';
 import { AuditRow } from './audit-row';
 import { FoldedRequest } from './folded-request';
@@ -25,34 +26,25 @@ export function AuditTable({ events, items }: AuditTableProps) {
     else runs.push([line.event]);
   }
   return (
-    <section
-      className="overflow-x-auto rounded-lg border border-border"
-      aria-label="Audit log entries"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-      tabIndex={0}
-    >
-      <table className="w-full min-w-[56rem] text-left text-sm">
-        <thead className="bg-muted text-xs text-muted-foreground">
-          <tr>
-            {headings.map((heading) => (
-              <th key={heading} scope="col" className="px-3 py-2 font-medium">
-                {heading}
-              </th>
+    <Table label="Audit log entries" regionClassName="bg-transparent" className="min-w-[56rem]">
+      <TableHeader className="border-0 bg-muted">
+        <tr>
+          {headings.map((heading) => (
+            <TableHead key={heading}>{heading}</TableHead>
+          ))}
+        </tr>
+      </TableHeader>
+      {runs.map((run) =>
+        Array.isArray(run) ? (
+          <tbody key={`entries-${run[0]?.id}`}>
+            {run.map((event) => (
+              <AuditRow key={event.id} event={event} />
             ))}
-          </tr>
-        </thead>
-        {runs.map((run) =>
-          Array.isArray(run) ? (
-            <tbody key={`entries-${run[0]?.id}`}>
-              {run.map((event) => (
-                <AuditRow key={event.id} event={event} />
-              ))}
-            </tbody>
-          ) : (
-            <FoldedRequest key={`request-${run.requestId}`} item={run} />
-          ),
-        )}
-      </table>
-    </section>
+          </tbody>
+        ) : (
+          <FoldedRequest key={`request-${run.requestId}`} item={run} />
+        ),
+      )}
+    </Table>
   );
 }

@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import { jobPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
+import { TableCell } from '@/components/ui/table';
 import type { AuditItem } from '@/lib/audit/store';
 import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
@@ -29,11 +30,11 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
     <>
       <tbody>
         <tr className="border-t border-border align-top" data-testid="audit-fold">
-          <td className="px-3 py-2 font-mono text-xs whitespace-nowrap">
+          <TableCell className="font-mono text-xs whitespace-nowrap">
             {newest?.at.replace('T', ' ').slice(0, 19)}
-          </td>
-          <td className="px-3 py-2 wrap-anywhere">{newest?.operator_email ?? <Muted>unknown</Muted>}</td>
-          <td className="px-3 py-2">
+          </TableCell>
+          <TableCell className="wrap-anywhere">{newest?.operator_email ?? <Muted>unknown</Muted>}</TableCell>
+          <TableCell>
             <button
               type="button"
               aria-expanded={open}
@@ -47,8 +48,8 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
               />
               {summary.title}
             </button>
-          </td>
-          <td className="px-3 py-2 wrap-anywhere">
+          </TableCell>
+          <TableCell className="wrap-anywhere">
             {summary.bulk && environment ? (
               <Link
                 href={jobPath(slugOf[environment], item.requestId)}
@@ -60,14 +61,16 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
               <Muted>—</Muted>
             )}
             {environment ? <div className="text-xs text-muted-foreground">in {environment}</div> : null}
-          </td>
-          <td className="px-3 py-2">
+          </TableCell>
+          <TableCell>
             <Badge variant={summary.failed === 0 ? 'success' : 'danger'}>
               {summary.failed === 0 ? 'success' : `${summary.failed} failed`}
             </Badge>
-          </td>
-          <td className="px-3 py-2" />
-          <td className="px-3 py-2 font-mono text-xs text-muted-foreground">{item.requestId.slice(0, 8)}</td>
+          </TableCell>
+          <TableCell />
+          <TableCell className="font-mono text-xs text-muted-foreground">
+            {item.requestId.slice(0, 8)}
+          </TableCell>
         </tr>
       </tbody>
       <tbody id={rowsId} hidden={!open}>
@@ -76,12 +79,12 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
         ))}
         {hidden > 0 ? (
           <tr className="border-t border-border bg-muted/40">
-            <td colSpan={7} className="px-3 py-2 pl-8 text-xs text-muted-foreground">
+            <TableCell colSpan={7} className="pl-8 text-xs text-muted-foreground">
               The newest {item.events.length} of {plural(item.entries, 'entry')} are shown
               {summary.bulk && environment
                 ? ': the job’s page lists its failed rows, and its result has every row.'
                 : '.'}
-            </td>
+            </TableCell>
           </tr>
         ) : null}
       </tbody>

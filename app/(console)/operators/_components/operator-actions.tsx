@@ -4,16 +4,9 @@ import { useState } from 'react';
 import { useChangeOperatorRole } from '@/app/(console)/operators/_hooks/use-change-operator-role';
 import { useResetTwoFactor } from '@/app/(console)/operators/_hooks/use-reset-two-factor';
 import { useSetOperatorDisabled } from '@/app/(console)/operators/_hooks/use-set-operator-disabled';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import type { OperatorSummary } from '@/lib/console-api/operators';
 import { type Role, roles } from '@/lib/roles';
 
@@ -86,47 +79,32 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
           {formErrorMessage(error)}
         </p>
       ) : null}
-      <Dialog open={confirming} onOpenChange={setConfirming}>
-        <DialogContent>
-          <DialogTitle>Disable {operator.email}?</DialogTitle>
-          <DialogDescription>
-            Their sessions end now and they cannot sign in until an admin enables them again.
-          </DialogDescription>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Cancel</Button>
-            </DialogClose>
-            <Button variant="destructive" disabled={pending} onClick={() => disable(true)}>
-              Disable operator
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
-      <Dialog open={confirmingReset} onOpenChange={setConfirmingReset}>
-        <DialogContent>
-          <DialogTitle>Reset the second factor of {operator.email}?</DialogTitle>
-          <DialogDescription>
-            Their authenticator app, backup codes and passkeys stop working. They sign in with their password
-            alone and, where their role must have a second factor, set up a new one at once.
-          </DialogDescription>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Cancel</Button>
-            </DialogClose>
-            <Button
-              variant="destructive"
-              disabled={resetTwoFactor.isPending}
-              onClick={() => {
-                changeRole.reset();
-                setDisabled.reset();
-                resetTwoFactor.mutate();
-              }}
-            >
-              Reset two-factor
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Disable ${operator.email}?`}
+        description="Their sessions end now and they cannot sign in until an admin enables them again."
+        confirmLabel="Disable operator"
+        destructive
+        pending={pending}
+        pendingLabel="Disable operator"
+        onConfirm={() => disable(true)}
+      />
+      <ConfirmDialog
+        open={confirmingReset}
+        onOpenChange={setConfirmingReset}
+        title={`Reset the second factor of ${operator.email}?`}
+        description="Their authenticator app, backup codes and passkeys stop working. They sign in with their password alone and, where their role must have a second factor, set up a new one at once."
+        confirmLabel="Reset two-factor"
+        destructive
+        pending={resetTwoFactor.isPending}
+        pendingLabel="Reset two-factor"
+        onConfirm={() => {
+          changeRole.reset();
+          setDisabled.reset();
+          resetTwoFactor.mutate();
+        }}
+      />
     </div>
   );
 }

@@ -1,8 +1,10 @@
 'use client';
 
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ConsoleApiError } from '@/lib/console-api/client';
 import type { JobView } from '@/lib/console-api/jobs';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
@@ -10,7 +12,6 @@ import { environmentPhrase } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
 import { plural } from '@/lib/plural';
 import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
-import { ConfirmAction } from '../../_components/confirm-action';
 import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
 import { JobStatusBadge } from './job-status';
 import { jobWaiting } from './job-waiting';
@@ -217,7 +218,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         />
       ) : null}
 
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'start'}
         onOpenChange={(open) => setConfirming(open ? 'start' : null)}
         title={
@@ -231,20 +232,19 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
             : 'Groups that do not exist are created; existing groups are returned unchanged.'
         }
         confirmLabel={job.kind === 'rotate' ? 'Rotate tokens' : 'Run the job'}
-        typeToConfirm={customerRotation ? String(counts.total) : null}
+        typeToConfirm={customerRotation ? { kind: 'count', value: String(counts.total) } : null}
         destructive={job.kind === 'rotate' || inCustomer}
         onConfirm={() => {
           setConfirming(null);
           steer.mutate({ action: 'start', confirmation: String(counts.total) });
         }}
       />
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'cancel'}
         onOpenChange={(open) => setConfirming(open ? 'cancel' : null)}
         title={`Cancel the job ${job.source} in ${where}?`}
         description="Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded."
         confirmLabel="Cancel the job"
-        typeToConfirm={null}
         destructive
         onConfirm={() => {
           setConfirming(null);
@@ -267,37 +267,24 @@ function RowTable({
   return (
     <section aria-label={heading} className="flex flex-col gap-2">
       <h2 className="text-base font-semibold">{heading}</h2>
-      <section
-        className="overflow-x-auto rounded-lg border border-border bg-card"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-        tabIndex={0}
-        aria-label={`${heading}, table`}
-      >
-        <table className="w-full min-w-[32rem] text-sm" data-testid={testId}>
-          <thead className="border-b border-border text-left text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Line
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                ID
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                What is wrong
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.line} className="border-b border-border last:border-0">
-                <td className="px-3 py-2 tabular-nums">{row.line}</td>
-                <td className="px-3 py-2 font-mono wrap-anywhere">{row.id ?? '—'}</td>
-                <td className="px-3 py-2">{row.text}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <Table label={`${heading}, table`} className="min-w-[32rem]" data-testid={testId}>
+        <TableHeader>
+          <tr>
+            <TableHead>Line</TableHead>
+            <TableHead>ID</TableHead>
+            <TableHead>What is wrong</TableHead>
+          </tr>
+        </TableHeader>
+        <tbody>
+          {rows.map((row) => (
+            <TableRow key={row.line}>
+              <TableCell className="tabular-nums">{row.line}</TableCell>
+              <TableCell className="font-mono wrap-anywhere">{row.id ?? '—'}</TableCell>
+              <TableCell>{row.text}</TableCell>
+            </TableRow>
+          ))}
+        </tbody>
+      </Table>
     </section>
   );
 }

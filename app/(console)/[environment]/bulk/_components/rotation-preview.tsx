@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
@@ -19,52 +20,37 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
       <h2 id="rotation-preview-heading" className="text-base font-semibold">
         Groups to rotate
       </h2>
-      <section
-        className="overflow-x-auto rounded-lg border border-border bg-card"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
-        tabIndex={0}
-        aria-label="Groups to rotate, table"
-      >
-        <table className="w-full min-w-[32rem] text-sm" data-testid="rotation-preview">
-          <thead className="border-b border-border text-left text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Line
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                User group
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Name
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Token fingerprint
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row) => (
-              <tr key={row.line} className="border-b border-border last:border-0">
-                <td className="px-3 py-2 tabular-nums">{row.line}</td>
-                <td className="px-3 py-2 wrap-anywhere">
-                  {row.userGroupId ? (
-                    <Link
-                      href={groupPath(slug, row.userGroupId)}
-                      className="font-mono underline underline-offset-4"
-                    >
-                      {row.userGroupId}
-                    </Link>
-                  ) : (
-                    <span className="text-muted-foreground italic">not known to the console</span>
-                  )}
-                </td>
-                <td className="px-3 py-2 wrap-anywhere">{row.name ?? '—'}</td>
-                <td className="px-3 py-2 font-mono text-xs">{row.tokenFingerprint ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <Table label="Groups to rotate, table" className="min-w-[32rem]" data-testid="rotation-preview">
+        <TableHeader>
+          <tr>
+            <TableHead>Line</TableHead>
+            <TableHead>User group</TableHead>
+            <TableHead>Name</TableHead>
+            <TableHead>Token fingerprint</TableHead>
+          </tr>
+        </TableHeader>
+        <tbody>
+          {preview.rows.map((row) => (
+            <TableRow key={row.line}>
+              <TableCell className="tabular-nums">{row.line}</TableCell>
+              <TableCell className="wrap-anywhere">
+                {row.userGroupId ? (
+                  <Link
+                    href={groupPath(slug, row.userGroupId)}
+                    className="font-mono underline underline-offset-4"
+                  >
+                    {row.userGroupId}
+                  </Link>
+                ) : (
+                  <span className="text-muted-foreground italic">not known to the console</span>
+                )}
+              </TableCell>
+              <TableCell className="wrap-anywhere">{row.name ?? '—'}</TableCell>
+              <TableCell className="font-mono text-xs">{row.tokenFingerprint ?? '—'}</TableCell>
+            </TableRow>
+          ))}
+        </tbody>
+      </Table>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         {more > 0 ? <p data-testid="rotation-preview-more">and {more.toLocaleString('en-US')} more</p> : null}
         <a

@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
 import { useRotateToken } from '@/app/(console)/_hooks/use-rotate-token';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
@@ -13,7 +14,6 @@ import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { ConsoleApiError } from '@/lib/console-api/client';
 import { type Environment, environmentPhrase } from '@/lib/environments';
-import { ConfirmAction } from '../../../_components/confirm-action';
 import { useShowToken } from '../_hooks/use-show-token';
 
 type TokenPanelProps = {
@@ -56,7 +56,7 @@ export function TokenPanel({
   const rotatedRef = useRef<HTMLElement>(null);
   const newToken = rotated?.newToken;
   const inCustomer = environment === 'Customer';
-  const typeToConfirm = inCustomer ? userGroupId : null;
+  const typeToConfirm = inCustomer ? ({ kind: 'id', value: userGroupId } as const) : null;
   const where = environmentPhrase(environment);
 
   const show = useShowToken(environment, {
@@ -202,7 +202,7 @@ export function TokenPanel({
         </div>
       ) : null}
 
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'rotate'}
         onOpenChange={(open) => setConfirming(open ? 'rotate' : null)}
         title={`Rotate the token of ${userGroupId} in ${where}?`}
@@ -215,7 +215,7 @@ export function TokenPanel({
           if (token) rotate.mutate({ current_token: token });
         }}
       />
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'delete'}
         onOpenChange={(open) => setConfirming(open ? 'delete' : null)}
         title={`Delete ${userGroupId} from ${where}?`}

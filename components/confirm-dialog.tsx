@@ -1,0 +1,124 @@
+'use client';
+
+import { type ComponentProps, type ReactNode, useEffect, useId, useState } from 'react';
+import { FormField } from '@/components/form-field';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { confirmsTyped, type TypeToConfirm } from './confirm-dialog.utils';
+
+type ConfirmDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  destructive?: boolean;
+  /**
+   * Plain when null; otherwise what the person types before the button wakes: a group's id, exactly
+   * as it is, or a number of rows (in Customer, the console's production).
+   */
+  typeToConfirm?: TypeToConfirm | null;
+  /** While the confirmed action runs: the dialog stays open and its buttons wait. */
+  pending?: boolean;
+  pendingLabel?: string;
+  /** Why the confirmed action failed, shown in the dialog (which stays open to try again). */
+  error?: string | null;
+  onConfirm: () => void;
+  /** Where focus goes when the dialog closes, when not back to the button that opened it. */
+  onCloseAutoFocus?: ComponentProps<typeof DialogContent>['onCloseAutoFocus'];
+};
+
+/** The one confirmation of the console: plain, by a typed id, or by a typed count. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  destructive = false,
+  typeToConfirm = null,
+  pending = false,
+  pendingLabel = 'Working…',
+  error = null,
+  onConfirm,
+  onCloseAutoFocus,
+}: ConfirmDialogProps) {
+  const id = useId();
+  const [typed, setTyped] = useState('');
+  useEffect(() => {
+    if (!open) setTyped('');
+  }, [open]);
+  const ready = typeToConfirm === null || confirmsTyped(typeToConfirm, typed);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next && pending) return;
+        onOpenChange(next);
+      }}
+    >
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
+        <DialogTitle className="wrap-anywhere">{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+        <form
+          className="flex flex-col gap-4"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (ready && !pending) onConfirm();
+          }}
+        >
+          {typeToConfirm !== null ? (
+            <FormField
+              id={`${id}-confirm`}
+              label={typeToConfirm.label ?? `Type ${typeToConfirm.value} to confirm`}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  value={typed}
+                  onChange={(event) => setTyped(event.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="off"
+                  inputMode={typeToConfirm.kind === 'count' ? 'numeric' : undefined}
+                  className="font-mono"
+                />
+              )}
+            </FormField>
+          ) : null}
+          {error ? (
+            <Alert variant="error" role="alert">
+              {error}
+            </Alert>
+          ) : null}
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button type="button" variant="outline" disabled={pending}>
+                {cancelLabel}
+              </Button>
+            </DialogClose>
+            <Button
+              type="submit"
+              variant={destructive ? 'destructive' : 'primary'}
+              disabled={!ready || pending}
+            >
+              {pending ? pendingLabel : confirmLabel}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
