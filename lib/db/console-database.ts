@@ -111,6 +111,21 @@ interface TwoFactorTable {
   userId: string;
 }
 
+/** One-time links that let an operator an admin added set their own password (lib/invitations). */
+export interface InvitationTable {
+  id: string;
+  user_id: string;
+  /** Hex SHA-256 of the link's secret; never the secret. */
+  secret_hash: string;
+  created_at: string;
+  /** The admin who made it. */
+  created_by: string | null;
+  expires_at: string;
+  used_at: string | null;
+  /** Replaced by a new link, or revoked. */
+  voided_at: string | null;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
@@ -120,6 +135,7 @@ export interface ConsoleTables {
   session: SessionTable;
   twoFactor: TwoFactorTable;
   verification: VerificationTable;
+  operator_invitation: InvitationTable;
 }
 
 export type ConsoleDb = Kysely<ConsoleTables>;

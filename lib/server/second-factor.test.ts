@@ -40,12 +40,8 @@ const cookiesOf = (response: Response) =>
     .join('; ');
 
 async function addOperator(email: string, role: 'support' | 'admin' | 'viewer') {
-  const response = await operatorsRoute.POST(
-    send(harness.adminCookie, 'POST', { email, name: email, role, password: PASSWORD }),
-    params({}),
-  );
-  expect(response.status).toBe(201);
-  return (await response.json()).operator as { id: string };
+  const { id } = await harness.addOperator(email, role, PASSWORD);
+  return { id };
 }
 
 const authPost = (path: string, body: unknown, cookie = '') =>

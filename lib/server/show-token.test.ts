@@ -75,17 +75,9 @@ async function whileActionUnrecorded<T>(action: string, run: () => Promise<T>): 
 }
 
 beforeAll(async () => {
-  const added = await operatorsRoute.POST(
-    post({
-      email: 'viewer@show.example',
-      name: 'Viewer',
-      role: 'viewer',
-      password: 'a-long-enough-password',
-    }),
-    harness.params({}),
-  );
-  expect(added.status).toBe(201);
-  sessions.viewer = await harness.signIn('viewer@show.example', 'a-long-enough-password');
+  sessions.viewer = (
+    await harness.addOperator('viewer@show.example', 'viewer', 'a-long-enough-password')
+  ).cookie;
 });
 
 afterAll(() => harness.close());
