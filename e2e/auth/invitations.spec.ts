@@ -48,6 +48,8 @@ async function openLink(browser: Browser, link: string) {
 }
 
 test.beforeEach(async ({ context }) => {
+  // Each journey opens browsers of its own besides the admin's.
+  test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
 });
 
@@ -81,7 +83,7 @@ test('an invited operator sets their own password by keyboard alone and is in; t
   await expect(form.getByLabel('Repeat the password')).toBeFocused();
   await invited.keyboard.type(password);
   await invited.keyboard.press('Enter');
-  await expect(invited.getByTestId('operator-role')).toHaveText('viewer');
+  await expect(invited.getByTestId('operator-role')).toHaveText('viewer', { timeout: 30_000 });
   await expect(invited.getByTestId('operator-email')).toHaveText(email);
   await invited.context().close();
 
@@ -161,7 +163,7 @@ test('an admin ends every session of an operator, after confirming: their browse
   await signIn.getByLabel('Email').fill(email);
   await signIn.getByLabel('Password').fill(password);
   await signIn.getByRole('button', { name: 'Sign in' }).click();
-  await expect(theirPage.getByTestId('operator-role')).toHaveText('viewer');
+  await expect(theirPage.getByTestId('operator-role')).toHaveText('viewer', { timeout: 30_000 });
 
   await page.goto('/operators');
   const row = page.getByTestId('operator-row').filter({ hasText: email });
