@@ -91,7 +91,7 @@ test('an invited operator sets their own password by keyboard alone and is in; t
   await expect(row.getByTestId('operator-row-invited')).toHaveCount(0);
 
   const again = await openLink(browser, link);
-  await expect(again.getByRole('alert')).toHaveText(
+  await expect(again.getByRole('main').getByRole('alert')).toHaveText(
     'This invitation has been used already. Sign in with the password you chose.',
   );
   await expectNoSeriousA11yViolations(again, 'used invitation');
@@ -113,7 +113,7 @@ test('a new link voids the old one at once; an expired link is refused; revoking
   expect(second).not.toBe(first);
 
   const old = await openLink(browser, first);
-  await expect(old.getByRole('alert')).toHaveText(
+  await expect(old.getByRole('main').getByRole('alert')).toHaveText(
     'This invitation link was replaced or withdrawn. Ask an admin of the console for a new one.',
   );
   await old.context().close();
@@ -122,7 +122,7 @@ test('a new link voids the old one at once; an expired link is refused; revoking
   await page.reload();
   await expect(row.getByTestId('operator-row-invited')).toHaveText('Invitation expired');
   const expired = await openLink(browser, second);
-  await expect(expired.getByRole('alert')).toHaveText(
+  await expect(expired.getByRole('main').getByRole('alert')).toHaveText(
     'This invitation link has expired. Ask an admin of the console for a new one.',
   );
   await expectNoSeriousA11yViolations(expired, 'expired invitation');
@@ -135,12 +135,19 @@ test('a new link voids the old one at once; an expired link is refused; revoking
   await expect(row).toHaveCount(0);
 });
 
-test('a link without its secret, or one the console never made, says so', async ({ browser }) => {
+test('a link without its secret, one the console never made, or opened while signed in, says so', async ({
+  page,
+  browser,
+}) => {
+  await page.goto(`/invitation#${'x'.repeat(43)}`);
+  await expect(page.getByRole('main').getByRole('alert')).toContainText(
+    'You are signed in as admin@e2e.example. Sign out first',
+  );
   const bare = await openLink(browser, '/invitation');
-  await expect(bare.getByRole('alert')).toContainText('needs the whole invitation link');
+  await expect(bare.getByRole('main').getByRole('alert')).toContainText('needs the whole invitation link');
   await bare.context().close();
   const made = await openLink(browser, `/invitation#${'x'.repeat(43)}`);
-  await expect(made.getByRole('alert')).toContainText('not one the console made');
+  await expect(made.getByRole('main').getByRole('alert')).toContainText('not one the console made');
   await made.context().close();
 });
 
