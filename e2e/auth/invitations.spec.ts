@@ -13,7 +13,7 @@ test.use({ storageState: adminState });
 const nobody = { storageState: { cookies: [], origins: [] } };
 const newEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@invitations.example`;
 
-/** Invites through the operators page; answers the link the dialog shows once (copied, then read). */
+/** Invites through the operators page; answers the link the dialog shows once (copied, then revealed). */
 async function inviteThroughPage(page: Page, email: string, role: 'viewer' | 'support'): Promise<string> {
   await page.goto('/operators');
   const form = page.getByRole('form', { name: 'Add an operator' });
@@ -29,7 +29,9 @@ async function readLinkDialog(page: Page, email: string): Promise<string> {
   await expect(dialog).toContainText('shown only now');
   await dialog.getByRole('button', { name: 'Copy' }).click();
   await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
+  // Read from the field (the clipboard of a background page may never answer).
+  await dialog.getByRole('button', { name: 'Reveal' }).click();
+  const link = (await dialog.getByTestId('secret-value').textContent()) ?? '';
   rememberSecrets(link, new URL(link).hash.slice(1));
   expect(link).toMatch(/\/invitation#[\w-]{43}$/);
   await expectNoSeriousA11yViolations(page, 'invitation link dialog');

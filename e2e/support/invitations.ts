@@ -47,6 +47,7 @@ export async function inviteAndAccept(
       data: { secret, password: operator.password, confirmPassword: operator.password },
     });
     expect(accepted.status()).toBe(200);
+    expect((await anonymous.post('/api/auth/sign-out', { data: {} })).status()).toBe(200);
   } finally {
     await anonymous.dispose();
   }
