@@ -51,7 +51,7 @@ async function openLink(browser: Browser, link: string) {
 
 test.beforeEach(async ({ context }) => {
   // Each journey opens browsers of its own besides the admin's.
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
 });
 
