@@ -10,7 +10,7 @@ export interface InvitedOperator {
 }
 
 /** The secret of an invitation link: its fragment, which no browser sends. */
-export function invitationSecret(link: string): string {
+function invitationSecret(link: string): string {
   return new URL(link).hash.slice(1);
 }
 

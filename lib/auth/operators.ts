@@ -41,19 +41,6 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
   }));
 }
 
-/**
- * Whether the operator has a way in of their own: a password they chose (through an invitation,
- * or the first admin's) or an SSO identity. Such an operator has no invitation to resend or revoke.
- */
-export async function hasSignInMethod({ database }: OperatorStore, id: string): Promise<boolean> {
-  const row = await database.db
-    .selectFrom('account')
-    .select('id')
-    .where('userId', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function findOperator(store: OperatorStore, id: string): Promise<OperatorSummary | null> {
   return (await listOperators(store)).find((operator) => operator.id === id) ?? null;
 }

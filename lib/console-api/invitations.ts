@@ -14,7 +14,6 @@ const secret = z
   );
 
 export const invitationLookupSchema = z.strictObject({ secret });
-export type InvitationLookup = z.infer<typeof invitationLookupSchema>;
 
 /** Whom a working link lets in, and until when. */
 export const invitationDetailsSchema = z.object({

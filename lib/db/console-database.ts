@@ -112,7 +112,7 @@ interface TwoFactorTable {
 }
 
 /** One-time links that let an operator an admin added set their own password (lib/invitations). */
-export interface InvitationTable {
+interface InvitationTable {
   id: string;
   user_id: string;
   /** Hex SHA-256 of the link's secret; never the secret. */

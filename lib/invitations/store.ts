@@ -7,10 +7,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ConsoleDb } from '@/lib/db/console-database';
 
 /** How long a link works. */
-export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
 
 /** 32 random bytes, base64url: 256 bits nobody guesses. */
-export function newInvitationSecret(): string {
+function newInvitationSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 

@@ -36,7 +36,7 @@ import { handleRequest } from './route';
  */
 
 /** The page that accepts a link; the secret rides in the fragment, which no browser sends. */
-export const INVITATION_PAGE = '/invitation';
+const INVITATION_PAGE = '/invitation';
 
 /** A new link for the operator (earlier ones void), on record before it exists. */
 export async function inviteOperator(
