@@ -97,14 +97,31 @@ const rolesFrom = (minimum: Role) =>
 /** A group for the group page, and the e2e run's support and viewer operators. */
 async function seed({ base, origin, cookie }: BenchConsole): Promise<void> {
   const headers = { cookie, origin, 'content-type': 'application/json' };
-  const calls: Array<[string, unknown]> = [
-    ['/api/user-groups/customer/get-or-create', { user_group_id: BENCH_GROUP, name: 'Page weight' }],
-    ['/api/operators', { ...supportCredentials, role: 'support' }],
-    ['/api/operators', { ...viewerCredentials, role: 'viewer' }],
-  ];
-  for (const [path, body] of calls) {
-    const answer = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (!answer.ok) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
+  const post = async (path: string, body: unknown, sent: Record<string, string> = headers) => {
+    const answer = await fetch(base + path, { method: 'POST', headers: sent, body: JSON.stringify(body) });
+    if (!answer.ok) throw new Error(`${path} answered ${answer.status}`);
+    return answer.json() as Promise<Record<string, unknown>>;
+  };
+  await post('/api/user-groups/customer/get-or-create', { user_group_id: BENCH_GROUP, name: 'Page weight' });
+  // Operators are invited; each accepts their link with their own password (signed in, unused).
+  for (const [credentials, role] of [
+    [supportCredentials, 'support'],
+    [viewerCredentials, 'viewer'],
+  ] as const) {
+    const { invitation } = (await post('/api/operators', {
+      email: credentials.email,
+      name: credentials.name,
+      role,
+    })) as {
+      invitation: { link: string };
+    };
+    const secret = new URL(invitation.link).hash.slice(1);
+    const { password } = credentials;
+    await post(
+      '/api/invitation/accept',
+      { secret, password, confirmPassword: password },
+      { origin, 'content-type': 'application/json' },
+    );
   }
 }
 

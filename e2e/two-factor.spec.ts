@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
 import type { Page } from '@playwright/test';
-import { apiAs, postConsole } from './support/api';
+import { apiAs } from './support/api';
 import { adminState } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { ageSessionsPastStepUp } from './support/console-sessions';
 import { expect, test } from './support/fixtures';
+import { inviteAndAccept } from './support/invitations';
 import { rememberSecrets } from './support/seen-secrets';
 
 // An operator's second factor and the production step-up, in Chromium against the run's console:
@@ -19,14 +20,11 @@ const PASSWORD = 'two-factor-e2e-password';
 async function newOperator(prefix: string): Promise<string> {
   const email = `${prefix}-${randomUUID().slice(0, 8)}@two-factor.example`;
   const admin = await apiAs(adminState);
-  const added = await postConsole(admin, '/api/operators', {
-    email,
-    name: prefix,
-    role: 'support',
-    password: PASSWORD,
-  });
-  expect(added.status).toBe(201);
-  rememberSecrets(PASSWORD);
+  try {
+    await inviteAndAccept(admin, { email, name: prefix, role: 'support', password: PASSWORD });
+  } finally {
+    await admin.dispose();
+  }
   return email;
 }
 

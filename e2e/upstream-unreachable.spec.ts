@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { adminCredentials, type Credentials } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { inviteAndAccept } from './support/invitations';
 import { serviceCli, startNode, stopProcess, waitForHttp } from './support/processes';
 import { e2eDataDir } from './support/servers';
 import { signInThroughPage } from './support/sign-in';
@@ -73,11 +74,15 @@ test('names the upstream when it stops answering mid-session, and keeps the inpu
     await expect(serviceStatus.getByRole('listitem').filter({ hasText: 'Customer' })).toHaveText(
       'Customer: not set up',
     );
-    const added = await page.request.post(`${consoleUrl}/api/operators`, {
-      data: { ...supportOfThisConsole, role: 'support' },
-      headers: { origin: consoleUrl },
+    const admin = await playwrightRequest.newContext({
+      storageState: await page.context().storageState(),
+      extraHTTPHeaders: { origin: consoleUrl },
     });
-    expect(added.status()).toBe(201);
+    try {
+      await inviteAndAccept(admin, { ...supportOfThisConsole, role: 'support' }, consoleUrl);
+    } finally {
+      await admin.dispose();
+    }
     // A draft job of three groups, made while the service answers (nothing is sent yet).
     const drafted = await page.request.post(`${consoleUrl}/api/user-groups/testing/jobs/get-or-create`, {
       data: { source: 'waiting.csv', csv: 'user_group_id\nwaiting-1\nwaiting-2\nwaiting-3\n' },

@@ -100,11 +100,13 @@ describe("lib/'s import graph", () => {
   });
 
   it('hands the console server down from the edges: nothing below them fetches it', () => {
-    // lib/server/index.ts builds it; the route frame, the page helper and the two routes outside the
-    // frame import it (and Next's start hook, outside these folders); stores, helpers and pages are
+    // lib/server/index.ts builds it; the route frame, the page helper and the four routes outside the
+    // frame (sign-in, readiness, the two public invitation routes) import it (and Next's start hook, outside these folders); stores, helpers and pages are
     // handed it (pages through lib/server/page-context.ts).
     const edges = [
       'app/api/auth/[...all]/route.ts',
+      'app/api/invitation/accept/route.ts',
+      'app/api/invitation/route.ts',
       'app/api/ready/route.ts',
       'lib/server/page-context.ts',
       'lib/server/route.ts',

@@ -3,6 +3,7 @@ import { test as apiTest, expect as baseExpect } from '@playwright/test';
 import { apiAs, postConsole } from '../support/api';
 import { adminCredentials, adminState } from '../support/auth-states';
 import { expect, test } from '../support/fixtures';
+import { inviteAndAccept } from '../support/invitations';
 import { rememberSecrets } from '../support/seen-secrets';
 import { consoleUrl } from '../support/servers';
 import { signInThroughPage } from '../support/sign-in';
@@ -10,20 +11,17 @@ import { signInThroughPage } from '../support/sign-in';
 /** A browser context of nobody: the project's default state is the support operator's. */
 const signedOut = { storageState: { cookies: [], origins: [] } };
 
-/** A throwaway operator, added through the API as the admin. */
+/** A throwaway operator, invited through the API by the admin, who accepted the link. */
 async function addOperator(role: 'viewer' | 'support') {
   const credentials = {
     email: `temp-${randomUUID().slice(0, 8)}@e2e.example`,
     password: `temp-password-${randomUUID()}`,
     name: 'Temporary operator',
   };
-  rememberSecrets(credentials.password);
   const admin = await apiAs(adminState);
   try {
-    const created = await admin.post('/api/operators', { data: { ...credentials, role } });
-    baseExpect(created.status()).toBe(201);
-    const { operator } = (await created.json()) as { operator: { id: string } };
-    return { ...credentials, id: operator.id };
+    const { id } = await inviteAndAccept(admin, { ...credentials, role });
+    return { ...credentials, id };
   } finally {
     await admin.dispose();
   }
@@ -116,8 +114,7 @@ test.describe('as the admin', () => {
     const form = page.getByRole('form', { name: 'Add an operator' });
     await form.getByLabel('Email').fill('support@e2e.example');
     await form.getByLabel('Name').fill('Again');
-    await form.getByLabel('Initial password').fill('another-password-123');
-    await form.getByRole('button', { name: 'Add operator' }).click();
+    await form.getByRole('button', { name: 'Invite operator' }).click();
     await expect(form.getByText('is already an operator')).toBeVisible();
 
     const admin = await apiAs(adminState);

@@ -26,3 +26,24 @@ export async function ageSessionsPastStepUp(email: string): Promise<void> {
     database.close();
   }
 }
+
+/** Makes every open invitation of an operator expired, as if 72 hours had passed: nobody waits them. */
+export async function expireInvitations(email: string): Promise<void> {
+  const past = new Date(Date.now() - 60_000).toISOString();
+  const where = 'where user_id = (select id from "user" where email = $1) and used_at is null';
+  if (e2eOnPostgres) {
+    await queryDatabase(runDatabase, `update operator_invitation set expires_at = $2 ${where}`, [
+      email,
+      past,
+    ]);
+    return;
+  }
+  const database = new Database(path.join(consoleDataDir, 'console.sqlite'));
+  try {
+    database
+      .prepare(`update operator_invitation set expires_at = ? ${where.replace('$1', '?')}`)
+      .run(past, email);
+  } finally {
+    database.close();
+  }
+}

@@ -16,7 +16,7 @@ export type MinimumRole = 'public' | 'viewer' | 'support' | 'admin';
 const definedRoutes = Object.fromEntries(
   Object.values(consoleRoutes).map((route) => [
     `${route.method} ${route.path}`,
-    permissionMinimumRole[route.permission],
+    route.permission === 'public' ? 'public' : permissionMinimumRole[route.permission],
   ]),
 );
 
@@ -32,6 +32,8 @@ export const routeAccess: Record<string, MinimumRole> = {
   'page /audit': 'viewer',
   'page /operators': 'admin',
   'page /sign-in': 'public',
+  // Accepting an invitation: the link's secret is the key (app/api/invitation).
+  'page /invitation': 'public',
   'GET /api/auth/[...all]': 'public',
   'POST /api/auth/[...all]': 'public',
   'GET /api/health': 'public',

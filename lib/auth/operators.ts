@@ -2,6 +2,7 @@ import { isAPIError } from 'better-auth/api';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { CreateOperatorRequest, OperatorSummary } from '@/lib/console-api/operators';
 import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
+import { openInvitations } from '@/lib/invitations/store';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ConsoleAuth } from './options';
 
@@ -17,18 +18,24 @@ export interface OperatorStore {
 }
 
 export async function listOperators({ database }: OperatorStore): Promise<OperatorSummary[]> {
-  const rows = await database.db
-    .selectFrom('user')
-    .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt'])
-    .select((eb) =>
-      eb
-        .selectFrom('passkey')
-        .select((inner) => inner.fn.countAll<number | string>().as('count'))
-        .whereRef('passkey.userId', '=', 'user.id')
-        .as('passkeys'),
-    )
-    .orderBy('email')
-    .execute();
+  const { db } = database;
+  const [rows, invitations, withSignIn] = await Promise.all([
+    db
+      .selectFrom('user')
+      .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt'])
+      .select((eb) =>
+        eb
+          .selectFrom('passkey')
+          .select((inner) => inner.fn.countAll<number | string>().as('count'))
+          .whereRef('passkey.userId', '=', 'user.id')
+          .as('passkeys'),
+      )
+      .orderBy('email')
+      .execute(),
+    openInvitations(db),
+    db.selectFrom('account').select('userId').distinct().execute(),
+  ]);
+  const signedUp = new Set(withSignIn.map((row) => row.userId));
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
@@ -37,6 +44,7 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
     disabled: Boolean(row.banned),
     twoFactorEnabled: Boolean(row.twoFactorEnabled) || Number(row.passkeys ?? 0) > 0,
     createdAt: new Date(row.createdAt).toISOString(),
+    invitationExpiresAt: signedUp.has(row.id) ? null : (invitations.get(row.id) ?? null),
   }));
 }
 
@@ -55,7 +63,7 @@ export async function createOperator(
       body: {
         email: input.email,
         name: input.name,
-        password: input.password,
+        // No password: the operator chooses one through their invitation (lib/server/invitations.ts).
         role: input.role,
         // The admin vouches for the address: SSO may link to this operator later.
         data: { emailVerified: true },
@@ -69,6 +77,7 @@ export async function createOperator(
       disabled: false,
       twoFactorEnabled: false,
       createdAt: new Date(user.createdAt).toISOString(),
+      invitationExpiresAt: null,
     };
   } catch (error) {
     throw fromAuthError(error);
@@ -105,6 +114,32 @@ export async function setOperatorDisabled(
   } catch (error) {
     throw fromAuthError(error);
   }
+}
+
+/** Removes an operator who never came in (a revoked invitation): their row and anything tied to it. */
+export async function removeOperator({ auth }: OperatorStore, id: string, headers: Headers): Promise<void> {
+  try {
+    await auth.api.removeUser({ headers, body: { userId: id } });
+  } catch (error) {
+    throw fromAuthError(error);
+  }
+}
+
+/**
+ * The password an invited operator chose, stored as better-auth stores any (its hash, on a
+ * `credential` account). Refused when they have one already: an invitation never replaces a password.
+ */
+export async function setFirstPassword({ auth }: OperatorStore, id: string, password: string): Promise<void> {
+  const context = await auth.$context;
+  if (await context.internalAdapter.findCredentialAccount(id))
+    throw new ConsoleError('conflict', 'You have a password already: sign in with it.');
+  const hash = await context.password.hash(password);
+  await context.internalAdapter.createAccount({
+    userId: id,
+    providerId: 'credential',
+    accountId: id,
+    password: hash,
+  });
 }
 
 /** An admin who demotes or disables themselves could leave the console without one. */

@@ -10,12 +10,13 @@ const operator = {
   disabled: false,
   twoFactorEnabled: false,
   createdAt: '2026-11-24T00:00:00.000Z',
+  invitationExpiresAt: '2026-11-27T00:00:00.000Z',
 };
+const invitation = { link: 'http://localhost/invitation#secret', expiresAt: '2026-11-27T00:00:00.000Z' };
 const newOperator = {
   email: 'a@b.example',
   name: 'A',
   role: 'viewer',
-  password: 'long-enough-password',
 } as const;
 const createOperator = () => callRoute(consoleRoutes.createOperator, { body: newOperator });
 
@@ -41,8 +42,8 @@ afterEach(() => {
 
 describe('callRoute', () => {
   it('sends JSON to the route’s method and path and returns the answer parsed with its schema', async () => {
-    answer(201, { operator: { ...operator, extra: true } });
-    await expect(createOperator()).resolves.toEqual({ operator });
+    answer(201, { operator: { ...operator, extra: true }, invitation });
+    await expect(createOperator()).resolves.toEqual({ operator, invitation });
     expect(fetch).toHaveBeenCalledWith('/api/operators', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

@@ -25,7 +25,6 @@ export const createOperatorSchema = z.object({
       z.minLength(1, { error: 'must not be empty' }),
       z.maxLength(120, { error: 'is too long' }),
     ),
-  password,
   role: roleSchema,
 });
 export type CreateOperatorRequest = z.infer<typeof createOperatorSchema>;
@@ -44,11 +43,26 @@ export const operatorSummarySchema = z.object({
   /** A second factor is set up, an authenticator app or a passkey (an admin may reset them). */
   twoFactorEnabled: z.boolean(),
   createdAt: z.string(),
+  /**
+   * Added but not yet in: when their invitation link expires (or expired). Null once they have set
+   * a password (or signed in through SSO).
+   */
+  invitationExpiresAt: z.nullable(z.string()),
 });
 export type OperatorSummary = z.infer<typeof operatorSummarySchema>;
 
-/** What POST /api/operators answers: the operator added. */
-export const createOperatorResultSchema = z.object({ operator: operatorSummarySchema });
+/**
+ * A one-time invitation link, shown to the admin once: the secret is in the fragment (`#…`), which
+ * browsers do not send to any server, so it stays out of requests' URLs and logs.
+ */
+export const invitationLinkSchema = z.object({ link: z.string(), expiresAt: z.string() });
+export type InvitationLink = z.infer<typeof invitationLinkSchema>;
+
+/** What POST /api/operators answers: the operator added, and the link that lets them in. */
+export const createOperatorResultSchema = z.object({
+  operator: operatorSummarySchema,
+  invitation: invitationLinkSchema,
+});
 export type CreateOperatorResult = z.infer<typeof createOperatorResultSchema>;
 
 /** What PATCH /api/operators/:id answers: the operator as changed (null if it vanished meanwhile). */

@@ -29,6 +29,12 @@ import {
 } from './contract';
 import { directoryPageSchema } from './directory';
 import {
+  acceptedInvitationSchema,
+  acceptInvitationSchema,
+  invitationDetailsSchema,
+  invitationLookupSchema,
+} from './invitations';
+import {
   createGetOrCreateJobSchema,
   createRotateJobSchema,
   JOB_BODY_MAX_BYTES,
@@ -38,6 +44,7 @@ import {
 import {
   createOperatorResultSchema,
   createOperatorSchema,
+  invitationLinkSchema,
   operatorSummarySchema,
   updateOperatorResultSchema,
   updateOperatorSchema,
@@ -55,13 +62,21 @@ import { upstreamStatusPageSchema } from './upstream-status';
 
 type RouteMethod = 'GET' | 'POST' | 'PATCH';
 
-export interface ConsoleRouteDefinition<Path extends string = string, Body = unknown, Answer = unknown> {
+/** `public`: anyone, signed in or not (accepting an invitation); its handler guards itself. */
+type RoutePermission = Permission | 'public';
+
+export interface ConsoleRouteDefinition<
+  Path extends string = string,
+  Body = unknown,
+  Answer = unknown,
+  Access extends RoutePermission = RoutePermission,
+> {
   /** The request's name in the log. */
   name: string;
   method: RouteMethod;
   /** As under app/: `/api/jobs/[id]`. */
   path: Path;
-  permission: Permission;
+  permission: Access;
   /** The body's schema, the same the form uses; without it the body is not read. */
   body?: z.core.$ZodType<Body>;
   /** The answer's schema; without it the route answers a file (CSV), which the browser saves. */
@@ -84,9 +99,14 @@ type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${i
 /** `/api/jobs/[id]` → `{ id: string }`. */
 export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
 
-function defineRoute<const Path extends string, Body = undefined, Answer = Response>(
-  route: ConsoleRouteDefinition<Path, Body, Answer>,
-): ConsoleRouteDefinition<Path, Body, Answer> {
+function defineRoute<
+  const Path extends string,
+  Body = undefined,
+  Answer = Response,
+  const Access extends RoutePermission = Permission,
+>(
+  route: ConsoleRouteDefinition<Path, Body, Answer, Access>,
+): ConsoleRouteDefinition<Path, Body, Answer, Access> {
   return route;
 }
 
@@ -237,6 +257,40 @@ export const consoleRoutes = {
     permission: 'operators:manage',
     body: updateOperatorSchema,
     answer: updateOperatorResultSchema,
+  }),
+  /** A new invitation link for an operator not yet in; their earlier link stops working at once. */
+  resendInvitation: defineRoute({
+    name: 'operators.invitation.resend',
+    method: 'POST',
+    path: '/api/operators/[id]/invitation',
+    permission: 'operators:manage',
+    answer: invitationLinkSchema,
+  }),
+  /** Withdraws an invitation not yet accepted: the link stops working and the operator is removed. */
+  revokeInvitation: defineRoute({
+    name: 'operators.invitation.revoke',
+    method: 'POST',
+    path: '/api/operators/[id]/invitation/revoke',
+    permission: 'operators:manage',
+    answer: doneSchema,
+  }),
+  /** Whom an invitation link lets in (the page asks before showing the password form): public. */
+  lookupInvitation: defineRoute({
+    name: 'invitation.lookup',
+    method: 'POST',
+    path: '/api/invitation',
+    permission: 'public',
+    body: invitationLookupSchema,
+    answer: invitationDetailsSchema,
+  }),
+  /** The invited person chooses their password and is signed in; the link is used up: public. */
+  acceptInvitation: defineRoute({
+    name: 'invitation.accept',
+    method: 'POST',
+    path: '/api/invitation/accept',
+    permission: 'public',
+    body: acceptInvitationSchema,
+    answer: acceptedInvitationSchema,
   }),
   /** An admin turns off an operator's second factor (a lost phone): they enrol again. */
   resetSecondFactor: defineRoute({

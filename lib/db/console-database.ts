@@ -136,6 +136,21 @@ interface PasskeyTable {
   aaguid: string | null;
 }
 
+/** One-time links that let an operator an admin added set their own password (lib/invitations). */
+interface InvitationTable {
+  id: string;
+  user_id: string;
+  /** Hex SHA-256 of the link's secret; never the secret. */
+  secret_hash: string;
+  created_at: string;
+  /** The admin who made it. */
+  created_by: string | null;
+  expires_at: string;
+  used_at: string | null;
+  /** Replaced by a new link, or revoked. */
+  voided_at: string | null;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
@@ -146,6 +161,7 @@ export interface ConsoleTables {
   twoFactor: TwoFactorTable;
   passkey: PasskeyTable;
   verification: VerificationTable;
+  operator_invitation: InvitationTable;
 }
 
 export type ConsoleDb = Kysely<ConsoleTables>;

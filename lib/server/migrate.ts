@@ -12,6 +12,7 @@ import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { whileMigrationLocked } from '@/lib/db/migrate';
 import { migrateDirectory } from '@/lib/directory/schema';
+import { migrateInvitations } from '@/lib/invitations/schema';
 import { migratePauseReasons } from '@/lib/jobs/pause-reasons-migration';
 import { migrateJobs } from '@/lib/jobs/schema';
 
@@ -40,6 +41,7 @@ export async function applyConsoleMigrations(
   await migrateDirectory(database);
   await migrateJobs(database);
   await migratePauseReasons(database);
+  await migrateInvitations(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

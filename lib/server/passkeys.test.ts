@@ -42,11 +42,8 @@ const withCookies = (cookie: string, response: Response) =>
   [cookie, cookiesOf(response)].filter(Boolean).join('; ');
 
 async function addOperator(email: string, role: 'support' | 'admin' | 'viewer') {
-  const response = await operatorsRoute.POST(
-    send(harness.adminCookie, 'POST', { email, name: email, role, password: PASSWORD }),
-    params({}),
-  );
-  expect(response.status).toBe(201);
+  const { id } = await harness.addOperator(email, role, PASSWORD);
+  return { id };
 }
 
 async function entries(action: AuditAction, email: string) {

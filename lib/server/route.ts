@@ -6,7 +6,7 @@ import type { AuditSettlement } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ConsoleRouteDefinition, PathParams } from '@/lib/console-api/routes';
 import type { Environment } from '@/lib/environments';
-import { hasRole } from '@/lib/roles';
+import { hasRole, type Permission } from '@/lib/roles';
 import { internalError } from './errors';
 import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
@@ -93,7 +93,13 @@ export interface ActionAudit<Body, Result> {
  * for an action that must be on record, its audit: the entry is written before the handler runs,
  * and nothing happens without it (503 audit_unavailable); its outcome is filled in afterwards.
  */
-export type RouteSpec<Path extends string, Body, Result> = ConsoleRouteDefinition<Path, Body, Result> & {
+export type RouteSpec<Path extends string, Body, Result> = ConsoleRouteDefinition<
+  Path,
+  Body,
+  Result,
+  // A public route has a handler of its own (lib/server/invitations.ts): this wrapper needs a session.
+  Permission
+> & {
   audit?: ActionAudit<Body, Result>;
 };
 

@@ -18,7 +18,6 @@ const { listAuditEvents } = await import('@/lib/audit/store');
 const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
-const operatorsRoute = await import('@/app/api/operators/route');
 const startRoute = (await import('@/app/api/account/two-factor/route')).POST;
 const confirmRoute = (await import('@/app/api/account/two-factor/confirm/route')).POST;
 const backupCodesRoute = (await import('@/app/api/account/two-factor/backup-codes/route')).POST;
@@ -45,12 +44,8 @@ const cookiesOf = (response: Response) =>
     .join('; ');
 
 async function addOperator(email: string, role: 'support' | 'admin' | 'viewer') {
-  const response = await operatorsRoute.POST(
-    send(harness.adminCookie, 'POST', { email, name: email, role, password: PASSWORD }),
-    params({}),
-  );
-  expect(response.status).toBe(201);
-  return (await response.json()).operator as { id: string };
+  const { id } = await harness.addOperator(email, role, PASSWORD);
+  return { id };
 }
 
 const authPost = (path: string, body: unknown, cookie = '') =>

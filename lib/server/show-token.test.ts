@@ -11,7 +11,6 @@ import { createUserGroupApi } from '@/lib/user-group-api/client';
 const harness = await startRouteTestConsole('show', 3994);
 const { listAuditEvents } = await import('@/lib/audit/store');
 const { findDirectoryEntry } = await import('@/lib/directory/store');
-const operatorsRoute = await import('@/app/api/operators/route');
 const getOrCreate = (await import('@/app/api/user-groups/[environment]/get-or-create/route')).POST;
 const remove = (await import('@/app/api/user-groups/[environment]/delete/route')).POST;
 const showToken = (await import('@/app/api/user-groups/[environment]/show-token/route')).POST;
@@ -75,17 +74,9 @@ async function whileActionUnrecorded<T>(action: string, run: () => Promise<T>): 
 }
 
 beforeAll(async () => {
-  const added = await operatorsRoute.POST(
-    post({
-      email: 'viewer@show.example',
-      name: 'Viewer',
-      role: 'viewer',
-      password: 'a-long-enough-password',
-    }),
-    harness.params({}),
-  );
-  expect(added.status).toBe(201);
-  sessions.viewer = await harness.signIn('viewer@show.example', 'a-long-enough-password');
+  sessions.viewer = (
+    await harness.addOperator('viewer@show.example', 'viewer', 'a-long-enough-password')
+  ).cookie;
 });
 
 afterAll(() => harness.close());

@@ -3,6 +3,7 @@ import type { UserGroupOperation } from '@/lib/console-api/contract';
 import type { ConsoleRouteDefinition } from '@/lib/console-api/routes';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import type { Permission } from '@/lib/roles';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { fromUpstreamError, routeEnvironment } from './errors';
 import { logger } from './logger';
@@ -21,7 +22,7 @@ type UserGroupPath = `/api/user-groups/[environment]/${UserGroupOperation}`;
 export interface UserGroupCall<Body, Result> {
   operation: UserGroupOperation;
   /** Its definition: path, permission, body and answer. */
-  route: ConsoleRouteDefinition<UserGroupPath, Body, Result>;
+  route: ConsoleRouteDefinition<UserGroupPath, Body, Result, Permission>;
   call: (api: UserGroupApi, body: Body, requestId: string) => Promise<Result>;
   audit: Omit<ActionAudit<Body, Result>, 'action' | 'environment'>;
   /** What the directory learns from a success. */

@@ -73,9 +73,38 @@ export async function startRouteTestConsole(
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
+  /**
+   * Adds an operator the way the console does: the admin invites them, they accept the link with
+   * their own password (and are signed in). Answers their id, the link and their session's cookie.
+   */
+  const addOperator = async (email: string, role: string, password: string) => {
+    const { POST: invite } = await import('@/app/api/operators/route');
+    const { POST: handleInvitationAccept } = await import('@/app/api/invitation/accept/route');
+    const invited = await invite(request('POST', { email, name: email, role }), {
+      params: Promise.resolve({}),
+    });
+    if (invited.status !== 201) throw new Error(`inviting ${email} answered ${invited.status}`);
+    const { operator, invitation } = (await invited.json()) as {
+      operator: { id: string };
+      invitation: { link: string };
+    };
+    const secret = new URL(invitation.link).hash.slice(1);
+    const accepted = await handleInvitationAccept(
+      request('POST', { secret, password, confirmPassword: password }, { cookie: '' }),
+    );
+    if (accepted.status !== 200)
+      throw new Error(`accepting ${email}'s invitation answered ${accepted.status}`);
+    const cookie = accepted.headers
+      .getSetCookie()
+      .map((value) => value.split(';')[0])
+      .join('; ');
+    return { id: operator.id, link: invitation.link, secret, cookie };
+  };
+
   return {
     origin,
     server,
+    addOperator,
     service,
     /** The service's database, to start it again on the same port after stopping it. */
     serviceDatabase: backend.database,

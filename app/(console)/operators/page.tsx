@@ -6,14 +6,20 @@ import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { AddOperatorForm } from './_components/add-operator-form';
+import { InvitationActions } from './_components/invitation-actions';
+import { formatExpiry } from './_components/invitation-expiry';
 import { OperatorActions } from './_components/operator-actions';
 
 export const metadata: Metadata = { title: 'Operators · User Group Console' };
 
-/** Admins only: who may use the console, with which role; add, change a role, disable. */
+/**
+ * Admins only: who may use the console, with which role; invite, send a new link or revoke it,
+ * change a role, disable, end sessions.
+ */
 export default async function OperatorsPage() {
   const { server, operator: admin } = await pageContext('operators:manage');
   const operators = await listOperators(server);
+  const now = new Date().toISOString();
 
   return (
     <div className="flex flex-col gap-8">
@@ -31,7 +37,8 @@ export default async function OperatorsPage() {
         <CardHeader>
           <CardTitle>Add an operator</CardTitle>
           <CardDescription>
-            They sign in with this email and password (or through single sign-on, if on).
+            You get a one-time link to pass on; with it they choose their own password within 72 hours (or
+            they sign in through single sign-on, if on). No mail is sent.
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -57,11 +64,22 @@ export default async function OperatorsPage() {
                   <span className="text-sm font-medium wrap-anywhere">{operator.email}</span>
                   <Badge data-testid="operator-row-role">{operator.role ?? 'no role'}</Badge>
                   {operator.disabled ? <Badge variant="danger">disabled</Badge> : null}
+                  {operator.invitationExpiresAt === null ? null : operator.invitationExpiresAt > now ? (
+                    <Badge data-testid="operator-row-invited">
+                      Invited (expires {formatExpiry(operator.invitationExpiresAt)})
+                    </Badge>
+                  ) : (
+                    <Badge variant="danger" data-testid="operator-row-invited">
+                      Invitation expired
+                    </Badge>
+                  )}
                 </div>
                 <div className="text-xs text-muted-foreground">{operator.name}</div>
               </div>
               {operator.id === admin.id ? (
                 <span className="text-xs text-muted-foreground">you</span>
+              ) : operator.invitationExpiresAt !== null ? (
+                <InvitationActions operator={operator} />
               ) : (
                 <OperatorActions operator={operator} />
               )}

@@ -1,12 +1,17 @@
 import { createOperator, listOperators } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { inviteOperator } from '@/lib/server/invitations';
 import { consoleRoute } from '@/lib/server/route';
 
 export const GET = consoleRoute(consoleRoutes.listOperators, async ({ server }) => ({
   operators: await listOperators(server),
 }));
 
-/** Adds an operator; on record first, so no operator appears that the log does not name. */
+/**
+ * Adds an operator and answers their invitation link, shown to the admin once; on record first, so
+ * no operator or link appears that the log does not name. The operator has no password until they
+ * choose one through the link.
+ */
 export const POST = consoleRoute(
   consoleRoutes.createOperator,
   async ({ request, operator, requestId, body, server }) => {
@@ -14,6 +19,10 @@ export const POST = consoleRoute(
       { action: 'operator.create', operator, requestId, detail: `${body.email} as ${body.role}` },
       () => createOperator(server, body, request.headers),
     );
-    return Response.json({ operator: created }, { status: 201 });
+    const invitation = await inviteOperator(server, operator, requestId, created, 'new operator');
+    return Response.json(
+      { operator: { ...created, invitationExpiresAt: invitation.expiresAt }, invitation },
+      { status: 201 },
+    );
   },
 );

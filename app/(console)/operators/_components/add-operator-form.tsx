@@ -10,24 +10,29 @@ import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { type CreateOperatorRequest, createOperatorSchema } from '@/lib/console-api/operators';
-import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import {
+  type CreateOperatorRequest,
+  createOperatorSchema,
+  type InvitationLink,
+} from '@/lib/console-api/operators';
 import { roleDescriptions, roles } from '@/lib/roles';
+import { InvitationLinkDialog } from './invitation-link-dialog';
 
-const fields = ['email', 'name', 'password', 'role'] as const;
+const fields = ['email', 'name', 'role'] as const;
 const selectClassName =
   'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
 
 export function AddOperatorForm() {
-  const [added, setAdded] = useState<string | null>(null);
+  // The link is kept only while its dialog is open: closing it drops the link from the page.
+  const [added, setAdded] = useState<{ email: string; invitation: InvitationLink | null } | null>(null);
   const form = useForm<CreateOperatorRequest>({
     resolver: zodResolver(createOperatorSchema),
-    defaultValues: { email: '', name: '', password: '', role: 'viewer' },
+    defaultValues: { email: '', name: '', role: 'viewer' },
   });
   const { errors } = form.formState;
   const create = useAddOperator({
-    onSuccess: (_result, request) => {
-      setAdded(request.email);
+    onSuccess: (result, request) => {
+      setAdded({ email: request.email, invitation: result.invitation });
       form.reset();
     },
     onError: (error) => {
@@ -47,16 +52,6 @@ export function AddOperatorForm() {
         </FormField>
         <FormField id="operator-name" label="Name" error={errors.name?.message}>
           {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
-        </FormField>
-        <FormField
-          id="operator-password"
-          label="Initial password"
-          description={`At least ${MIN_PASSWORD_LENGTH} characters. Hand it over in person; they change it on their Account page.`}
-          error={errors.password?.message}
-        >
-          {(control) => (
-            <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
-          )}
         </FormField>
         <FormField
           id="operator-role"
@@ -82,15 +77,20 @@ export function AddOperatorForm() {
       ) : null}
       {added ? (
         <Alert variant="success" role="status">
-          {added} can sign in now.
+          {added.email} is invited. Once they have chosen a password with the link, they are in.
         </Alert>
       ) : null}
       <div>
         <Button type="submit" disabled={create.isPending}>
           <UserPlus aria-hidden="true" />
-          {create.isPending ? 'Adding…' : 'Add operator'}
+          {create.isPending ? 'Inviting…' : 'Invite operator'}
         </Button>
       </div>
+      <InvitationLinkDialog
+        email={added?.email ?? ''}
+        invitation={added?.invitation ?? null}
+        onClose={() => setAdded((shown) => shown && { ...shown, invitation: null })}
+      />
     </form>
   );
 }

@@ -9,8 +9,9 @@ import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import type { OperatorSummary } from '@/lib/console-api/operators';
 import { type Role, roles } from '@/lib/roles';
+import { EndSessionsButton } from './end-sessions-button';
 
-/** Change one operator's role, disable / enable them, or reset their second factor. */
+/** Change one operator's role, disable / enable them, reset their second factor or end their sessions. */
 export function OperatorActions({ operator }: { operator: OperatorSummary }) {
   const [role, setRole] = useState<Role>(operator.role ?? 'viewer');
   const [confirming, setConfirming] = useState(false);
@@ -73,6 +74,7 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
             Reset two-factor
           </Button>
         ) : null}
+        {operator.disabled ? null : <EndSessionsButton operatorId={operator.id} email={operator.email} />}
       </div>
       {error ? (
         <p role="alert" className="text-xs font-medium text-destructive">

@@ -1,0 +1,47 @@
+'use client';
+
+import { SecretField } from '@/components/secret-field';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import type { InvitationLink } from '@/lib/console-api/operators';
+import { formatExpiry } from './invitation-expiry';
+
+/**
+ * The one time an invitation link is shown: to the admin who made it, to pass on (no mail is
+ * sent). Closing the dialog drops it; sending it again makes a new one.
+ */
+export function InvitationLinkDialog({
+  email,
+  invitation,
+  onClose,
+}: {
+  email: string;
+  invitation: InvitationLink | null;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={invitation !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent>
+        <DialogTitle>Invitation link for {email}</DialogTitle>
+        <DialogDescription>
+          Pass this link on to {email} yourself, over a channel you trust: with it they choose their own
+          password and are signed in. It works once, until {formatExpiry(invitation?.expiresAt ?? '')}. It is
+          shown only now; if it is lost, send a new one.
+        </DialogDescription>
+        {invitation ? <SecretField label="Invitation link" value={invitation.link} /> : null}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button>Done</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,220 @@
+import 'server-only';
+import { isAPIError } from 'better-auth/api';
+import { findOperator, setFirstPassword } from '@/lib/auth/operators';
+import { checkRequestOrigin } from '@/lib/auth/origin';
+import { failureGateOf, signInKeys } from '@/lib/auth/sign-in-limiter';
+import { clientAddress } from '@/lib/config/trusted-proxies';
+import { ConsoleError } from '@/lib/console-api/console-error';
+import {
+  acceptInvitationSchema,
+  type InvitationDetails,
+  invitationLookupSchema,
+} from '@/lib/console-api/invitations';
+import type { InvitationLink, OperatorSummary } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import {
+  claimInvitation,
+  type FoundInvitation,
+  findInvitation,
+  type InvitationState,
+  makeInvitation,
+  unclaimInvitation,
+} from '@/lib/invitations/store';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import { accessErrors } from './errors';
+import { type ConsoleServer, operatorFromHeaders } from './index';
+import { parseJson } from './request-body';
+import { withRequestId } from './request-context';
+import { handleRequest } from './route';
+
+/**
+ * Invitations, the console's side: an admin's new link (on record first), and the two public
+ * requests of the /invitation page, which carry the link's secret in their body. Both public
+ * requests refuse other sites and count against the sign-in limit (their own bucket); a refused
+ * use is on record once per client and window, so nobody can flood the log without an account.
+ */
+
+/** The page that accepts a link; the secret rides in the fragment, which no browser sends. */
+const INVITATION_PAGE = '/invitation';
+
+/** A new link for the operator (earlier ones void), on record before it exists. */
+export async function inviteOperator(
+  server: ConsoleServer,
+  admin: { id: string; email: string },
+  requestId: string,
+  target: Pick<OperatorSummary, 'id' | 'email'>,
+  why: 'new operator' | 'sent again, the earlier link voided',
+): Promise<InvitationLink> {
+  const made = await server.auditLog.onRecord(
+    {
+      action: 'invitation.create',
+      operator: admin,
+      requestId,
+      detail: `${target.email}: ${why}`,
+    },
+    () => makeInvitation(server.database.db, target.id, admin.id),
+  );
+  const link = new URL(INVITATION_PAGE, server.config.consoleUrl);
+  link.hash = made.secret;
+  return { link: link.href, expiresAt: made.expiresAt };
+}
+
+const refusals: Record<Exclude<InvitationState, 'open'> | 'unknown', string> = {
+  unknown: 'This invitation link is not one the console made. Check that you copied all of it.',
+  used: 'This invitation has been used already. Sign in with the password you chose.',
+  voided: 'This invitation link was replaced or withdrawn. Ask an admin of the console for a new one.',
+  expired: 'This invitation link has expired. Ask an admin of the console for a new one.',
+};
+
+function refused(state: keyof typeof refusals): ConsoleError {
+  return new ConsoleError('not_found', refusals[state]);
+}
+
+/** POST /api/invitation: whom a working link lets in. A read: nothing is written but the limiter's count. */
+export const invitationLookupRoute =
+  (consoleServer: () => Promise<ConsoleServer>) =>
+  (request: Request): Promise<Response> =>
+    handleRequest(consoleRoutes.lookupInvitation.name, async () => {
+      const server = await publicRequest(await consoleServer(), request);
+      const { secret } = await parseJson(request, invitationLookupSchema);
+      const { invitation, operator } = await openInvitation(server, secret);
+      const details: InvitationDetails = {
+        email: operator.email,
+        role: operator.role,
+        expiresAt: invitation.expiresAt,
+      };
+      return Response.json(details);
+    });
+
+/**
+ * POST /api/invitation/accept: the invited operator's password is set and they are signed in (the
+ * session's cookie set on this answer); the link is used up. On record before it happens.
+ */
+export const invitationAcceptRoute =
+  (consoleServer: () => Promise<ConsoleServer>) =>
+  (request: Request): Promise<Response> =>
+    handleRequest(consoleRoutes.acceptInvitation.name, async ({ requestId }) => {
+      const server = await publicRequest(await consoleServer(), request);
+      const { secret, password } = await parseJson(request, acceptInvitationSchema);
+      if (await operatorFromHeaders(server, request.headers))
+        throw new ConsoleError(
+          'conflict',
+          'You are signed in already: sign out first, then open the link again.',
+        );
+      let opened: Awaited<ReturnType<typeof openInvitation>>;
+      try {
+        opened = await openInvitation(server, secret);
+      } catch (error) {
+        await recordRefusal(server, request, requestId, error);
+        throw error;
+      }
+      const { invitation, operator } = opened;
+      const entry = await server.auditLog.record({
+        action: 'invitation.use',
+        operator: { id: operator.id, email: operator.email },
+        outcome: 'started',
+        requestId,
+        detail: operator.email,
+      });
+      try {
+        if (!(await claimInvitation(server.database.db, invitation.id))) {
+          // Another request used it a moment ago, or it was voided or expired meanwhile.
+          const state = (await findInvitation(server.database.db, secret))?.state ?? 'voided';
+          throw refused(state === 'open' ? 'used' : state);
+        }
+        try {
+          await setFirstPassword(server, operator.id, password);
+        } catch (error) {
+          await unclaimInvitation(server.database.db, invitation.id);
+          throw error;
+        }
+      } catch (error) {
+        await server.auditLog.settle(
+          entry,
+          { outcome: error instanceof ConsoleError ? error.code : 'internal' },
+          requestId,
+        );
+        throw error;
+      }
+      await server.auditLog.settle(entry, { outcome: 'success' }, requestId);
+      return signIn(server, request, requestId, operator.email, password);
+    });
+
+/** Same origin only, and within the sign-in limit (per client, a bucket of its own). */
+async function publicRequest(server: ConsoleServer, request: Request): Promise<ConsoleServer> {
+  if (checkRequestOrigin(request, server.config.trustedOrigins) === 'cross-site')
+    throw accessErrors.crossSite();
+  const client = clientAddress(request.headers, server.config.trustedProxies);
+  const keys = signInKeys(null, client ?? 'unknown').map((key) => `invitation:${key}`);
+  const verdict = (await server.signInLimiter?.attempt(keys)) ?? { allowed: true };
+  if (!verdict.allowed) {
+    consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
+    throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {
+      retryAfterSeconds: verdict.retryAfterSeconds,
+    });
+  }
+  return server;
+}
+
+/** The invitation the secret opens and its operator, or the refusal in the console's words. */
+async function openInvitation(
+  server: ConsoleServer,
+  secret: string,
+): Promise<{ invitation: FoundInvitation; operator: OperatorSummary }> {
+  const invitation = await findInvitation(server.database.db, secret);
+  if (!invitation) throw refused('unknown');
+  if (invitation.state !== 'open') throw refused(invitation.state);
+  const operator = await findOperator(server, invitation.userId);
+  // Removed, disabled, or in already (a password, or SSO): the link has nothing left to do.
+  if (!operator || operator.disabled) throw refused('voided');
+  if (operator.invitationExpiresAt === null) throw refused('used');
+  return { invitation, operator };
+}
+
+/** A refused use, on record once per client and window (anyone can send a wrong link). */
+async function recordRefusal(
+  server: ConsoleServer,
+  request: Request,
+  requestId: string,
+  error: unknown,
+): Promise<void> {
+  if (!(error instanceof ConsoleError)) return;
+  const client = clientAddress(request.headers, server.config.trustedProxies) ?? 'unknown';
+  if (!(await failureGateOf(server.signInLimiter).first(`invitation:${client}`))) return;
+  await server.auditLog.record({
+    action: 'invitation.use',
+    operator: null,
+    outcome: error.code,
+    requestId,
+    detail: `${error.message} Further refusals from this client are recorded once per window.`,
+  });
+}
+
+/** Signs the operator in with the password just set, as the sign-in page would (on record there). */
+async function signIn(
+  server: ConsoleServer,
+  request: Request,
+  requestId: string,
+  email: string,
+  password: string,
+): Promise<Response> {
+  try {
+    const { headers } = await withRequestId(requestId, () =>
+      server.auth.api.signInEmail({
+        body: { email, password },
+        headers: request.headers,
+        returnHeaders: true,
+      }),
+    );
+    const answer = new Headers({ 'content-type': 'application/json' });
+    for (const cookie of headers.getSetCookie()) answer.append('set-cookie', cookie);
+    return new Response(JSON.stringify({ email }), { status: 200, headers: answer });
+  } catch (error) {
+    if (!isAPIError(error)) throw error;
+    // The password is set; only the sign-in failed (the audit log, say): the sign-in page works.
+    throw new ConsoleError(
+      error.statusCode === 503 ? 'audit_unavailable' : 'internal',
+      'Your password is set, but you could not be signed in: sign in on the sign-in page.',
+    );
+  }
+}
