@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getOrCreateResponseSchema } from '../user-group-api/contract';
 import { createApiKey, listApiKeys } from './api-keys';
 import {
@@ -22,6 +22,10 @@ import {
   startTestService,
   TEST_ENCRYPTION_KEY,
 } from './test-support';
+
+// Each test waits on child processes that start Node and compile the CLI (tsx): about 3 s a start
+// alone, several times that beside the suite's other workers on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cliArgs = ['--import', 'tsx', 'lib/user-group-service/cli.ts'];
