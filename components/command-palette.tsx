@@ -15,7 +15,7 @@ import {
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog-parts';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import {
   DIRECTORY_SEARCH_MAX,
   type DirectoryEntryAnswer,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { formErrorMessage, serverFieldErrors, UNEXPECTED_ERROR_MESSAGE } from './form-errors';
 
 const NAMES = ['user_group_id', 'name', 'mapping', 'properties'] as const;

@@ -2,7 +2,7 @@
  * What a failed console call means for a form: per-field messages and one message for the form.
  * Pure, so the mapping from a ConsoleApiError to what a person sees is tested without a browser.
  */
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { fieldErrorsFor } from '@/lib/validation/field-errors';
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong. Your input is kept: try again.';

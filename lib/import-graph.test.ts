@@ -94,8 +94,26 @@ describe("lib/'s import graph", () => {
     const graph = unitGraph();
     expect([...(graph.get('auth') ?? [])]).not.toContain('audit');
     expect([...(graph.get('audit') ?? [])]).not.toContain('auth');
-    for (const unit of ['auth', 'audit', 'db', 'config', 'console-api', 'user-group-api']) {
+    for (const unit of ['auth', 'audit', 'db', 'config', 'console-api', 'user-group-api', 'browser-client']) {
       expect([...(graph.get(unit) ?? [])], unit).not.toContain('server');
+    }
+  });
+
+  it('keeps the browser client apart: only the contract and small shared pieces below it, nothing server-side above it', () => {
+    const graph = unitGraph();
+    const serverSide = [
+      'server',
+      'auth',
+      'audit',
+      'db',
+      'jobs',
+      'directory',
+      'launcher',
+      'user-group-service',
+    ];
+    for (const unit of serverSide) {
+      expect([...(graph.get('browser-client') ?? [])], 'browser-client').not.toContain(unit);
+      expect([...(graph.get(unit) ?? [])], unit).not.toContain('browser-client');
     }
   });
 

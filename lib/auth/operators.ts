@@ -1,6 +1,6 @@
 import { isAPIError } from 'better-auth/api';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { CreateOperatorRequest, OperatorSummary } from '@/lib/console-api/operators';
+import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { openInvitations } from '@/lib/invitations/store';
 import { parseRole, type Role } from '@/lib/roles';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConsoleApiError, callRoute } from '@/lib/browser-client/console-client';
 import type { Environment } from '@/lib/environments';
 import { slugOf } from '@/lib/environments';
-import { ConsoleApiError, callRoute } from './client';
 import { type DirectorySearch, directoryQueryString, parseDirectoryQuery } from './directory';
 import { consoleRoutes } from './routes';
 

@@ -1,7 +1,7 @@
 /**
  * Every console route, defined once: its method, path, permission, body and answer schemas. The
  * server's handler wrapper (lib/server/route.ts) reads the permission and the body schema from
- * here, the browser's client (./client.ts) the method, the path and the answer schema, and the
+ * here, the browser's client (lib/browser-client/console-client.ts) the method, the path and the answer schema, and the
  * route access table of the e2e sweep the permission: a path, a schema or a permission is written
  * once, and the compiler finds every caller. Plain module: the browser imports it.
  */

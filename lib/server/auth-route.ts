@@ -5,7 +5,7 @@ import { passkeyOwner } from '@/lib/auth/passkeys';
 import { failureGateOf, signInKeys, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
 import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import { clientAddress } from '@/lib/config/trusted-proxies';
-import { ConsoleError } from '@/lib/console-api/console-error';
+import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { authRefusal, inConsoleWords } from './auth-answers';

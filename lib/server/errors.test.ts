@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConsoleError } from '@/lib/console-api/console-error';
+import { ConsoleError } from '@/lib/console-error';
 import { UpstreamError } from '@/lib/user-group-api/client';
 import { environmentNotConfigured, fromUpstreamError, NOT_SET_UP, routeEnvironment } from './errors';
 

@@ -1,6 +1,6 @@
 import 'server-only';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { UserGroupOperation } from '@/lib/console-api/contract';
+import { ConsoleError } from '@/lib/console-error';
 import { type Environment, environmentFromSlug } from '@/lib/environments';
 import { UpstreamError } from '@/lib/user-group-api/client';
 import { describeFieldErrors } from '@/lib/validation/field-errors';

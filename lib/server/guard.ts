@@ -1,6 +1,6 @@
 import 'server-only';
 import { checkRequestOrigin } from '@/lib/auth/origin';
-import type { ConsoleError } from '@/lib/console-api/console-error';
+import type { ConsoleError } from '@/lib/console-error';
 import { can, type Permission, permissionWords } from '@/lib/roles';
 import { accessErrors } from './errors';
 import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';

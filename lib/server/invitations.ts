@@ -4,7 +4,6 @@ import { findOperator, setFirstPassword } from '@/lib/auth/operators';
 import { checkRequestOrigin } from '@/lib/auth/origin';
 import { failureGateOf, signInKeys } from '@/lib/auth/sign-in-limiter';
 import { clientAddress } from '@/lib/config/trusted-proxies';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import {
   acceptInvitationSchema,
   type InvitationDetails,
@@ -12,6 +11,7 @@ import {
 } from '@/lib/console-api/invitations';
 import type { InvitationLink, OperatorSummary } from '@/lib/console-api/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import {
   claimInvitation,
   type FoundInvitation,

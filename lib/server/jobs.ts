@@ -1,6 +1,6 @@
 import 'server-only';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { JobView } from '@/lib/console-api/jobs';
+import { ConsoleError } from '@/lib/console-error';
 import { describePauseReason } from '@/lib/jobs/pause-reasons';
 import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
 import { type JobProgress, jobProgress } from '@/lib/jobs/store';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { APIError } from 'better-auth/api';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { AddPasskey, PasskeySummary } from '@/lib/console-api/passkeys';
+import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleServer, Operator } from './index';
 import { requireRecentAccountAuthentication } from './step-up';
 

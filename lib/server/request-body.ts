@@ -4,7 +4,7 @@
  * rest is read and dropped, within bounds, so that a client still sending hears the refusal.
  */
 import * as z from 'zod/mini';
-import { ConsoleError } from '@/lib/console-api/console-error';
+import { ConsoleError } from '@/lib/console-error';
 import { depthExceededAt } from '@/lib/json-depth';
 import { MAX_BODY_BYTES } from '@/lib/limits';
 import { LINGER_BOUNDS, type LingerBounds } from '@/lib/node-http/lingering-close';

@@ -9,7 +9,7 @@ import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import type { ConsoleConfig } from '@/lib/config';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
-import { ConsoleError } from '@/lib/console-api/console-error';
+import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { ConsoleServer, Operator, OperatorSession } from './index';
 import { replacingSession } from './request-context';

@@ -1,6 +1,6 @@
 import 'server-only';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { ShowTokenRequest, ShowTokenResult } from '@/lib/console-api/contract';
+import { ConsoleError } from '@/lib/console-error';
 import { findDirectoryEntry, recordDeletion, recordGetOrCreate } from '@/lib/directory/store';
 import { type Environment, environmentLooks } from '@/lib/environments';
 import type { GetOrCreateResponse } from '@/lib/user-group-api/contract';

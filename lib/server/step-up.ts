@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'kysely';
 import type { ConsoleConfig } from '@/lib/config';
-import { ConsoleError } from '@/lib/console-api/console-error';
+import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { type Environment, environmentLooks } from '@/lib/environments';
 import { plural } from '@/lib/plural';

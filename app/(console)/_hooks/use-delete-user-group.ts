@@ -1,5 +1,5 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import type { DeleteResult } from '@/lib/console-api/contract';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';

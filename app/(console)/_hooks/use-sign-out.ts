@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query';
  */
 export function useSignOut() {
   return useMutation({
-    mutationFn: async () => (await import('@/lib/auth-client')).authApi.signOut(),
+    mutationFn: async () => (await import('@/lib/browser-client/auth-client')).authApi.signOut(),
     onSettled: () => window.location.assign('/sign-in'),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { callRoute } from '@/lib/browser-client/console-client';
+import { answerWithPasskey } from '@/lib/browser-client/passkey-ceremony';
 import type { StepUpRequest } from '@/lib/console-api/account-security';
-import { callRoute } from '@/lib/console-api/client';
-import { answerWithPasskey } from '@/lib/console-api/passkey-ceremony';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** Confirms who the operator is: the password, an authenticator code or a backup code. */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** How each environment's service answered lately, asked again every 30 s (the server keeps 5 s). */

@@ -18,7 +18,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { registerStepUpPrompt } from '@/lib/console-api/step-up-prompt';
+import { registerStepUpPrompt } from '@/lib/browser-client/step-up-prompt';
 import { plural } from '@/lib/plural';
 
 type StepUpDialogProps = {
@@ -34,7 +34,7 @@ type StepUpDialogProps = {
 
 /**
  * The dialog over a production action that needs a recent authentication (lib/server/step-up.ts):
- * the route client asks it (lib/console-api/step-up-prompt.ts), and the action goes on once the
+ * the route client asks it (lib/browser-client/step-up-prompt.ts), and the action goes on once the
  * person has confirmed, with everything they typed still in place.
  */
 export function StepUpDialog({ minutes, hasAuthenticator, hasPasskey, sso }: StepUpDialogProps) {

@@ -1,6 +1,6 @@
 import { endSessions } from '@/lib/auth/sessions';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { STEP_UP_WRONG_PROOF_LIMIT } from '@/lib/limits';
 import { consoleRoute } from '@/lib/server/route';
 import { limitProof, verifyStepUp } from '@/lib/server/second-factor';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import type { AcceptInvitationRequest } from '@/lib/console-api/invitations';
 import { consoleRoutes } from '@/lib/console-api/routes';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { AuthRequestError } from '@/lib/auth-request-error';
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { AuthRequestError } from '@/lib/browser-client/auth-request-error';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 
 export const signInSchema = z.object({
   email: z.pipe(

@@ -14,7 +14,7 @@ export function useSignIn(next: string, { onError, onSecondFactor }: Callbacks =
   return useMutation({
     // The auth client (better-auth) is fetched on submit, not with the page.
     mutationFn: async (credentials: SignInValues) =>
-      (await import('@/lib/auth-client')).authApi.signInWithEmail(credentials),
+      (await import('@/lib/browser-client/auth-client')).authApi.signInWithEmail(credentials),
     onSuccess: ({ secondFactor }) => (secondFactor ? onSecondFactor?.() : window.location.assign(next)),
     onError,
   });
@@ -24,7 +24,7 @@ export function useSignIn(next: string, { onError, onSecondFactor }: Callbacks =
 export function useVerifySecondFactor(next: string) {
   return useMutation({
     mutationFn: async (input: { code: string; kind: 'totp' | 'backup-code' }) =>
-      (await import('@/lib/auth-client')).authApi.verifySecondFactor(input),
+      (await import('@/lib/browser-client/auth-client')).authApi.verifySecondFactor(input),
     onSuccess: () => window.location.assign(next),
   });
 }
@@ -32,7 +32,7 @@ export function useVerifySecondFactor(next: string) {
 /** A sign-in with a passkey; signed in, goes to `next`. */
 export function useSignInWithPasskey(next: string, { onError }: { onError: (error: Error) => void }) {
   return useMutation({
-    mutationFn: async () => (await import('@/lib/auth-client')).authApi.signInWithPasskey(),
+    mutationFn: async () => (await import('@/lib/browser-client/auth-client')).authApi.signInWithPasskey(),
     onSuccess: () => window.location.assign(next),
     onError,
   });

@@ -12,7 +12,7 @@ export function useStartSingleSignOn(next: string, { onError }: Callbacks = {}) 
   return useMutation({
     // The auth client (better-auth) is fetched on the click, not with the page.
     mutationFn: async (start: Start) =>
-      (await import('@/lib/auth-client')).authApi.startSingleSignOn({
+      (await import('@/lib/browser-client/auth-client')).authApi.startSingleSignOn({
         callbackURL: start?.next ?? next,
         errorCallbackURL: '/sign-in',
       }),

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { handOverToken } from '@/components/token-handoff';
 import { Input } from '@/components/ui/input';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import { directoryQueryString } from '@/lib/console-api/directory';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { looksLikeToken } from '@/lib/console-api/tokens';

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import type { Environment } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { useCreateRotateJob } from '../bulk/_hooks/use-create-job';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuthRequestError } from '@/lib/auth-client';
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
+import { AuthRequestError } from '@/lib/browser-client/auth-client';
+import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/browser-client/console-client';
 import { changePasswordFailureMessage } from './use-change-password';
 
 describe('changePasswordFailureMessage', () => {

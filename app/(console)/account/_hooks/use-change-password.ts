@@ -1,5 +1,5 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { AuthRequestError } from '@/lib/auth-request-error';
+import { AuthRequestError } from '@/lib/browser-client/auth-request-error';
 import type { ChangePasswordValues } from '@/lib/console-api/operators';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
@@ -9,7 +9,10 @@ export function useChangePassword({ onSuccess }: Callbacks = {}) {
   return useMutation({
     // The auth client (better-auth) is fetched on submit, not with the page.
     mutationFn: async ({ currentPassword, newPassword }: ChangePasswordValues) =>
-      (await import('@/lib/auth-client')).authApi.changePassword({ currentPassword, newPassword }),
+      (await import('@/lib/browser-client/auth-client')).authApi.changePassword({
+        currentPassword,
+        newPassword,
+      }),
     onSuccess,
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callRoute } from '@/lib/console-api/client';
-import { createPasskey } from '@/lib/console-api/passkey-ceremony';
+import { callRoute } from '@/lib/browser-client/console-client';
+import { createPasskey } from '@/lib/browser-client/passkey-ceremony';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 const passkeysKey = ['account', 'passkeys'] as const;

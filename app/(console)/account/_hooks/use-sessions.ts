@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import type { EndSessionsRequest } from '@/lib/console-api/sessions';
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
+import { callRoute } from '@/lib/browser-client/console-client';
 import type { ConfirmEnrolment, PasswordConfirmation } from '@/lib/console-api/account-security';
-import { callRoute } from '@/lib/console-api/client';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** Enrolling, step one: the password; the secret (QR code and text) and ten backup codes back. */

@@ -1,6 +1,6 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import type { CreateOperatorRequest, CreateOperatorResult } from '@/lib/console-api/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** Ends every session of an operator: each of their browsers is signed out on its next request. */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { callRoute } from '@/lib/console-api/client';
+import { callRoute } from '@/lib/browser-client/console-client';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 /** Turns off one operator's second factor (a lost phone), then refreshes the list of operators. */

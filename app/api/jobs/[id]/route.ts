@@ -1,6 +1,6 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import type { JobActionBody } from '@/lib/console-api/jobs';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { steerJob } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
 import { loadJob, requireJobPermission, requireJobStepUp, toJobView } from '@/lib/server/jobs';

@@ -1,6 +1,6 @@
 import { startStepUpPasskey } from '@/lib/auth/passkeys';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
 import { relyingPartyOf } from '@/lib/server/second-factor';
 

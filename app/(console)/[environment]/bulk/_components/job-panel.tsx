@@ -5,7 +5,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import type { JobView } from '@/lib/console-api/jobs';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { environmentPhrase } from '@/lib/environments';

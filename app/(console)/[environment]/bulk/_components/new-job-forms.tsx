@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { MAX_CSV_MB } from '@/lib/console-api/jobs';
 import type { Environment } from '@/lib/environments';
 import { useCreateGetOrCreateJob, useCreateRotateJob } from '../_hooks/use-create-job';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callRoute, downloadRoute } from '@/lib/console-api/client';
+import { callRoute, downloadRoute } from '@/lib/browser-client/console-client';
 import type { JobActionBody, JobView } from '@/lib/console-api/jobs';
 import { consoleRoutes } from '@/lib/console-api/routes';
 

@@ -1,5 +1,5 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { rotationPreview, rotationPreviewToCsv } from '@/lib/jobs/rotation-preview';
 import { plural } from '@/lib/plural';
 import { csvFile, loadJob } from '@/lib/server/jobs';

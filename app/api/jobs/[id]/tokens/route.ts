@@ -1,5 +1,5 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { jobResultToCsv } from '@/lib/jobs/result-csv';
 import { claimResultTokens } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';

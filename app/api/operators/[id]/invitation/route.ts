@@ -1,6 +1,6 @@
 import { findOperator } from '@/lib/auth/operators';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { voidOpenInvitations } from '@/lib/invitations/store';
 import { inviteOperator } from '@/lib/server/invitations';
 import { consoleRoute } from '@/lib/server/route';

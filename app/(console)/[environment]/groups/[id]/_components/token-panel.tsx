@@ -12,7 +12,7 @@ import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { ConsoleApiError } from '@/lib/console-api/client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { type Environment, environmentPhrase } from '@/lib/environments';
 import { useShowToken } from '../_hooks/use-show-token';
 

@@ -1,6 +1,6 @@
 import { findOperator, removeOperator } from '@/lib/auth/operators';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { voidOpenInvitations } from '@/lib/invitations/store';
 import { consoleRoute } from '@/lib/server/route';
 

@@ -1,7 +1,7 @@
 import { findOperator } from '@/lib/auth/operators';
 import { endSessions } from '@/lib/auth/sessions';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
 
 /**

@@ -1,6 +1,6 @@
 import { findOperator } from '@/lib/auth/operators';
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
 import { resetSecondFactor } from '@/lib/server/second-factor';
 

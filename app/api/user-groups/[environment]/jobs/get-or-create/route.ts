@@ -1,5 +1,5 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { createGetOrCreateJob } from '@/lib/jobs/store';
 import { routeEnvironment } from '@/lib/server/errors';

@@ -1,5 +1,5 @@
-import { ConsoleError } from '@/lib/console-api/console-error';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { directoryMatchingIds } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
 import { createRotateJob } from '@/lib/jobs/store';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError, callRoute, downloadRoute } from './client';
-import { consoleRoutes, routePath } from './routes';
+import { consoleRoutes, routePath } from '@/lib/console-api/routes';
+import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError, callRoute, downloadRoute } from './console-client';
 
 const operator = {
   id: 'o1',

@@ -1,5 +1,5 @@
 /**
- * Between the browser's route client (./client.ts), which meets a `step_up_required` refusal, and
+ * Between the browser's route client (./console-client.ts), which meets a `step_up_required` refusal, and
  * the dialog that asks the person to confirm who they are (components/step-up-dialog.tsx), which
  * registers itself here. Refusals that arrive together share one question.
  */

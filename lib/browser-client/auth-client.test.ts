@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
+import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/browser-client/console-client';
 import { AuthRequestError, authApi } from './auth-client';
 
 const ORIGIN = 'http://console.test';

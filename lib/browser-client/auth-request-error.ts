@@ -1,8 +1,8 @@
 /**
- * The error of lib/auth-client.ts, on its own: forms tell refusals apart with it before they have
+ * The error of ./auth-client.ts, on its own: forms tell refusals apart with it before they have
  * loaded the auth client, which they fetch only when a person submits.
  */
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/console-api/client';
+import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/browser-client/console-client';
 import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/contract';
 
 /** A sign-in, sign-out or password change that did not happen. */

@@ -115,7 +115,7 @@ export const authApi = {
       }),
     );
     if (typeof options !== 'object' || options === null) throw new Error(UNEXPECTED_ANSWER);
-    const { answerWithPasskey } = await import('@/lib/console-api/passkey-ceremony');
+    const { answerWithPasskey } = await import('@/lib/browser-client/passkey-ceremony');
     const response = await answerWithPasskey(options as Record<string, unknown>);
     await settle(() =>
       authClient().$fetch('/passkey/verify-authentication', {

@@ -6,8 +6,8 @@
  */
 
 import * as z from 'zod/mini';
-import { type ConsoleErrorCode, consoleErrorBodySchema } from './contract';
-import { type ConsoleRouteDefinition, type PathParams, routePath } from './routes';
+import { type ConsoleErrorCode, consoleErrorBodySchema } from '@/lib/console-api/contract';
+import { type ConsoleRouteDefinition, type PathParams, routePath } from '@/lib/console-api/routes';
 import { askToStepUp } from './step-up-prompt';
 
 export class ConsoleApiError extends Error {

@@ -10,8 +10,8 @@ import {
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
-import { ConsoleApiError } from './client';
-import type { AddPasskey, PasskeyAnswer } from './passkeys';
+import type { AddPasskey, PasskeyAnswer } from '@/lib/console-api/passkeys';
+import { ConsoleApiError } from './console-client';
 
 const refused = (message: string) => new ConsoleApiError('invalid_request', message);
 

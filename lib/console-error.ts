@@ -3,7 +3,7 @@
  * anywhere; the route wrapper (lib/server/route.ts) turns it into the documented error body with
  * the status of its code. Framework-free, so auth and the browser share it.
  */
-import type { ConsoleErrorBody, ConsoleErrorCode } from './contract';
+import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/contract';
 
 /** The one table from error code to HTTP status. */
 const statusOfCode: Record<ConsoleErrorCode, number> = {
