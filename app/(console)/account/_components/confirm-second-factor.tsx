@@ -4,10 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { FormField } from '@/components/form-field';
+import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 
 /**
  * After a single sign-on, when the policy makes the operator's role use its second factor
@@ -31,23 +30,16 @@ export function ConfirmSecondFactor() {
         confirm.mutate({ code }, { onSuccess: () => router.refresh() });
       }}
     >
-      <FormField
+      <OneTimeCodeField
         id="confirm-second-factor-code"
         label="Authenticator or backup code"
         description="The 6 digits your app shows now, or one of your backup codes."
         error={fieldError}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            autoComplete="one-time-code"
-            spellCheck={false}
-            autoFocus
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-          />
-        )}
-      </FormField>
+        digitsOnly={false}
+        autoFocus
+        value={code}
+        onChange={setCode}
+      />
       {formError ? (
         <Alert variant="error" role="alert">
           {formError}
