@@ -1,5 +1,8 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Test files that only compute: they start no server, open no database or Redis, spawn nothing, mock
@@ -24,6 +27,31 @@ const pureTests = [
   'lib/{environments,import-graph,json-text,plural,redact-url,roles,secret-file}.test.ts',
 ];
 
+/**
+ * Test files that spend most of their time waiting on a clock, longest first: the runner's pace at
+ * 3 requests a second (34 s), readiness waiting out the 5 s probe cache twice, the shared pacer's
+ * slots, the service CLI's child processes, a revoked key's cache lifetime. They start first, so their
+ * waiting overlaps the other files' work instead of ending the run.
+ */
+const waitingTests = [
+  'lib/jobs/runner-pace.test.ts',
+  'lib/launcher/console-metrics.test.ts',
+  'lib/jobs/pacer.test.ts',
+  'lib/user-group-service/cli.test.ts',
+  'lib/user-group-service/instances.test.ts',
+];
+
+class WaitingFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = waitingTests.indexOf(path.relative(import.meta.dirname, file.moduleId));
+      return at === -1 ? waitingTests.length : at;
+    };
+    // Array.prototype.sort is stable: the rest keep Vitest's own order (longest last time first).
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -38,15 +66,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Operator passwords hashed at a test cost in the test workers (the file says why and how).
     setupFiles: ['lib/testing/test-password-cost.ts'],
-    // Workers: Vitest's default (one fewer than the cores: one on a 2-core machine). Four workers
-    // ran the suite in 0.53–0.65 of the time here (142–219 s against 268–338 s), but on a machine
-    // loaded by other work the pace tests (runner-pace*.test.ts, within 10% of 3/s) ran slow and the
-    // service CLI's spawns passed the 30 s test timeout: `npx vitest run --maxWorkers=4` when the
-    // machine is yours. Tried again 2026-11-25 at load 15–23 (other work): two workers, with the
-    // pace, pacer and lease files in a group of their own run together after the rest, took 610 s
-    // against 785 s for one worker back to back, but five tests failed against one (fuzz and the
-    // 200-token rotation passed 30 s; pacer.test.ts's Redis CLIENT PAUSE stalls every other Redis
-    // client, the shared pace test's included, so those files must not run side by side).
+    // One worker per core, and one more for the waiting files above: with them first, one worker
+    // mostly sleeps through the pace test while the others keep both cores busy. (Measured on this
+    // 2-core machine, 2026-11-26, idle: one worker 163 s, three 74 s; see the #22 closing note.)
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: WaitingFirstSequencer },
     projects: [
       {
         extends: true,
