@@ -33,6 +33,9 @@ export default defineConfig({
   globalSetup: './e2e/support/global-setup.ts',
   globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: false,
+  // One worker: the run keeps a 2-core machine busy with one already (load average 4.4 through the
+  // 5.6 min run here, 2026-11-26: the console, Chromium and the test process), so a second browser
+  // would share the same cores; and the specs share one console and its data.
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,

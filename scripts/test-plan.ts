@@ -1,7 +1,7 @@
 /**
  * The first step of `npm test`: one screen saying what will run, in which order, and roughly how
- * long each step takes on a 2-core machine (figures from full CI runs on one, 2026-11-24: about 35 min in
- * all; a busy machine takes longer). Counts come from the files, so they stay true as tests are added.
+ * long each step takes on an idle 2-core machine (measured step by step on one, 2026-11-26: about
+ * 13 min in all; a busy machine takes up to twice as long). Counts come from the files, so they stay true as tests are added.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -25,22 +25,22 @@ const unitFiles = ['lib', 'app', 'components', 'bench'].flatMap((dir) =>
 const e2eSpecs = filesUnder('e2e', (name) => name.endsWith('.spec.ts'));
 
 const steps: Array<[string, string, string]> = [
-  ['lint', 'Biome (format and lint), then knip (unused files, exports, dependencies)', '~15 s'],
-  ['typecheck', 'tsc --noEmit, strict', '~30 s'],
+  ['lint', 'Biome (format and lint), then knip (unused files, exports, dependencies)', '~5 s'],
+  ['typecheck', 'tsc --noEmit, strict', '~15 s'],
   [
     'test:unit',
     `Vitest: ${unitFiles.length} test files against real servers, SQLite, and PostgreSQL and Redis when they answer on 127.0.0.1`,
-    '~4.5–5.5 min',
+    '~1–1.5 min',
   ],
   [
     'test:e2e',
     `npm run build (Next and the compiled server), then Playwright: ${e2eSpecs.length} spec files in Chromium, one worker, against the real console`,
-    '~17 min',
+    '~7 min',
   ],
   [
     'test:postgres',
     "the console's database suites and e2e journeys again on PostgreSQL (one SKIPPED line without it)",
-    '~10 min',
+    '~3 min',
   ],
 ];
 
