@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLimitCounters, type LimitCounters } from '@/lib/rate-limit/counters';
-import { reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
+import { hangableRedis, reachableTestRedis, testNamespace } from '@/lib/testing/test-redis';
 import { createPacer, type Pacer } from './pacer';
 
 /** 600 a minute is a slot every 100 ms, 102 with the pacer's 2% margin. */
@@ -81,24 +81,24 @@ describe.skipIf(!redisUrl)('createPacer, sharing a schedule in Redis', () => {
   });
 
   it('falls back to its own schedule when Redis is connected but stops answering, instead of waiting for it', async () => {
+    const relay = await hangableRedis(redisUrl as string);
     const slots = createLimitCounters({
-      redisUrl,
+      redisUrl: relay.url,
       namespace: testNamespace('pace-hung'),
       commandTimeoutMs: 100,
     });
     opened.push(slots);
     await slots.ready();
-    const admin = new Redis(redisUrl as string);
     try {
-      // Every other client's commands wait half a second: a Redis that hangs, not one that refuses.
-      // (Short: other test files may be using this Redis, and their commands wait as long.)
-      await admin.client('PAUSE', 500, 'ALL');
+      // Redis stops answering for half a second.
+      relay.hang();
+      setTimeout(relay.resume, 500);
       // Three slots, each after a 100 ms timeout: about 300 ms. Waiting for Redis: over 500.
       const elapsed = await timeWaits([createPacer(600, { slots, name: 'Testing' })], 3);
       expect(elapsed).toBeLessThan(450);
     } finally {
-      await admin.client('UNPAUSE');
-      admin.disconnect();
+      relay.resume();
+      await relay.close();
     }
   });
 
