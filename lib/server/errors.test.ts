@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConsoleError } from '@/lib/console-error';
+import type { ConsoleError } from '@/lib/console-error';
 import { UpstreamError } from '@/lib/user-group-api/client';
-import { environmentNotConfigured, fromUpstreamError, NOT_SET_UP, routeEnvironment } from './errors';
-
-describe('routeEnvironment', () => {
-  it('reads an environment slug, and answers 404 for anything else', () => {
-    expect(routeEnvironment('customer')).toBe('Customer');
-    expect(routeEnvironment('testing')).toBe('Testing');
-    for (const slug of ['Customer', 'production', '', 'testing/']) {
-      const error = (() => {
-        try {
-          routeEnvironment(slug);
-        } catch (caught) {
-          return caught;
-        }
-      })();
-      expect(error).toBeInstanceOf(ConsoleError);
-      expect(error).toMatchObject({ code: 'not_found', status: 404 });
-    }
-  });
-});
+import { environmentNotConfigured, fromUpstreamError, NOT_SET_UP } from './errors';
 
 describe('setup failures', () => {
   const upstream = (kind: UpstreamError['kind']) =>

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { UserGroupOperation } from '@/lib/console-api/contract';
 import { ConsoleError } from '@/lib/console-error';
-import { type Environment, environmentFromSlug } from '@/lib/environments';
+import type { Environment } from '@/lib/environments';
 import { UpstreamError } from '@/lib/user-group-api/client';
 import { describeFieldErrors } from '@/lib/validation/field-errors';
 import { logger } from './logger';
@@ -33,13 +33,6 @@ export const accessErrors = {
       'The console refuses changes sent from another site. Use the console itself.',
     ),
 };
-
-/** The environment a route's URL names (its slug), or 404: a route serves only the two there are. */
-export function routeEnvironment(slug: string): Environment {
-  const environment = environmentFromSlug(slug);
-  if (!environment) throw new ConsoleError('not_found', 'No such environment: use customer or testing.');
-  return environment;
-}
 
 /** 400 with a message per field; `subject` names what to check ("input", "filters"). */
 export function invalidRequest(fields: Record<string, string>, subject = 'input'): ConsoleError {

@@ -5,9 +5,10 @@ import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
-import { fromUpstreamError, routeEnvironment } from './errors';
+import { fromUpstreamError } from './errors';
 import { logger } from './logger';
 import { type ActionAudit, consoleRoute, handleRequest } from './route';
+import { routeEnvironment } from './route-params';
 
 interface DirectoryChange<Body, Result> {
   db: ConsoleDb;

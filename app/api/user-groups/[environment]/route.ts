@@ -1,8 +1,9 @@
 import { parseDirectoryQuery } from '@/lib/console-api/directory';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { searchDirectory } from '@/lib/directory/store';
-import { invalidRequest, routeEnvironment } from '@/lib/server/errors';
+import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
+import { routeEnvironment } from '@/lib/server/route-params';
 
 /**
  * One page of an environment's directory, searched by id or name: ids, names and token

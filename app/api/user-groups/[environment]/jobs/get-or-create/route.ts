@@ -2,9 +2,9 @@ import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { createGetOrCreateJob } from '@/lib/jobs/store';
-import { routeEnvironment } from '@/lib/server/errors';
 import { loadJob, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
+import { routeEnvironment } from '@/lib/server/route-params';
 
 /**
  * A CSV read and checked into a draft job: the answer previews its bad rows. Nothing is sent to the

@@ -5,9 +5,9 @@ import type { Environment } from '@/lib/environments';
 import { createRotateJob } from '@/lib/jobs/store';
 import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
 import type { ConsoleServer } from '@/lib/server';
-import { routeEnvironment } from '@/lib/server/errors';
 import { loadJob, toJobView } from '@/lib/server/jobs';
 import { consoleRoute } from '@/lib/server/route';
+import { routeEnvironment } from '@/lib/server/route-params';
 
 /**
  * Tokens pasted or uploaded (or groups chosen in the directory: ticked, or every match of a search)
