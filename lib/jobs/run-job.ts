@@ -11,7 +11,7 @@
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
-import type { UserGroupApi } from '@/lib/user-group-api/client';
+import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import { finishJobIfDone, pauseJob } from './job-end';
 import type { Leases } from './lease';
 import { createOutcomeWriter } from './outcome-writer';
@@ -103,6 +103,14 @@ export async function runJob(context: JobRunContext, id: string): Promise<void> 
           mayContinue,
         });
         if (result.kind === 'answered') {
+          if (result.cause instanceof UpstreamError) {
+            const { kind, message, details } = result.cause;
+            log(
+              'warn',
+              { jobId: id, row: row.row_number, upstream: { kind, message, fields: details.fields } },
+              'the User Group Service refused or failed a row',
+            );
+          }
           await writer.add({ row, outcome: result.outcome, inputToken }, job.kind === 'rotate');
           continue;
         }

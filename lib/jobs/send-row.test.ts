@@ -217,13 +217,20 @@ describe('sendRow', () => {
         code: 'not_found',
         message: 'No user group holds this token: it was rotated or the group deleted.',
       },
+      cause: expect.any(UpstreamError),
     });
     const invalid = scriptedService('t1', [
       () => new UpstreamError('invalid_request', 'bad name', { status: 400 }),
     ]);
+    // The service's words go with the cause, to the log; the person reads the console's.
     expect(await send({ api: () => invalid.api, job: { kind: 'get-or-create' } })).toMatchObject({
       kind: 'answered',
-      outcome: { kind: 'failed', code: 'upstream_invalid_request', message: 'bad name' },
+      outcome: {
+        kind: 'failed',
+        code: 'upstream_invalid_request',
+        message: 'The User Group Service refused the input.',
+      },
+      cause: { message: 'bad name' },
     });
   });
 });
@@ -249,5 +256,32 @@ describe('retryDelay and describeFailure', () => {
       code: 'upstream_rate_limited',
       message: 'Still rate limited after several tries.',
     });
+  });
+
+  it('never shows a person the service’s own words or its address, only the fields it named', () => {
+    expect(
+      describeFailure(new UpstreamError('failed', 'Traceback (most recent call last)', { status: 500 })),
+    ).toEqual({ code: 'upstream_failed', message: 'The User Group Service failed (HTTP 500).' });
+    expect(
+      describeFailure(
+        new UpstreamError('invalid_request', 'name: ValueError at row 3 (pydantic)', {
+          status: 400,
+          fields: { name: 'ValueError at row 3 (pydantic)' },
+        }),
+      ),
+    ).toEqual({
+      code: 'upstream_invalid_request',
+      message: 'The User Group Service refused the input: check name.',
+    });
+    for (const kind of ['unreachable', 'timeout', 'malformed'] as const) {
+      const { message } = describeFailure(
+        new UpstreamError(
+          kind,
+          'The User Group Service at http://svc.internal/api/user could not be reached.',
+        ),
+      );
+      expect(message).toMatch(/^The User Group Service /);
+      expect(message).not.toContain('svc.internal');
+    }
   });
 });

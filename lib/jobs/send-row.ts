@@ -22,7 +22,8 @@ export type Outcome =
   | { kind: 'failed'; message: string; code: string };
 
 export type RowResult =
-  | { kind: 'answered'; outcome: Outcome }
+  /** `cause`: for a failure, the error, for the log (the service's own words stay there). */
+  | { kind: 'answered'; outcome: Outcome; cause?: unknown }
   /**
    * Not settled: the job paused or stopped while the row waited to be tried again, or `halt` says
    * why the job must pause (`cause`: the error, for the log). `status` is what the row is left as:
@@ -88,7 +89,7 @@ export async function sendRow(options: SendRowOptions): Promise<RowResult> {
       if (error instanceof UpstreamError && error.kind === 'unauthorized') return leave('api_key_refused');
       const retryIn = retryDelay(error, attempt);
       if (retryIn === null || attempt >= MAX_ATTEMPTS)
-        return { kind: 'answered', outcome: { kind: 'failed', ...describeFailure(error) } };
+        return { kind: 'answered', outcome: { kind: 'failed', ...describeFailure(error) }, cause: error };
       await new Promise((resolve) => setTimeout(resolve, retryIn));
     }
   }
@@ -198,17 +199,40 @@ export function retryDelay(error: unknown, attempt: number): number | null {
   }
 }
 
-/** A row's failure as its result and the audit log keep it: a code, and words for the person. */
+/**
+ * A row's failure as its result and the audit log keep it: a code, and the console's words for the
+ * person (the job's problems, the result CSV). The service's own words, and its address, stay in the
+ * log (run-job.ts logs the cause), as they do for one action (lib/server/errors.ts).
+ */
 export function describeFailure(error: unknown): { code: string; message: string } {
-  if (error instanceof UpstreamError) {
-    const code = error.kind === 'not_found' ? 'not_found' : `upstream_${error.kind}`;
-    const message =
-      error.kind === 'not_found'
-        ? 'No user group holds this token: it was rotated or the group deleted.'
-        : error.kind === 'rate_limited'
-          ? 'Still rate limited after several tries.'
-          : error.message;
-    return { code, message };
+  if (!(error instanceof UpstreamError))
+    return { code: 'internal', message: 'The console failed on this row.' };
+  return {
+    code: error.kind === 'not_found' ? 'not_found' : `upstream_${error.kind}`,
+    message: upstreamFailureWords(error),
+  };
+}
+
+function upstreamFailureWords(error: UpstreamError): string {
+  const { status, fields } = error.details;
+  switch (error.kind) {
+    case 'not_found':
+      return 'No user group holds this token: it was rotated or the group deleted.';
+    case 'rate_limited':
+      return 'Still rate limited after several tries.';
+    case 'invalid_request': {
+      const named = Object.keys(fields ?? {});
+      return `The User Group Service refused the input${named.length ? `: check ${named.join(', ')}` : ''}.`;
+    }
+    case 'unauthorized':
+      return 'The User Group Service refused the console’s API key.';
+    case 'unreachable':
+      return 'The User Group Service could not be reached, after several tries.';
+    case 'timeout':
+      return 'The User Group Service did not answer in time, after several tries.';
+    case 'malformed':
+      return 'The User Group Service answered in an unexpected shape.';
+    case 'failed':
+      return `The User Group Service failed${status ? ` (HTTP ${status})` : ''}.`;
   }
-  return { code: 'internal', message: 'The console failed on this row.' };
 }

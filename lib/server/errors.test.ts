@@ -25,6 +25,15 @@ describe('setup failures', () => {
     expect(error.body).toEqual(error.bodyFor(false));
   });
 
+  it.each(['unreachable', 'timeout', 'malformed'] as const)(
+    '%s: the service’s address is for admins only',
+    (kind) => {
+      const error = upstream(kind);
+      expect(error.bodyFor(true).error.message).toContain('http://svc/api/user');
+      expect(JSON.stringify(error.bodyFor(false))).not.toContain('svc');
+    },
+  );
+
   it('says "not set up yet" when there is no key at all', () => {
     expect(environmentNotConfigured('Testing').message).toBe(NOT_SET_UP);
     expect(NOT_SET_UP).toBe('This environment is not set up yet: ask an admin of the console.');

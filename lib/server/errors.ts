@@ -109,19 +109,26 @@ export function fromUpstreamError(
         { retryAfterSeconds: wait, requestId },
       );
     }
+    // The service's address is the console's setup: admins read it (and the log keeps it), the
+    // others read what to do.
     case 'unreachable':
       return new ConsoleError(
         'upstream_unreachable',
-        `${error.message} Retry in a moment; if it keeps failing, ask an admin of the console.`,
+        'The User Group Service could not be reached. Retry in a moment; if it keeps failing, ask an admin of the console.',
         { requestId },
         `${error.message} Check that it is running and that USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) is right.`,
       );
     case 'timeout':
-      return new ConsoleError('upstream_timeout', `${error.message} Retry in a moment.`, { requestId });
+      return new ConsoleError(
+        'upstream_timeout',
+        'The User Group Service did not answer in time. Retry in a moment.',
+        { requestId },
+        `${error.message} Retry in a moment.`,
+      );
     case 'malformed':
       return new ConsoleError(
         'upstream_malformed',
-        `${error.message} Ask an admin of the console to check where it sends requests.`,
+        'The User Group Service answered in an unexpected shape. Ask an admin of the console to check where it sends requests.',
         { requestId },
         `${error.message} Is USER_GROUP_API_URL (or USER_GROUP_API_URL_${suffix}) a User Group Service?`,
       );

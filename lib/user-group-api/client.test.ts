@@ -157,6 +157,19 @@ describe('createUserGroupApi', () => {
     check?.(upstreamError);
   });
 
+  it('names the URL of a malformed answer without the credentials it may carry', async () => {
+    reply = (_q, _b, r) => json(r, 200, { success: 1, user_group: { token: 5 } });
+    const error = (await createUserGroupApi({
+      baseUrl: baseUrl.replace('http://', 'http://vendor:s3cret-pass@'),
+      apiKey,
+    })
+      .getOrCreate({ user_group_id: 'acme' })
+      .catch((caught: unknown) => caught)) as UpstreamError;
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toContain('http://***@127.0.0.1:');
+    expect(error.message).not.toContain('s3cret-pass');
+  });
+
   it('keeps one connection alive across calls, GET and DELETE bodies included', async () => {
     let connections = 0;
     const countConnections = () => {

@@ -151,7 +151,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
       if (failure.success) throw failureError(response.statusCode, failure.data, upstreamRequestId);
       throw new UpstreamError(
         'malformed',
-        `The User Group Service at ${endpoint} answered in an unexpected shape.`,
+        `The User Group Service at ${redactUrlCredentials(endpoint)} answered in an unexpected shape.`,
         {
           status: response.statusCode,
           requestId: upstreamRequestId,
