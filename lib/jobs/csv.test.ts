@@ -48,7 +48,15 @@ describe('reading a bulk get-or-create CSV', () => {
     expect(refusal('name\nAcme')).toMatch(/Missing: user_group_id/);
     expect(refusal('user_group_id,colour\nacme,red')).toMatch(/Unknown column: colour/);
     expect(refusal('user_group_id\n')).toMatch(/no rows/);
-    expect(refusal('user_group_id,name\n"acme,Acme')).toMatch(/not valid CSV/);
+    expect(refusal('user_group_id,name\n"acme,Acme')).toBe(
+      'The file is not valid CSV (line 2): a quoted field is never closed.',
+    );
+    expect(refusal('user_group_id,name\n"acme"x,Acme')).toBe(
+      'The file is not valid CSV (line 2): text follows a closing quote (a quote inside a quoted field is written twice: "").',
+    );
+    expect(refusal('user_group_id,name\nacme,Acme,extra')).toBe(
+      'The file is not valid CSV (line 2): the line has a different number of fields than the first line.',
+    );
     const tooMany = ['user_group_id', ...Array.from({ length: MAX_CSV_ROWS + 1 }, (_, n) => `g${n}`)].join(
       '\n',
     );

@@ -63,7 +63,7 @@ export function readGetOrCreateCsv(text: string): CsvReading {
       const line = (error as CsvError & { lines?: number }).lines;
       return {
         ok: false,
-        message: `The file is not valid CSV${line ? ` (line ${line})` : ''}: ${error.message}`,
+        message: `The file is not valid CSV${line ? ` (line ${line})` : ''}: ${csvProblem(error.code)}.`,
       };
     }
     throw error;
@@ -141,3 +141,19 @@ export function readGetOrCreateCsv(text: string): CsvReading {
 }
 
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/** csv-parse's refusals in the console's words (its own messages name its options and internals). */
+function csvProblem(code: string): string {
+  switch (code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'text follows a closing quote (a quote inside a quoted field is written twice: "")';
+    case 'CSV_RECORD_INCONSISTENT_COLUMNS':
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+      return 'the line has a different number of fields than the first line';
+    default:
+      return 'it could not be read as comma-separated values';
+  }
+}

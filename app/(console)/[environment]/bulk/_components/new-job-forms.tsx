@@ -4,10 +4,10 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { MAX_CSV_MB } from '@/lib/console-api/jobs';
 import type { Environment } from '@/lib/environments';
 import { useCreateGetOrCreateJob, useCreateRotateJob } from '../_hooks/use-create-job';
+import { errorMessage, readChosenFile } from './chosen-file';
 
 type NewJobFormsProps = {
   environment: Environment;
@@ -15,20 +15,8 @@ type NewJobFormsProps = {
   mayRotate: boolean;
 };
 
-const MAX_BYTES = MAX_CSV_MB * 1024 * 1024;
-
 const fileInputClass =
   'text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-muted file:px-3 file:py-1.5 file:text-sm';
-
-/** Read a chosen file as text, refusing an oversized one before it is uploaded. */
-async function readChosenFile(file: File): Promise<string> {
-  if (file.size > MAX_BYTES)
-    throw new Error(`${file.name} is over ${MAX_CSV_MB} MB: split it into several jobs.`);
-  return file.text();
-}
-
-const errorMessage = (error: unknown) =>
-  error instanceof ConsoleApiError || error instanceof Error ? error.message : 'Something went wrong.';
 
 /** The two ways to start bulk work: a CSV of groups to get or create, and tokens to rotate. */
 export function NewJobForms({ environment, mayGetOrCreate, mayRotate }: NewJobFormsProps) {

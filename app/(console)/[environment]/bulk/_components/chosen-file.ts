@@ -1,0 +1,28 @@
+/**
+ * A file chosen for a bulk job, read in the browser before it is sent, and what a person reads when
+ * that or the upload fails: the console's words only (a browser's or a library's own are not).
+ */
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
+import { MAX_CSV_MB } from '@/lib/console-api/jobs';
+
+const MAX_BYTES = MAX_CSV_MB * 1024 * 1024;
+
+/** Why a chosen file was not sent, in the console's words. */
+class ChosenFileRefused extends Error {}
+
+/** Read a chosen file as text, refusing an oversized one before it is uploaded. */
+export async function readChosenFile(file: File): Promise<string> {
+  if (file.size > MAX_BYTES)
+    throw new ChosenFileRefused(`${file.name} is over ${MAX_CSV_MB} MB: split it into several jobs.`);
+  try {
+    return await file.text();
+  } catch {
+    // Moved, deleted or locked since it was chosen: the browser's own words name none of that.
+    throw new ChosenFileRefused(`${file.name} could not be read: choose it again.`);
+  }
+}
+
+export const errorMessage = (error: unknown) =>
+  error instanceof ConsoleApiError || error instanceof ChosenFileRefused
+    ? error.message
+    : 'Something went wrong: try again.';
