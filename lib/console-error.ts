@@ -1,7 +1,8 @@
 /**
  * The one error a console route answers with. Handlers (and the modules they call) throw it from
  * anywhere; the route wrapper (lib/server/route.ts) turns it into the documented error body with
- * the status of its code. Framework-free, so auth and the browser share it.
+ * the status of its code. Server-side only: the browser reads the body into its own error
+ * (ConsoleApiError, lib/browser-client/). Framework-free, so lib/auth and lib/server share it.
  */
 import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/contract';
 

@@ -3,7 +3,7 @@ import { can, hasRole, type Permission, parseRole, permissionMinimumRole, type R
 
 // The table, written out: the code's table must say the same.
 const expected: Record<Permission, Record<Role, boolean>> = {
-  'console:read': { viewer: true, support: true, admin: true },
+  'console:use': { viewer: true, support: true, admin: true },
   'user-groups:get-or-create': { viewer: false, support: true, admin: true },
   'user-groups:rotate': { viewer: false, support: true, admin: true },
   'user-groups:reveal-token': { viewer: false, support: true, admin: true },

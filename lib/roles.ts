@@ -18,8 +18,11 @@ export const roleDescriptions: Record<Role, string> = {
 };
 
 export const permissionMinimumRole = {
-  /** See anything at all: the directory, group pages without tokens, jobs, the audit log. */
-  'console:read': 'viewer',
+  /**
+   * Use the console at all: see the directory, group pages without tokens, jobs and the audit log,
+   * and look after one's own account (password, second factors, passkeys, sessions).
+   */
+  'console:use': 'viewer',
   'user-groups:get-or-create': 'support',
   'user-groups:rotate': 'support',
   'user-groups:reveal-token': 'support',
@@ -31,7 +34,7 @@ export type Permission = keyof typeof permissionMinimumRole;
 
 /** What each permission allows, in a refusal's words ("Your role may not …"). */
 export const permissionWords: Record<Permission, string> = {
-  'console:read': 'use the console',
+  'console:use': 'use the console',
   'user-groups:get-or-create': 'get or create user groups',
   'user-groups:rotate': 'rotate tokens',
   'user-groups:reveal-token': 'see tokens',

@@ -10,7 +10,7 @@ import { StepUpDialog } from './_operator/step-up-dialog';
  * the person to sign in; each page checks the role it needs on its own as well.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const { upstreams, auth, oidc, consoleUrl } = server.config;
   const environmentStates = environments.map((environment) => ({
     environment,

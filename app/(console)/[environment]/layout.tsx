@@ -18,7 +18,7 @@ type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environme
  */
 export default async function EnvironmentLayout({ children, params }: EnvironmentLayoutProps) {
   const environment = await pageEnvironment(params);
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const mayPasteToken = can(operator.role, 'user-groups:rotate');
   const look = environmentLooks[environment];
   const slug = slugOf[environment];

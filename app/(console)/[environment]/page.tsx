@@ -44,7 +44,7 @@ function groupCount({ total, totalIsLowerBound }: { total: number; totalIsLowerB
 /** An environment's front page: find a group (or create it), and the directory of known groups. */
 export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
   const environment = await pageEnvironment(params);
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const slug = slugOf[environment];
   const query = await searchParams;
   const q = first(query.q).trim().slice(0, 200);

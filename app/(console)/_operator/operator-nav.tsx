@@ -8,8 +8,8 @@ import { SignOutButton } from './sign-out-button';
 import { UpstreamStatus } from './upstream-status';
 
 const links = [
-  { href: '/customer', label: 'User groups', permission: 'console:read' },
-  { href: '/audit', label: 'Audit log', permission: 'console:read' },
+  { href: '/customer', label: 'User groups', permission: 'console:use' },
+  { href: '/audit', label: 'Audit log', permission: 'console:use' },
   { href: '/operators', label: 'Operators', permission: 'operators:manage' },
 ] as const;
 

@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Account · User Group Console' };
 
 /** Every operator's own page: who they are, what their role allows, their password and second factor. */
 export default async function AccountPage() {
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const config = server.config;
   const due = secondFactorDue(operator, config);
   const hasPassword = await operatorHasPassword(server.database.db, operator.id);

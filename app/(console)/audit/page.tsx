@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
 import { listAuditItems } from '@/lib/audit/store';
+import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 import { type PageContext, pageContext } from '@/lib/server/page-context';
 import { AuditFiltersForm } from './_components/audit-filters-form';
@@ -18,7 +19,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   const typed = Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
   ) as Partial<Record<keyof AuditFilters, string>>;
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const parsed = parseAuditFilters(params);
 
   return (
@@ -60,7 +61,7 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
           {plural(page.total, 'entry')} · page {page.page} of {page.pageCount}
         </p>
         <a
-          href={`/api/audit/export${exportQuery ? `?${exportQuery}` : ''}`}
+          href={`${routePath(consoleRoutes.exportAudit, {})}${exportQuery ? `?${exportQuery}` : ''}`}
           download
           className="inline-flex h-8 items-center rounded-md border border-border bg-card px-3 text-xs font-medium shadow-xs hover:bg-muted"
         >

@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: BulkPageProps): Promise<Metad
 /** Bulk work in one environment: start a job, and every job run here, by anyone. */
 export default async function BulkPage({ params }: BulkPageProps) {
   const environment = await pageEnvironment(params);
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const slug = slugOf[environment];
   const { database } = server;
   const jobs = await listJobs(database.db, environment);

@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: JobPageProps): Promise<Metada
 /** One bulk job: its preview before it runs, its progress while it runs, its result after. */
 export default async function JobPage({ params }: JobPageProps) {
   const environment = await pageEnvironment(params);
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const slug = slugOf[environment];
   const { database, jobs } = server;
   const progress = await jobProgress(database.db, decodeParam((await params).id) ?? notFound());

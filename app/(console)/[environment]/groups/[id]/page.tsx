@@ -37,7 +37,7 @@ const json = (value: Record<string, unknown> | null) =>
 export default async function GroupPage({ params }: GroupPageProps) {
   const environment = await pageEnvironment(params);
   const userGroupId = decodeParam((await params).id) ?? notFound();
-  const { server, operator } = await pageContext('console:read');
+  const { server, operator } = await pageContext('console:use');
   const slug = slugOf[environment];
   const { database } = server;
   const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1 };
