@@ -27,7 +27,7 @@ export const createRotateJobSchema = z.union([
 ]);
 export type CreateRotateJob = z.infer<typeof createRotateJobSchema>;
 
-/** What a person may do to a job; which states each applies to is lib/jobs/store.ts's `transitions`. */
+/** What a person may do to a job; which states each applies to: jobTransitions, below. */
 const jobActions = ['start', 'pause', 'resume', 'cancel'] as const;
 export type JobAction = (typeof jobActions)[number];
 
@@ -67,3 +67,20 @@ export const jobViewSchema = z.object({
   failedRows: z.array(z.object({ line: z.number(), userGroupId: z.nullable(z.string()), error: z.string() })),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
+
+/**
+ * Which states each action applies to, and the state it leaves: the rule the server applies
+ * (lib/jobs/store.ts's steerJob, in one conditional update) and the job page's buttons both.
+ */
+export const jobTransitions: Record<
+  JobAction,
+  { from: readonly JobView['status'][]; to: JobView['status'] }
+> = {
+  start: { from: ['draft'], to: 'running' },
+  pause: { from: ['running'], to: 'paused' },
+  resume: { from: ['paused'], to: 'running' },
+  cancel: { from: ['draft', 'running', 'paused'], to: 'cancelled' },
+};
+
+export const jobActionAllowed = (action: JobAction, status: JobView['status']): boolean =>
+  jobTransitions[action].from.includes(status);

@@ -14,7 +14,7 @@ export type JobKind = (typeof jobKinds)[number];
 
 /** draft: previewed, nothing sent yet; running/paused; cancelled or finished: no more rows run. */
 const jobStatuses = ['draft', 'running', 'paused', 'cancelled', 'finished'] as const;
-export type JobStatus = (typeof jobStatuses)[number];
+type JobStatus = (typeof jobStatuses)[number];
 
 /**
  * invalid: refused by the preview, never sent; pending: to send; sending: its request may be out

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import type { JobAction } from '@/lib/console-api/jobs';
+import { type JobAction, jobTransitions } from '@/lib/console-api/jobs';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { GetOrCreateRow, InvalidRow } from './csv';
@@ -13,7 +13,6 @@ import {
   type BulkJobRowTable,
   type BulkJobTable,
   type JobKind,
-  type JobStatus,
   type JobsDb,
   jobsDb,
   type RowStatus,
@@ -266,13 +265,6 @@ export async function listJobs(db: ConsoleDb, environment: Environment, limit = 
     .execute();
 }
 
-const transitions: Record<JobAction, { from: JobStatus[]; to: JobStatus }> = {
-  start: { from: ['draft'], to: 'running' },
-  pause: { from: ['running'], to: 'paused' },
-  resume: { from: ['paused'], to: 'running' },
-  cancel: { from: ['draft', 'running', 'paused'], to: 'cancelled' },
-};
-
 /** Applies an action if the job's status allows it; answers the job after, or null when refused. */
 export async function steerJob(
   db: ConsoleDb,
@@ -281,7 +273,7 @@ export async function steerJob(
   extra: Partial<Pick<BulkJobTable, 'audit_event_id'>> = {},
 ): Promise<BulkJobTable | null> {
   const now = new Date().toISOString();
-  const { to, from } = transitions[action];
+  const { to, from } = jobTransitions[action];
   const result = await jobsDb(db)
     .updateTable('bulk_job')
     .set({

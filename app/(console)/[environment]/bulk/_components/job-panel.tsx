@@ -6,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { ConsoleApiError } from '@/lib/browser-client/console-client';
-import type { JobView } from '@/lib/console-api/jobs';
+import { type JobView, jobActionAllowed } from '@/lib/console-api/jobs';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { environmentPhrase } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
@@ -139,12 +139,12 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         ) : null}
         {maySteer && !ended(job.status) ? (
           <div className="flex flex-wrap gap-2">
-            {job.status === 'draft' && counts.total > 0 ? (
+            {jobActionAllowed('start', job.status) && counts.total > 0 ? (
               <Button onClick={() => setConfirming('start')} disabled={steer.isPending}>
                 Run {plural(counts.total, 'row')}
               </Button>
             ) : null}
-            {job.status === 'running' ? (
+            {jobActionAllowed('pause', job.status) ? (
               <Button
                 variant="outline"
                 onClick={() => steer.mutate({ action: 'pause' })}
@@ -153,14 +153,16 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
                 Pause
               </Button>
             ) : null}
-            {job.status === 'paused' ? (
+            {jobActionAllowed('resume', job.status) ? (
               <Button onClick={() => steer.mutate({ action: 'resume' })} disabled={steer.isPending}>
                 Resume
               </Button>
             ) : null}
-            <Button variant="outline" onClick={() => setConfirming('cancel')} disabled={steer.isPending}>
-              Cancel job
-            </Button>
+            {jobActionAllowed('cancel', job.status) ? (
+              <Button variant="outline" onClick={() => setConfirming('cancel')} disabled={steer.isPending}>
+                Cancel job
+              </Button>
+            ) : null}
           </div>
         ) : null}
         {ended(job.status) ? (
