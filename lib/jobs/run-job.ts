@@ -103,13 +103,18 @@ export async function runJob(context: JobRunContext, id: string): Promise<void> 
           mayContinue,
         });
         if (result.kind === 'answered') {
-          if (result.cause instanceof UpstreamError) {
-            const { kind, message, details } = result.cause;
+          // A failed row's words on screen are the console's; what failed is here, by job and row.
+          const cause = result.cause;
+          if (cause instanceof UpstreamError) {
+            const { kind, message, details } = cause;
             log(
               'warn',
               { jobId: id, row: row.row_number, upstream: { kind, message, fields: details.fields } },
               'the User Group Service refused or failed a row',
             );
+          } else if (cause !== undefined) {
+            const err = { name: (cause as Error)?.name, message: (cause as Error)?.message };
+            log('error', { jobId: id, row: row.row_number, err }, 'the console failed on a row');
           }
           await writer.add({ row, outcome: result.outcome, inputToken }, job.kind === 'rotate');
           continue;
