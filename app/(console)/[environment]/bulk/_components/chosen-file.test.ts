@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNEXPECTED_ERROR_MESSAGE } from '@/components/form-errors';
 import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { MAX_CSV_MB } from '@/lib/console-api/jobs';
 import { errorMessage, readChosenFile } from './chosen-file';
@@ -39,6 +40,6 @@ describe('a chosen file', () => {
     expect(errorMessage(new ConsoleApiError('invalid_request', 'Check the input: csv.'))).toBe(
       'Check the input: csv.',
     );
-    expect(errorMessage(new TypeError('Failed to fetch'))).toBe('Something went wrong: try again.');
+    expect(errorMessage(new TypeError('Failed to fetch'))).toBe(UNEXPECTED_ERROR_MESSAGE);
   });
 });

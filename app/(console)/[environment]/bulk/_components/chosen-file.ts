@@ -2,7 +2,7 @@
  * A file chosen for a bulk job, read in the browser before it is sent, and what a person reads when
  * that or the upload fails: the console's words only (a browser's or a library's own are not).
  */
-import { ConsoleApiError } from '@/lib/browser-client/console-client';
+import { formErrorMessage } from '@/components/form-errors';
 import { MAX_CSV_MB } from '@/lib/console-api/jobs';
 
 const MAX_BYTES = MAX_CSV_MB * 1024 * 1024;
@@ -22,7 +22,6 @@ export async function readChosenFile(file: File): Promise<string> {
   }
 }
 
+/** A refused file's reason, else what every form shows (the console's words, or a calm fallback). */
 export const errorMessage = (error: unknown) =>
-  error instanceof ConsoleApiError || error instanceof ChosenFileRefused
-    ? error.message
-    : 'Something went wrong: try again.';
+  error instanceof ChosenFileRefused ? error.message : formErrorMessage(error);
