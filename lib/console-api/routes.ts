@@ -84,10 +84,14 @@ export interface ConsoleRouteDefinition<
   /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
   maxBodyBytes?: number;
   /**
-   * In production (Customer) the action needs a recent authentication (lib/server/step-up.ts): the
-   * browser's client asks for one and sends the request again.
+   * The action needs a recent authentication (lib/server/step-up.ts), which the route frame
+   * enforces from here; the browser's client then asks for one and sends the request again.
+   * - `in-production`: in Customer only, the environment the URL's `[environment]` segment names
+   *   (a job's routes, `/api/jobs/[id]`, check it in the job's environment: lib/server/jobs.ts).
+   * - `always`: in every environment. Changes to who may do what (operators, roles, invitations,
+   *   another's second factor or sessions): a new admin could otherwise read Customer tokens at once.
    */
-  stepUp?: true;
+  stepUp?: 'in-production' | 'always';
   /** Reachable by an operator who must still enrol a second factor (the enrolment itself). */
   beforeSecondFactor?: true;
 }
@@ -135,7 +139,7 @@ export const consoleRoutes = {
     permission: 'user-groups:get-or-create',
     body: getOrCreateBodySchema,
     answer: getOrCreateResultSchema,
-    stepUp: true,
+    stepUp: 'in-production',
   }),
   /**
    * A look at a group's current token, which never creates the group: a get-or-create of the id
@@ -148,7 +152,7 @@ export const consoleRoutes = {
     permission: 'user-groups:reveal-token',
     body: showTokenBodySchema,
     answer: showTokenResultSchema,
-    stepUp: true,
+    stepUp: 'in-production',
   }),
   rotate: defineRoute({
     name: 'rotate',
@@ -157,7 +161,7 @@ export const consoleRoutes = {
     permission: 'user-groups:rotate',
     body: rotateBodySchema,
     answer: rotateResultSchema,
-    stepUp: true,
+    stepUp: 'in-production',
   }),
   delete: defineRoute({
     name: 'delete',
@@ -166,7 +170,7 @@ export const consoleRoutes = {
     permission: 'user-groups:delete',
     body: deleteBodySchema,
     answer: deleteResultSchema,
-    stepUp: true,
+    stepUp: 'in-production',
   }),
   createGetOrCreateJob: defineRoute({
     name: 'jobs.create-get-or-create',
@@ -201,7 +205,7 @@ export const consoleRoutes = {
     body: jobActionSchema,
     answer: jobViewSchema,
     // Checked by the handler, in the job's environment.
-    stepUp: true,
+    stepUp: 'in-production',
   }),
   /** Every row's outcome as CSV, no token: a GET, which a link may fetch. */
   jobResult: defineRoute({
@@ -224,7 +228,7 @@ export const consoleRoutes = {
     path: '/api/jobs/[id]/tokens',
     permission: 'user-groups:reveal-token',
     // Checked by the handler, in the job's environment.
-    stepUp: true,
+    stepUp: 'in-production',
   }),
   /** How each environment's User Group Service answered the console's last probe (the header's status). */
   upstreamStatus: defineRoute({
@@ -246,6 +250,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/operators',
     permission: 'operators:manage',
+    stepUp: 'always',
     body: createOperatorSchema,
     answer: createOperatorResultSchema,
   }),
@@ -255,6 +260,7 @@ export const consoleRoutes = {
     method: 'PATCH',
     path: '/api/operators/[id]',
     permission: 'operators:manage',
+    stepUp: 'always',
     body: updateOperatorSchema,
     answer: updateOperatorResultSchema,
   }),
@@ -264,6 +270,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/operators/[id]/invitation',
     permission: 'operators:manage',
+    stepUp: 'always',
     answer: invitationLinkSchema,
   }),
   /** Withdraws an invitation not yet accepted: the link stops working and the operator is removed. */
@@ -272,6 +279,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/operators/[id]/invitation/revoke',
     permission: 'operators:manage',
+    stepUp: 'always',
     answer: doneSchema,
   }),
   /** Whom an invitation link lets in (the page asks before showing the password form): public. */
@@ -298,6 +306,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/operators/[id]/two-factor/reset',
     permission: 'operators:manage',
+    stepUp: 'always',
     answer: doneSchema,
   }),
   /** Enrolling an authenticator app, step one: the password, then the secret and backup codes back. */
@@ -401,6 +410,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/operators/[id]/sessions/end',
     permission: 'operators:manage',
+    stepUp: 'always',
     answer: endedSessionsSchema,
   }),
   /** Confirming who you are again, for production tokens and changes (lib/server/step-up.ts). */

@@ -45,7 +45,7 @@ export async function requireJobStepUp(
   record: (outcome: string) => Promise<unknown>,
 ): Promise<void> {
   try {
-    requireRecentAuthentication(operator, job.environment, server.config);
+    requireRecentAuthentication(operator, { environment: job.environment }, server.config);
   } catch (error) {
     if (error instanceof ConsoleError) await record(error.code).catch(() => undefined);
     throw error;

@@ -12,7 +12,8 @@ import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
 import { logger } from './logger';
 import { parseJson } from './request-body';
-import { requireRecentAuthentication } from './step-up';
+import { routeEnvironment } from './route-params';
+import { requireRecentAuthentication, type StepUpScope } from './step-up';
 
 /** What one request's log line says; a handler may fill in who and what as it learns them. */
 export interface RequestScope {
@@ -154,10 +155,11 @@ export function consoleRoute<Path extends string, Body, Result>(
         throw access.error;
       }
       const { operator } = access;
-      const environment = spec.audit?.environment;
-      if (spec.stepUp && environment) {
+      const params = await context.params;
+      const stepUp = stepUpScope(spec.stepUp, spec.audit?.environment, params);
+      if (stepUp) {
         try {
-          requireRecentAuthentication(operator, environment, server.config);
+          requireRecentAuthentication(operator, stepUp, server.config);
         } catch (error) {
           if (spec.audit && error instanceof ConsoleError) {
             const facts = await readFacts(request, spec.body, spec.audit);
@@ -179,7 +181,6 @@ export function consoleRoute<Path extends string, Body, Result>(
           throw error;
         }
       }
-      const params = await context.params;
       if (!spec.audit) return respond(await handler({ request, operator, requestId, body, params, server }));
 
       const requestFacts = spec.audit.request(body);
@@ -197,6 +198,24 @@ export function consoleRoute<Path extends string, Body, Result>(
       await auditLog.settle(entryId, { outcome, ...requestFacts, ...resultFacts }, requestId);
       return respond(result);
     });
+}
+
+/**
+ * Where the definition asks for a recent authentication, read from the definition and the URL
+ * alone: every environment for `always`; for `in-production`, the environment of the URL's
+ * `[environment]` segment. A job's routes have none in their URL: they check in the job's
+ * environment once they have read it (lib/server/jobs.ts).
+ */
+function stepUpScope(
+  stepUp: RouteSpec<string, unknown, unknown>['stepUp'],
+  audited: Environment | undefined,
+  params: Record<string, string>,
+): StepUpScope | null {
+  if (stepUp === 'always') return 'privileges';
+  if (stepUp !== 'in-production') return null;
+  const environment =
+    audited ?? (params.environment === undefined ? null : routeEnvironment(params.environment));
+  return environment ? { environment } : null;
 }
 
 function respond(result: unknown): Response {

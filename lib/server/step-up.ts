@@ -44,32 +44,42 @@ export const secondFactorRequired = (due: Exclude<SecondFactorDue, null>) =>
       : 'Your role must use a second factor: enter your authenticator code on your account page first.',
   );
 
-/** Whether an action in this environment asks for a recent authentication (production does). */
-function stepsUp(environment: Environment): boolean {
-  return environmentLooks[environment].kind === 'production';
+/** Where a recent authentication is asked: in production (Customer), or for every change of access. */
+export type StepUpScope = { environment: Environment } | 'privileges';
+
+function windowOpen(operator: Operator, config: ConsoleConfig, now = Date.now()): boolean {
+  return now - operator.session.authenticatedAt <= config.auth.stepUpSeconds * 1000;
 }
 
-function needsStepUp(
-  operator: Operator,
-  environment: Environment,
-  config: ConsoleConfig,
-  now = Date.now(),
-): boolean {
-  return stepsUp(environment) && now - operator.session.authenticatedAt > config.auth.stepUpSeconds * 1000;
+/** Whether an action in this scope asks for a recent authentication (production does; Testing never). */
+function stepsUp(scope: StepUpScope): boolean {
+  return scope === 'privileges' || environmentLooks[scope.environment].kind === 'production';
 }
 
 /** Throws step_up_required when the action needs a fresher authentication than the session has. */
 export function requireRecentAuthentication(
   operator: Operator,
-  environment: Environment,
+  scope: StepUpScope,
   config: ConsoleConfig,
 ): void {
-  if (!needsStepUp(operator, environment, config)) return;
-  const minutes = Math.round(config.auth.stepUpSeconds / 60);
+  if (!stepsUp(scope) || windowOpen(operator, config)) return;
+  const minutes = plural(Math.round(config.auth.stepUpSeconds / 60), 'minute');
+  const what =
+    scope === 'privileges'
+      ? 'changing operators, their roles, invitations, second factors or sessions needs'
+      : `${environmentLooks[scope.environment].label} tokens and changes need`;
   throw new ConsoleError(
     'step_up_required',
-    `Confirm it is you: ${environmentLooks[environment].label} tokens and changes need you to have signed in or confirmed within the last ${plural(minutes, 'minute')}.`,
+    `Confirm it is you: ${what} you to have signed in or confirmed within the last ${minutes}.`,
   );
+}
+
+/**
+ * When this session's recent authentication runs out for production tokens, in ms from now (0 when
+ * it has): a token already on a page asks again after it (components/secret-field.tsx).
+ */
+export function stepUpRemainingMs(operator: Operator, config: ConsoleConfig, now = Date.now()): number {
+  return Math.max(0, operator.session.authenticatedAt + config.auth.stepUpSeconds * 1000 - now);
 }
 
 /**
@@ -91,7 +101,7 @@ export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFacto
  * without a password).
  */
 export function requireRecentAccountAuthentication(operator: Operator, config: ConsoleConfig): void {
-  if (Date.now() - operator.session.authenticatedAt <= config.auth.stepUpSeconds * 1000) return;
+  if (windowOpen(operator, config)) return;
   const minutes = Math.round(config.auth.stepUpSeconds / 60);
   throw new ConsoleError(
     'step_up_required',
