@@ -116,8 +116,9 @@ export function createConsoleAuth(
         /** Wrong step-up proofs since the last right one (lib/server/step-up.ts ends the session at a limit). */
         stepUpFailures: { type: 'number', required: false, input: false },
         /**
-         * When this session proved a second factor, if it did: an SSO sign-in proves none, and under
-         * CONSOLE_REQUIRE_2FA_FOR_SSO must be followed by a code (lib/server/step-up.ts).
+         * When this session proved a second factor, if it did: a sign-in with a code or a passkey
+         * does; a password alone or an SSO sign-in proves none, and must be followed by one where the
+         * operator has one (lib/server/step-up.ts).
          */
         secondFactorAt: { type: 'date', required: false, input: false },
       },
@@ -258,7 +259,10 @@ export function createConsoleAuth(
                   'Nothing was done: the console could not write its audit log. Try again in a moment.',
               });
             }
-            return { data: { ...session, signInMethod, ipAddress } };
+            // A sign-in that passed a second factor (a code after the password, or a passkey) says so:
+            // a password alone proves none, and an operator who has one is asked for it next.
+            const secondFactorAt = provesSecondFactor(context?.path) ? new Date().toISOString() : null;
+            return { data: { ...session, signInMethod, ipAddress, secondFactorAt } };
           },
           after: async (session, context) => {
             if (deps.replacedSessionCarry?.()) return;
@@ -287,6 +291,15 @@ const userNotVerified = () =>
 
 function newSession(session: { userId: string; token: string }, path: string | undefined): NewSession {
   return { userId: session.userId, token: session.token, path };
+}
+
+/** better-auth's endpoints whose session comes of a second factor: the code step, or a passkey. */
+function provesSecondFactor(path: string | undefined): boolean {
+  return (
+    path === '/two-factor/verify-totp' ||
+    path === '/two-factor/verify-backup-code' ||
+    path === PASSKEY_SIGN_IN_PATH
+  );
 }
 
 /** better-auth's OAuth callback (GET, or POST for form_post). */

@@ -92,8 +92,13 @@ export interface ConsoleRouteDefinition<
    *   another's second factor or sessions): a new admin could otherwise read Customer tokens at once.
    */
   stepUp?: 'in-production' | 'always';
-  /** Reachable by an operator who must still enrol a second factor (the enrolment itself). */
-  beforeSecondFactor?: true;
+  /**
+   * Reachable before the session's second factor is settled (lib/server/step-up.ts):
+   * - `to-enrol`: by an operator who must still enrol one (the enrolment itself), never by a session
+   *   that must confirm the one it has: a password alone must not add a second factor of its own.
+   * - `to-confirm`: by both (confirming it, the step-up).
+   */
+  beforeSecondFactor?: 'to-enrol' | 'to-confirm';
 }
 
 type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${infer Rest}`
@@ -315,7 +320,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/account/two-factor',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     body: passwordConfirmationSchema,
     answer: enrolmentSchema,
   }),
@@ -325,7 +330,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/account/two-factor/confirm',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     body: confirmEnrolmentSchema,
     answer: doneSchema,
   }),
@@ -352,7 +357,7 @@ export const consoleRoutes = {
     method: 'GET',
     path: '/api/account/passkeys',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     answer: passkeyListSchema,
   }),
   /**
@@ -364,7 +369,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/account/passkeys/options',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     body: newPasskeySchema,
     answer: webAuthnOptionsSchema,
   }),
@@ -374,7 +379,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/account/passkeys',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     body: addPasskeySchema,
     answer: addedPasskeySchema,
   }),
@@ -391,7 +396,7 @@ export const consoleRoutes = {
     method: 'GET',
     path: '/api/account/sessions',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     answer: sessionListSchema,
   }),
   /** Ends one of them, or every other one: those browsers are signed out on their next request. */
@@ -400,7 +405,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/account/sessions/end',
     permission: 'console:use',
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-enrol',
     body: endSessionsSchema,
     answer: endedSessionsSchema,
   }),
@@ -420,7 +425,7 @@ export const consoleRoutes = {
     path: '/api/step-up',
     permission: 'console:use',
     // Also the way an SSO session proves its second factor when the policy asks (lib/server/step-up.ts).
-    beforeSecondFactor: true,
+    beforeSecondFactor: 'to-confirm',
     body: stepUpSchema,
     answer: stepUpResultSchema,
   }),
@@ -430,6 +435,8 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/step-up/passkey',
     permission: 'console:use',
+    // Also the passkey-only operator's second step after a password sign-in.
+    beforeSecondFactor: 'to-confirm',
     answer: webAuthnOptionsSchema,
   }),
   /** Whose token is this: the pasted token in the body (never in a URL), groups and times back. */

@@ -12,7 +12,7 @@ import { authRefusal, inConsoleWords } from './auth-answers';
 import { accessErrors, auditUnavailable } from './errors';
 import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
 import { readBodyText, readJson } from './request-body';
-import { replacingSession, withRequestId } from './request-context';
+import { carriedFrom, replacingSession, withRequestId } from './request-context';
 import { handleRequest } from './route';
 
 /**
@@ -143,9 +143,11 @@ async function handleEndpoint(
     throw authRefusal('second-factor', 'INVALID_CODE', 401, requestId);
   }
   // A password change replaces the session: the new one is no sign-in (its entry says why).
-  const response = await (kind === 'change-password' ? replacingSession : withRequestId)(requestId, () =>
-    auth.handler(forwardedRequest(request, body)),
-  );
+  // It keeps how the session signed in and the second factor it proved.
+  const forward = () => auth.handler(forwardedRequest(request, body));
+  const response = await (kind === 'change-password' && before
+    ? replacingSession(requestId, forward, carriedFrom(before.session))
+    : withRequestId(requestId, forward));
   if (totp && !response.ok) await releaseCode(database.db, challenged.id, code);
   if (changeId !== null)
     await auditLog.settle(

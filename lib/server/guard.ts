@@ -17,14 +17,14 @@ export type GuardResult =
 /**
  * Every route handler's first step, in this order: a state-changing request from another site is
  * refused (403 cross_site_request), then a request without a live session (401 unauthenticated),
- * then an operator who must enrol a second factor first (403 second_factor_required, except on the
- * routes that enrol one), then an operator whose role lacks the permission (403 forbidden).
+ * then an operator who must enrol or confirm a second factor first (403 second_factor_required,
+ * except on the routes that enrol one, or confirm it), then an operator whose role lacks the permission (403 forbidden).
  */
 export async function guardRequest(
   server: Pick<ConsoleServer, 'auth' | 'config' | 'database'>,
   request: Request,
   permission: Permission,
-  { beforeSecondFactor = false }: { beforeSecondFactor?: boolean } = {},
+  { beforeSecondFactor }: { beforeSecondFactor?: 'to-enrol' | 'to-confirm' } = {},
 ): Promise<GuardResult> {
   const { config } = server;
   if (checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
@@ -32,8 +32,12 @@ export async function guardRequest(
   }
   const operator = await operatorFromHeaders(server, request.headers);
   if (!operator) return { error: accessErrors.unauthenticated(), operator: null, reason: 'unauthenticated' };
-  const due = beforeSecondFactor ? null : secondFactorDue(operator, config);
-  if (due) return { error: secondFactorRequired(due), operator, reason: 'forbidden' };
+  const due = secondFactorDue(operator, config);
+  const open =
+    due === null ||
+    beforeSecondFactor === 'to-confirm' ||
+    (due === 'enrol' && beforeSecondFactor === 'to-enrol');
+  if (due && !open) return { error: secondFactorRequired(due), operator, reason: 'forbidden' };
   if (!can(operator.role, permission)) {
     return {
       error: accessErrors.forbidden(permissionWords[permission]),

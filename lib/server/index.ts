@@ -141,8 +141,9 @@ export interface OperatorSession {
   /** When they last proved who they are, in ms since the epoch: the sign-in, or a later step-up. */
   authenticatedAt: number;
   /**
-   * Whether this session has proved a second factor since an SSO sign-in (a code at step-up, or
-   * enrolling); a password sign-in with a second factor asked for it before the session existed.
+   * Whether this session has proved a second factor: signed in with a code after the password or
+   * with a passkey, or since (a code or a passkey at step-up, or enrolling one). A password or an
+   * SSO sign-in alone proves none.
    */
   secondFactorProved: boolean;
 }
@@ -166,7 +167,7 @@ export async function operatorFromHeaders(
       id: session.session.id,
       signInMethod: signInMethodOf(signInMethod),
       authenticatedAt: Math.max(timeOf(createdAt), timeOf(steppedUpAt)),
-      secondFactorProved: signInMethod !== 'sso' || timeOf(secondFactorAt) > 0,
+      secondFactorProved: timeOf(secondFactorAt) > 0,
     },
   };
 }

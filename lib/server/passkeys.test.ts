@@ -260,6 +260,73 @@ describe('passkeys', () => {
   });
 });
 
+describe('a passkey-only operator signing in with the password', () => {
+  // Security round 3, High: the password alone gave a full session (`signInMethod: password`) that
+  // read Customer tokens; the passkey is now the second step, policy or not.
+  const showTokenRoute = async () =>
+    (await import('@/app/api/user-groups/[environment]/show-token/route')).POST;
+  const startTwoFactorRoute = async () => (await import('@/app/api/account/two-factor/route')).POST;
+
+  for (const role of ['support', 'admin'] as const)
+    it(`gets a session that can only confirm with the passkey (${role}: ${role === 'support' ? 'the policy names it' : 'no policy'})`, async () => {
+      const email = `only-passkey-${role}@passkeys.example`;
+      await addOperator(email, role);
+      const first = await harness.signIn(email, PASSWORD);
+      const authenticator = createSoftwareAuthenticator({ origin, rpId });
+      expect((await addPasskey(first, authenticator, 'Only way')).status).toBe(200);
+      // The session that added it proved it: it goes on.
+      expect((await directoryRoute(send(first, 'GET'), params({ environment: 'testing' }))).status).toBe(200);
+
+      // Another machine, the password alone.
+      const cookie = await harness.signIn(email, PASSWORD);
+      const tokenRoute = await showTokenRoute();
+      for (const refused of [
+        await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' })),
+        await tokenRoute(
+          send(cookie, 'POST', { user_group_id: 'acme' }),
+          params({ environment: 'customer' }),
+        ),
+        await operatorsRoute.GET(send(cookie, 'GET'), params({})),
+      ]) {
+        expect(refused.status).toBe(403);
+        expect((await refused.json()).error.code).toBe('second_factor_required');
+      }
+      // Nor can it add a second factor of its own (a passkey, an app) to walk around the one it has.
+      const ownOptions = await optionsRoute(send(cookie, 'POST', { name: 'Mallory' }), params({}));
+      expect(ownOptions.status).toBe(403);
+      const ownApp = await (await startTwoFactorRoute())(
+        send(cookie, 'POST', { password: PASSWORD }),
+        params({}),
+      );
+      expect(ownApp.status).toBe(403);
+      // The password is no second step.
+      expect((await stepUpRoute(send(cookie, 'POST', { password: PASSWORD }), params({}))).status).toBe(200);
+      expect((await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status).toBe(
+        403,
+      );
+
+      // The passkey is.
+      const challenge = await stepUpPasskeyRoute(send(cookie, 'POST'), params({}));
+      expect(challenge.status).toBe(200);
+      const answer = authenticator.authenticate((await challenge.json()) as { challenge: string });
+      expect((await stepUpRoute(send(cookie, 'POST', { passkey: answer }), params({}))).status).toBe(200);
+      expect((await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status).toBe(
+        200,
+      );
+    });
+
+  it('a sign-in with the passkey itself opens the console at once', async () => {
+    await addOperator('passkey-first@passkeys.example', 'support');
+    const first = await harness.signIn('passkey-first@passkeys.example', PASSWORD);
+    const authenticator = createSoftwareAuthenticator({ origin, rpId });
+    expect((await addPasskey(first, authenticator, 'Laptop')).status).toBe(200);
+    const { response } = await signInWithPasskey(authenticator);
+    expect(response.status).toBe(200);
+    const cookie = cookiesOf(response);
+    expect((await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status).toBe(200);
+  });
+});
+
 describe('passkeysWorkAt', () => {
   it.each([
     ['http://localhost:3000', true],

@@ -15,6 +15,17 @@ export interface SessionCarry {
   secondFactorAt?: string | null;
 }
 
+/** A replaced session keeps how its predecessor signed in and whether it proved a second factor. */
+export function carriedFrom(session: {
+  signInMethod: SignInMethod;
+  secondFactorProved: boolean;
+}): SessionCarry {
+  return {
+    signInMethod: session.signInMethod,
+    secondFactorAt: session.secondFactorProved ? new Date().toISOString() : null,
+  };
+}
+
 export function withRequestId<T>(requestId: string, run: () => T): T {
   return storage.run({ requestId }, run);
 }

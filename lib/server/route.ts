@@ -140,7 +140,7 @@ export function consoleRoute<Path extends string, Body, Result>(
       const server = await consoleServer();
       const { auditLog } = server;
       const access = await guardRequest(server, request, spec.permission, {
-        beforeSecondFactor: spec.beforeSecondFactor === true,
+        beforeSecondFactor: spec.beforeSecondFactor,
       });
       scope.operatorId = access.operator?.id;
       scope.admin = hasRole(access.operator?.role, 'admin');

@@ -12,7 +12,7 @@ import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/accou
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { ConsoleServer, Operator, OperatorSession } from './index';
-import { replacingSession } from './request-context';
+import { carriedFrom, replacingSession } from './request-context';
 import { requireRecentAccountAuthentication } from './step-up';
 
 /**
@@ -129,7 +129,8 @@ export async function removeSecondFactor(
     replacingSession(
       requestId,
       () => server.auth.api.disableTwoFactor({ body: { password }, headers, returnHeaders: true }),
-      { signInMethod: session.signInMethod, secondFactorAt: null },
+      // Removing the app leaves what the session proved: a passkey may still be its second factor.
+      carriedFrom(session),
     ),
   );
   return answer.headers;

@@ -27,13 +27,20 @@ export function mustKeepSecondFactor(operator: Operator, config: ConsoleConfig):
   return operator.session.signInMethod !== 'sso' || config.auth.requireSecondFactorForSso;
 }
 
-/** What the policy still asks of this session before anything else: enrol a factor, or use it. */
+/** What this session must still do before anything else: enrol a second factor, or use the one it has. */
 export type SecondFactorDue = 'enrol' | 'confirm' | null;
 
+/**
+ * An operator who has a second factor uses it after every password sign-in, policy or not (a
+ * passkey-only operator's second step is the passkey), so a password alone never opens the console
+ * for them; after an SSO sign-in only where the policy covers SSO (otherwise their IdP decides).
+ * One who has none enrols one first where the policy names their role.
+ */
 export function secondFactorDue(operator: Operator, config: ConsoleConfig): SecondFactorDue {
-  if (!mustKeepSecondFactor(operator, config)) return null;
-  if (!operator.twoFactorEnabled && operator.passkeys === 0) return 'enrol';
-  return operator.session.secondFactorProved ? null : 'confirm';
+  const hasOne = operator.twoFactorEnabled || operator.passkeys > 0;
+  if (operator.session.signInMethod === 'sso' && !mustKeepSecondFactor(operator, config)) return null;
+  if (hasOne) return operator.session.secondFactorProved ? null : 'confirm';
+  return mustKeepSecondFactor(operator, config) ? 'enrol' : null;
 }
 
 export const secondFactorRequired = (due: Exclude<SecondFactorDue, null>) =>
@@ -41,7 +48,7 @@ export const secondFactorRequired = (due: Exclude<SecondFactorDue, null>) =>
     'second_factor_required',
     due === 'enrol'
       ? 'Your role must have a second factor: add a passkey or set up an authenticator app on your account page first.'
-      : 'Your role must use a second factor: enter your authenticator code on your account page first.',
+      : 'Confirm your second factor first: use your passkey or enter your authenticator code on your account page.',
   );
 
 /** Where a recent authentication is asked: in production (Customer), or for every change of access. */
@@ -91,6 +98,15 @@ export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFacto
   await db
     .updateTable('session')
     .set({ steppedUpAt: now, stepUpFailures: 0, ...(secondFactor ? { secondFactorAt: now } : {}) })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/** Marks the session as having proved a second factor now (a passkey just added, with its PIN or biometrics). */
+export async function recordSecondFactor(db: ConsoleDb, sessionId: string): Promise<void> {
+  await db
+    .updateTable('session')
+    .set({ secondFactorAt: new Date().toISOString() })
     .where('id', '=', sessionId)
     .execute();
 }

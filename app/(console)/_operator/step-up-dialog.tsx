@@ -83,8 +83,8 @@ export function StepUpDialog({ minutes, hasAuthenticator, hasPasskey, sso }: Ste
       <DialogContent>
         <DialogTitle>Confirm it’s you</DialogTitle>
         <DialogDescription>
-          Customer is production: its tokens and changes need you to have signed in or confirmed within the
-          last {plural(minutes, 'minute')}. What you were doing goes on once you have.
+          Customer (production) tokens and changes, and changes to operators, need you to have signed in or
+          confirmed within the last {plural(minutes, 'minute')}. What you were doing goes on once you have.
         </DialogDescription>
         {sso ? (
           <div className="flex flex-col gap-2">

@@ -23,35 +23,52 @@ export default async function AccountPage() {
   const required = mustKeepSecondFactor(operator, config);
   // Operators with a console password (signed in with it or a passkey); SSO operators' IdP decides.
   const usesPassword = operator.session.signInMethod !== 'sso';
+  const heading = (
+    <div className="flex flex-col gap-1.5">
+      <h1 className="text-2xl font-semibold tracking-tight">Account</h1>
+      <p className="text-sm text-muted-foreground">
+        Signed in as <span className="font-medium text-foreground">{operator.email}</span> with the role{' '}
+        <span className="font-medium text-foreground">{operator.role ?? 'none'}</span>.{' '}
+        {operator.role ? roleDescriptions[operator.role] : 'Ask an admin of the console for a role.'}
+      </p>
+    </div>
+  );
+  // A session that has not proved the second factor the operator has sees only its second step:
+  // nothing else on this page (a new factor, other sessions) is theirs to change with a password alone.
+  if (due === 'confirm')
+    return (
+      <div className="flex flex-col gap-6">
+        {heading}
+        <Card>
+          <CardHeader>
+            <CardTitle>Confirm your second factor</CardTitle>
+            <CardDescription>
+              {operator.session.signInMethod === 'sso'
+                ? `Your role (${operator.role}) must use its second factor after single sign-on too.`
+                : 'You have a second factor: a password alone does not open the console.'}{' '}
+              Confirm with it to go on.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ConfirmSecondFactor
+              authenticator={operator.twoFactorEnabled}
+              passkey={
+                operator.passkeys === 0 ? 'none' : passkeysWorkAt(config.consoleUrl) ? 'usable' : 'unusable'
+              }
+              consoleOrigin={config.consoleUrl.origin}
+            />
+          </CardContent>
+        </Card>
+      </div>
+    );
   return (
     <div className="flex flex-col gap-6">
-      <div className="flex flex-col gap-1.5">
-        <h1 className="text-2xl font-semibold tracking-tight">Account</h1>
-        <p className="text-sm text-muted-foreground">
-          Signed in as <span className="font-medium text-foreground">{operator.email}</span> with the role{' '}
-          <span className="font-medium text-foreground">{operator.role ?? 'none'}</span>.{' '}
-          {operator.role ? roleDescriptions[operator.role] : 'Ask an admin of the console for a role.'}
-        </p>
-      </div>
+      {heading}
       {due === 'enrol' ? (
         <Alert variant="error" role="alert">
           Your role ({operator.role}) must have a second factor: add a passkey or set up an authenticator app
           below to use the console.
         </Alert>
-      ) : null}
-      {due === 'confirm' ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>Confirm with your authenticator app</CardTitle>
-            <CardDescription>
-              Your role ({operator.role}) must use its second factor after single sign-on too. Enter the code
-              your app shows now to open the console.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <ConfirmSecondFactor />
-          </CardContent>
-        </Card>
       ) : null}
       {usesPassword || operator.twoFactorEnabled || due === 'enrol' ? (
         <Card>

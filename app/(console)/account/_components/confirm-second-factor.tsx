@@ -1,55 +1,107 @@
 'use client';
 
+import { KeyRound } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
+import { useStepUp, useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step-up';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 
+type ConfirmSecondFactorProps = {
+  /** An authenticator app is enrolled: its code (or a backup code) confirms. */
+  authenticator: boolean;
+  /** Their passkeys: usable at this address, or not (an IP address: lib/auth/passkeys.ts), or none. */
+  passkey: 'usable' | 'unusable' | 'none';
+  /** Where passkeys work, for an operator who has only a passkey and opened the console elsewhere. */
+  consoleOrigin: string;
+};
+
 /**
- * After a single sign-on, when the policy makes the operator's role use its second factor
- * (CONSOLE_REQUIRE_2FA_FOR_SSO): the app's code (or a backup code), which the step-up route checks
- * and records as this session's second factor. Then the console opens.
+ * The second step of a session that has not proved the operator's second factor yet (a password
+ * sign-in of a passkey-only operator, or an SSO sign-in under CONSOLE_REQUIRE_2FA_FOR_SSO): a
+ * passkey, or the app's code (or a backup code), which the step-up route checks and records as
+ * this session's second factor. Then the console opens.
  */
-export function ConfirmSecondFactor() {
+export function ConfirmSecondFactor({ authenticator, passkey, consoleOrigin }: ConfirmSecondFactorProps) {
   const router = useRouter();
   const [code, setCode] = useState('');
   const confirm = useStepUp();
+  const withPasskey = useStepUpWithPasskey();
   const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
   const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;
+  const passkeyRefusal = serverFieldErrors(withPasskey.error, ['passkey'] as const)[0]?.message;
+  const passkeyError = withPasskey.isError
+    ? passkeyRefusal
+      ? `That passkey ${passkeyRefusal}.`
+      : formErrorMessage(withPasskey.error)
+    : null;
   return (
-    <form
-      aria-label="Confirm with your authenticator app"
-      noValidate
-      className="flex max-w-sm flex-col gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (code.trim() === '') return;
-        confirm.mutate({ code }, { onSuccess: () => router.refresh() });
-      }}
-    >
-      <OneTimeCodeField
-        id="confirm-second-factor-code"
-        label="Authenticator or backup code"
-        description="The 6 digits your app shows now, or one of your backup codes."
-        error={fieldError}
-        digitsOnly={false}
-        autoFocus
-        value={code}
-        onChange={setCode}
-      />
-      {formError ? (
+    <div className="flex max-w-sm flex-col gap-5">
+      {passkey === 'usable' ? (
+        <div className="flex flex-col gap-2">
+          <div>
+            <Button
+              type="button"
+              // The one thing to do on this page when a passkey is the only way.
+              autoFocus={!authenticator}
+              disabled={withPasskey.isPending || withPasskey.isSuccess}
+              onClick={() => {
+                confirm.reset();
+                withPasskey.mutate(undefined, { onSuccess: () => router.refresh() });
+              }}
+            >
+              <KeyRound aria-hidden="true" />
+              {withPasskey.isPending ? 'Waiting for your passkey…' : 'Confirm with a passkey'}
+            </Button>
+          </div>
+          {passkeyError ? (
+            <Alert variant="error" role="alert">
+              {passkeyError}
+            </Alert>
+          ) : null}
+        </div>
+      ) : null}
+      {passkey === 'unusable' && !authenticator ? (
         <Alert variant="error" role="alert">
-          {formError}
+          Your passkey cannot be used at this address: open the console at {consoleOrigin} and sign in there.
         </Alert>
       ) : null}
-      <div>
-        <Button type="submit" disabled={confirm.isPending || confirm.isSuccess}>
-          {confirm.isPending ? 'Checking…' : 'Confirm'}
-        </Button>
-      </div>
-    </form>
+      {authenticator ? (
+        <form
+          aria-label="Confirm with your authenticator app"
+          noValidate
+          className="flex flex-col gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (code.trim() === '') return;
+            withPasskey.reset();
+            confirm.mutate({ code }, { onSuccess: () => router.refresh() });
+          }}
+        >
+          <OneTimeCodeField
+            id="confirm-second-factor-code"
+            label="Authenticator or backup code"
+            description="The 6 digits your app shows now, or one of your backup codes."
+            error={fieldError}
+            digitsOnly={false}
+            autoFocus
+            value={code}
+            onChange={setCode}
+          />
+          {formError ? (
+            <Alert variant="error" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <div>
+            <Button type="submit" disabled={confirm.isPending || confirm.isSuccess}>
+              {confirm.isPending ? 'Checking…' : 'Confirm'}
+            </Button>
+          </div>
+        </form>
+      ) : null}
+    </div>
   );
 }

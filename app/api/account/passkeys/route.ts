@@ -2,6 +2,7 @@ import { listPasskeys } from '@/lib/auth/passkeys';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { finishPasskeyRegistration } from '@/lib/server/passkeys';
 import { consoleRoute } from '@/lib/server/route';
+import { recordSecondFactor } from '@/lib/server/step-up';
 
 /** The operator's passkeys: name and when added. */
 export const GET = consoleRoute(consoleRoutes.listPasskeys, async ({ operator, server }) => ({
@@ -19,6 +20,9 @@ export const POST = consoleRoute(
       { action: 'passkey.add', operator, requestId, detail: body.name },
       () => finishPasskeyRegistration(server, request.headers, operator, body),
     );
+    // The authenticator verified the person: this session has proved a second factor, and is not
+    // asked for the new one at once (every other password session of theirs is).
+    await recordSecondFactor(server.database.db, operator.session.id);
     return { passkey };
   },
 );
