@@ -24,6 +24,7 @@ const pureTests = [
   'lib/jobs/{csv,outcome-writer,pause-reasons,result-csv,send-row,vault}.test.ts',
   'lib/metrics/{access,route-pattern}.test.ts',
   'lib/server/{errors,request-body,route-params}.test.ts',
+  'lib/browser-client/step-up-prompt.test.ts',
   'lib/validation/field-errors.test.ts',
   'lib/{environments,import-graph,json-text,plural,redact-url,roles,secret-file}.test.ts',
 ];

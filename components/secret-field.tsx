@@ -2,6 +2,7 @@
 
 import { Check, Copy, Eye, EyeOff } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { ensureConfirmedRecently } from '@/lib/browser-client/step-up-prompt';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
@@ -9,7 +10,7 @@ import { cn } from './ui/cn';
 const MASK = '•'.repeat(24);
 const COPIED_FEEDBACK_MS = 2000;
 
-type CopyOutcome = { kind: 'copied' | 'failed'; at: number };
+type CopyOutcome = { kind: 'copied' | 'failed' | 'cancelled'; at: number };
 
 type SecretFieldProps = {
   /** The accessible name of the field, shown above it: "Token", "New token". */
@@ -19,6 +20,11 @@ type SecretFieldProps = {
   revoked?: boolean;
   /** Called after the value reached the clipboard. */
   onCopied?: () => void;
+  /**
+   * A production token: revealing or copying it needs the session's recent authentication, as
+   * showing it did. Once that window has passed, the person confirms first (the step-up dialog).
+   */
+  confirmFirst?: boolean;
   className?: string;
 };
 
@@ -28,7 +34,14 @@ type SecretFieldProps = {
  * button for two seconds and in a live region; if the clipboard is refused, the token is revealed
  * and selected so it can be copied by hand.
  */
-export function SecretField({ label, value, revoked = false, onCopied, className }: SecretFieldProps) {
+export function SecretField({
+  label,
+  value,
+  revoked = false,
+  onCopied,
+  confirmFirst = false,
+  className,
+}: SecretFieldProps) {
   const labelId = useId();
   const valueRef = useRef<HTMLElement>(null);
   const [revealed, setRevealed] = useState(false);
@@ -62,7 +75,20 @@ export function SecretField({ label, value, revoked = false, onCopied, className
     setSelectWhenShown(false);
   }, [selectWhenShown, revealed]);
 
+  /** Within the window at once; after it, once confirmed; false when the person cancelled. */
+  async function mayUse(): Promise<boolean> {
+    if (!confirmFirst || (await ensureConfirmedRecently())) return true;
+    setCopyOutcome({ kind: 'cancelled', at: Date.now() });
+    return false;
+  }
+
+  async function reveal() {
+    if (revealed) return setRevealed(false);
+    if (await mayUse()) setRevealed(true);
+  }
+
   async function copy() {
+    if (!(await mayUse())) return;
     try {
       if (!navigator.clipboard) throw new Error('The clipboard is not available on this page.');
       await navigator.clipboard.writeText(value);
@@ -112,7 +138,7 @@ export function SecretField({ label, value, revoked = false, onCopied, className
           )}
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" onClick={() => setRevealed((shown) => !shown)}>
+          <Button variant="outline" onClick={reveal}>
             {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
             {revealed ? 'Hide' : 'Reveal'}
           </Button>
@@ -126,7 +152,10 @@ export function SecretField({ label, value, revoked = false, onCopied, className
       </div>
       <p
         aria-live="polite"
-        className={cn('text-xs', copyOutcome?.kind === 'failed' ? 'text-foreground' : 'sr-only')}
+        className={cn(
+          'text-xs',
+          copyOutcome?.kind === 'copied' || !copyOutcome ? 'sr-only' : 'text-foreground',
+        )}
       >
         {announcement}
       </p>

@@ -158,6 +158,20 @@ test('a passkey is added on the account page, signs in on its own, answers a Cus
   await expect(dialog).toHaveCount(0);
   await expect(panel.getByRole('group', { name: 'Token' })).toBeVisible();
 
+  // The password alone no longer opens the console: the passkey is the second step.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn.getByLabel('Email').fill(adminCredentials.email);
+  await signIn.getByLabel('Password').fill(adminCredentials.password);
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Confirm your second factor' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Confirm with a passkey' })).toBeFocused();
+  await expectNoSeriousA11yViolations(page, 'second step with a passkey');
+  await page.goto(`${origin}/customer/groups/${id}`);
+  await expect(page).toHaveURL(/\/account$/);
+  await page.getByRole('button', { name: 'Confirm with a passkey' }).click();
+  await expect(page.getByText('Virtual laptop')).toBeVisible();
+
   // Remove it, after a confirmation.
   await page.goto(`${origin}/account`);
   await list.getByRole('button', { name: 'Remove the passkey Virtual laptop' }).click();
@@ -187,6 +201,7 @@ test('a passkey is added on the account page, signs in on its own, answers a Cus
     expect(recorded).toEqual([
       { action: 'passkey.add', outcome: 'success', detail: 'Virtual laptop' },
       { action: 'sign-in', outcome: 'success', detail: 'a passkey' },
+      { action: 'step-up', outcome: 'success', detail: 'passkey' },
       { action: 'step-up', outcome: 'success', detail: 'passkey' },
       { action: 'passkey.remove', outcome: 'success', detail: 'Virtual laptop' },
       { action: 'sign-in', outcome: 'passkey_not_found', detail: 'a passkey' },

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { apiAs, postConsole } from './support/api';
-import { supportState, viewerState } from './support/auth-states';
+import { supportCredentials, supportState, viewerState } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { runServiceApi, serviceHasGroup } from './support/run-service';
 import { rememberSecrets } from './support/seen-secrets';
-import { consoleUrl } from './support/servers';
+import { consoleUrl, e2eStepUpMinutes } from './support/servers';
 
 /** The token panel of a group page: reading never writes, a fresh token is never lost. */
 type Slug = 'customer' | 'testing';
@@ -206,6 +206,39 @@ test('leaving without copying, once confirmed, goes where the link led', async (
   // Back on the group page: nothing on screen asks any more; Show token fetches the current token.
   await panel.getByRole('button', { name: 'Show token' }).click();
   await expect(panel.getByRole('group', { name: 'Token' })).toBeVisible();
+});
+
+test('a Customer token already on the page is revealed and copied only within the step-up window; after it, the dialog asks first', async ({
+  page,
+}) => {
+  const id = newGroupId('window');
+  await consoleGroup(page, 'customer', { user_group_id: id });
+  // The page's clock only: the server's window is the sign-in's, still open, so confirming passes.
+  await page.clock.install();
+  const panel = await openGroup(page, 'customer', id);
+  await panel.getByRole('button', { name: 'Show token' }).click();
+  const field = panel.getByRole('group', { name: 'Token' });
+  await field.getByRole('button', { name: 'Reveal' }).click();
+  await expect(field.getByTestId('secret-value')).toBeVisible();
+  await field.getByRole('button', { name: 'Hide' }).click();
+
+  await page.clock.fastForward((e2eStepUpMinutes + 1) * 60_000);
+  await field.getByRole('button', { name: 'Reveal' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  await expect(dialog).toBeVisible();
+  await expect(field.getByTestId('secret-value')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(field.getByTestId('secret-value')).toHaveCount(0);
+  await expect(field).toContainText('confirming it is you was cancelled');
+
+  await field.getByRole('button', { name: 'Copy' }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Your password').fill(supportCredentials.password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toHaveCount(0);
+  // Confirmed: the window is open again, and Reveal asks nothing.
+  await field.getByRole('button', { name: 'Reveal' }).click();
+  await expect(field.getByTestId('secret-value')).toBeVisible();
 });
 
 test('Customer dialogs name the environment and the group, and the band stays on screen', async ({

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { environments } from '@/lib/environments';
 import { pageContext } from '@/lib/server/page-context';
+import { stepUpRemainingMs } from '@/lib/server/step-up';
 import { OperatorNav } from './_operator/operator-nav';
 import { StepUpDialog } from './_operator/step-up-dialog';
 
@@ -41,6 +42,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </main>
       <StepUpDialog
         minutes={Math.round(auth.stepUpSeconds / 60)}
+        confirmedForMs={stepUpRemainingMs(operator, server.config)}
         hasAuthenticator={operator.twoFactorEnabled}
         hasPasskey={operator.passkeys > 0 && passkeysWorkAt(consoleUrl)}
         sso={oidc && operator.session.signInMethod === 'sso' ? { name: oidc.displayName } : null}

@@ -1,12 +1,18 @@
 /**
  * Between the browser's route client (./console-client.ts), which meets a `step_up_required` refusal, and
- * the dialog that asks the person to confirm who they are (components/step-up-dialog.tsx), which
- * registers itself here. Refusals that arrive together share one question.
+ * the dialog that asks the person to confirm who they are (app/(console)/_operator/step-up-dialog.tsx),
+ * which registers itself here. Refusals that arrive together share one question.
+ *
+ * It also keeps when this session's recent authentication runs out, as the server told the page
+ * (and each confirmation since): a production token already on the page is revealed or copied
+ * only within that window, and after it the person confirms first (components/secret-field.tsx).
  */
 type StepUpPrompt = () => Promise<boolean>;
 
 let prompt: StepUpPrompt | null = null;
 let pending: Promise<boolean> | null = null;
+/** performance.now() at which the window closes: a monotonic clock, whatever the wall clock does. */
+let confirmedUntil = Number.NEGATIVE_INFINITY;
 
 export function registerStepUpPrompt(next: StepUpPrompt | null): void {
   prompt = next;
@@ -19,4 +25,21 @@ export function askToStepUp(): Promise<boolean> {
     pending = null;
   });
   return pending;
+}
+
+/** The session's recent authentication holds for `ms` more (the server's figure, or a new confirmation's). */
+export function noteConfirmedFor(ms: number, now = performance.now()): void {
+  confirmedUntil = now + ms;
+}
+
+/** Whether the window is still open, with a few seconds' margin for the request that follows. */
+export function confirmedRecently(now = performance.now()): boolean {
+  return now + CONFIRMATION_MARGIN_MS < confirmedUntil;
+}
+
+const CONFIRMATION_MARGIN_MS = 5_000;
+
+/** Within the window, at once; after it, once the person has confirmed in the dialog. */
+export async function ensureConfirmedRecently(): Promise<boolean> {
+  return confirmedRecently() || askToStepUp();
 }

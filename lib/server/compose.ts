@@ -10,6 +10,7 @@ import {
   type NewSession,
   PASSKEY_SIGN_IN_PATH,
 } from '@/lib/auth/options';
+import { countPasskeys } from '@/lib/auth/passkeys';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { currentRequestId, replacedSessionCarry } from './request-context';
@@ -35,12 +36,13 @@ export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
 }
 
 /** How a session came about, in the sign-in entry's words. */
-function signInDetail(path: string | undefined, twoFactorEnabled: boolean): string {
+function signInDetail(path: string | undefined, twoFactorEnabled: boolean, passkeys: number): string {
   if (path?.startsWith('/callback')) return 'single sign-on';
   if (path === PASSKEY_SIGN_IN_PATH) return 'a passkey';
   if (path === '/two-factor/verify-totp') return 'email and password, then an authenticator code';
   if (path === '/two-factor/verify-backup-code') return 'email and password, then a backup code';
-  return twoFactorEnabled ? 'email and password; the second factor is asked next' : 'email and password';
+  if (twoFactorEnabled) return 'email and password; the second factor is asked next';
+  return passkeys > 0 ? 'email and password; the passkey is asked next' : 'email and password';
 }
 
 /**
@@ -69,7 +71,7 @@ function signInRecord(database: ConsoleDatabase, log: Log) {
         operator: { id: userId, email: user?.email ?? null },
         outcome: 'started',
         requestId: currentRequestId(),
-        detail: signInDetail(path, Boolean(user?.twoFactorEnabled)),
+        detail: signInDetail(path, Boolean(user?.twoFactorEnabled), await countPasskeys(database.db, userId)),
       });
       if (unsettled.size >= MAX_UNSETTLED) unsettled.delete(unsettled.keys().next().value as string);
       unsettled.set(token, { id, outcome: firstFactorOnly ? 'second_factor_asked' : 'success' });

@@ -149,6 +149,7 @@ export function GetOrCreateSection({
               request={outcome.request}
               result={outcome.result}
               groupHref={groupPath(slugOf[environment], outcome.result.user_group.provided_id)}
+              production={environment === 'Customer'}
             />
           ) : null}
         </CardContent>

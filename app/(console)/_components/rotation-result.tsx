@@ -55,6 +55,7 @@ export function RotationResult({
         label="New token"
         value={userGroup.token}
         revoked={newTokenRevoked}
+        confirmFirst={environment === 'Customer'}
         onCopied={() => setCopied(true)}
       />
 
@@ -66,7 +67,12 @@ export function RotationResult({
         ]}
       />
 
-      <SecretField label="Old token" value={rotation.oldToken} revoked />
+      <SecretField
+        label="Old token"
+        value={rotation.oldToken}
+        revoked
+        confirmFirst={environment === 'Customer'}
+      />
 
       <div className="flex flex-wrap items-center gap-3">
         <Button variant="outline" onClick={() => (copied ? onClose() : setConfirmingClose(true))}>

@@ -15,10 +15,12 @@ type UserGroupResultProps = {
   result: GetOrCreateResult;
   /** The group's page, where it is rotated or deleted. */
   groupHref: string;
+  /** Customer: revealing or copying its token asks for a recent authentication, as creating it did. */
+  production: boolean;
 };
 
 /** What get-or-create returned: created or existing, the group's fields, and its token. */
-export function UserGroupResult({ request, result, groupHref }: UserGroupResultProps) {
+export function UserGroupResult({ request, result, groupHref, production }: UserGroupResultProps) {
   const headingId = useId();
   const { user_group: userGroup, new_user_group: created } = result;
   const notices = unchangedGroupNotices(request, result);
@@ -65,7 +67,7 @@ export function UserGroupResult({ request, result, groupHref }: UserGroupResultP
         ]}
       />
 
-      <SecretField label="Token" value={userGroup.token} />
+      <SecretField label="Token" value={userGroup.token} confirmFirst={production} />
 
       <div className="flex flex-wrap items-center gap-3">
         <Link href={groupHref} className="text-sm font-medium underline underline-offset-4">

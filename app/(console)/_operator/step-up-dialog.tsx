@@ -18,12 +18,14 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { registerStepUpPrompt } from '@/lib/browser-client/step-up-prompt';
+import { noteConfirmedFor, registerStepUpPrompt } from '@/lib/browser-client/step-up-prompt';
 import { plural } from '@/lib/plural';
 
 type StepUpDialogProps = {
   /** CONSOLE_STEP_UP_MINUTES, for the explanation. */
   minutes: number;
+  /** How long this session's recent authentication still holds, as the server rendered the page. */
+  confirmedForMs: number;
   /** An authenticator app is enrolled: a code may stand in for the password. */
   hasAuthenticator: boolean;
   /** They have a passkey (and the console's address allows passkeys): it may confirm instead. */
@@ -37,7 +39,13 @@ type StepUpDialogProps = {
  * the route client asks it (lib/browser-client/step-up-prompt.ts), and the action goes on once the
  * person has confirmed, with everything they typed still in place.
  */
-export function StepUpDialog({ minutes, hasAuthenticator, hasPasskey, sso }: StepUpDialogProps) {
+export function StepUpDialog({
+  minutes,
+  confirmedForMs,
+  hasAuthenticator,
+  hasPasskey,
+  sso,
+}: StepUpDialogProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [method, setMethod] = useState<'password' | 'code'>('password');
@@ -59,7 +67,10 @@ export function StepUpDialog({ minutes, hasAuthenticator, hasPasskey, sso }: Ste
     return () => registerStepUpPrompt(null);
   }, []);
 
+  useEffect(() => noteConfirmedFor(confirmedForMs), [confirmedForMs]);
+
   function close(confirmed: boolean) {
+    if (confirmed) noteConfirmedFor(minutes * 60_000);
     setOpen(false);
     setValue('');
     stepUp.reset();

@@ -130,9 +130,10 @@ export function TokenPanel({
           <SecretField
             label="New token"
             value={rotated.newToken}
+            confirmFirst={inCustomer}
             onCopied={() => setRotated((current) => (current ? { ...current, copied: true } : current))}
           />
-          <SecretField label="Old token" value={rotated.oldToken} revoked />
+          <SecretField label="Old token" value={rotated.oldToken} revoked confirmFirst={inCustomer} />
           {closingUncopied ? (
             <Alert variant="notice" role="alert" className="flex flex-col gap-2">
               <p>The new token has not been copied. Close anyway? Show token fetches it again later.</p>
@@ -167,7 +168,7 @@ export function TokenPanel({
           />
         </section>
       ) : token ? (
-        <SecretField label="Token" value={token} />
+        <SecretField label="Token" value={token} confirmFirst={inCustomer} />
       ) : (
         <div>
           <Button onClick={() => show.mutate({ user_group_id: userGroupId })} disabled={show.isPending}>
