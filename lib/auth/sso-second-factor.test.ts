@@ -1,6 +1,5 @@
-import { base32 } from '@better-auth/utils/base32';
-import { createOTP } from '@better-auth/utils/otp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshCode } from '@/lib/testing/authenticator-app';
 import { ssoConsoleOrigin, startSsoConsole } from '@/lib/testing/sso-console';
 
 // CONSOLE_REQUIRE_2FA_FOR_SSO: an SSO sign-in proves no second factor, so an operator of a listed
@@ -42,7 +41,6 @@ const cookiesOf = (response: Response) =>
     .map((value) => value.split(';')[0])
     .filter((value) => !value?.endsWith('='))
     .join('; ');
-const totp = (secret: string) => createOTP(new TextDecoder().decode(base32.decode(secret))).totp();
 const directory = async (cookie: string) => {
   const response = await routes.directory(send(cookie, 'GET'), params({ environment: 'testing' }));
   return { status: response.status, body: await response.json() };
@@ -64,7 +62,10 @@ describe('the second-factor policy for SSO operators (CONSOLE_REQUIRE_2FA_FOR_SS
     const started = await routes.start(send(first, 'POST', {}), params({}));
     expect(started.status).toBe(200);
     const { secret } = (await started.json()) as { secret: string };
-    const confirmed = await routes.confirm(send(first, 'POST', { code: await totp(secret) }), params({}));
+    const confirmed = await routes.confirm(
+      send(first, 'POST', { code: await freshCode(secret) }),
+      params({}),
+    );
     expect(confirmed.status).toBe(200);
     // Enrolling proved the factor: the session it leaves opens the console.
     expect((await directory(cookiesOf(confirmed))).status).toBe(200);
@@ -76,7 +77,7 @@ describe('the second-factor policy for SSO operators (CONSOLE_REQUIRE_2FA_FOR_SS
     const wrong = await routes.stepUp(send(next, 'POST', { code: '000000' }), params({}));
     expect(wrong.status).toBe(400);
     expect((await directory(next)).status).toBe(403);
-    const right = await routes.stepUp(send(next, 'POST', { code: await totp(secret) }), params({}));
+    const right = await routes.stepUp(send(next, 'POST', { code: await freshCode(secret) }), params({}));
     expect(right.status).toBe(200);
     expect((await directory(next)).status).toBe(200);
   });

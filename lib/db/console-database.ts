@@ -94,10 +94,7 @@ interface SessionTable {
   secondFactorAt: string | number | Date | null;
 }
 
-/**
- * better-auth's one-time values: the two-factor challenge of a sign-in names its operator, and used
- * authenticator codes are kept there a while (lib/auth/used-codes.ts).
- */
+/** better-auth's one-time values: the two-factor challenge of a sign-in names its operator. */
 interface VerificationTable {
   id: string;
   identifier: string;
@@ -151,6 +148,12 @@ interface InvitationTable {
   voided_at: string | null;
 }
 
+/** Authenticator codes already used, by a hash, until their life is over (lib/auth/used-codes.ts). */
+interface UsedCodeTable {
+  identifier: string;
+  expires_at: string;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
@@ -162,6 +165,7 @@ export interface ConsoleTables {
   passkey: PasskeyTable;
   verification: VerificationTable;
   operator_invitation: InvitationTable;
+  used_code: UsedCodeTable;
 }
 
 export type ConsoleDb = Kysely<ConsoleTables>;

@@ -9,6 +9,7 @@
 import { getMigrations } from 'better-auth/db/migration';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
+import { migrateUsedCodes } from '@/lib/auth/used-codes';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { whileMigrationLocked } from '@/lib/db/migrate';
 import { migrateDirectory } from '@/lib/directory/schema';
@@ -42,6 +43,7 @@ export async function applyConsoleMigrations(
   await migrateJobs(database);
   await migratePauseReasons(database);
   await migrateInvitations(database);
+  await migrateUsedCodes(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

@@ -1,7 +1,6 @@
-import { base32 } from '@better-auth/utils/base32';
-import { createOTP } from '@better-auth/utils/otp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '@/lib/audit/schema';
+import { freshCode } from '@/lib/testing/authenticator-app';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 
 // Two-factor sign-in, the second-factor policy and the production step-up, against a real service
@@ -57,16 +56,13 @@ const authPost = (path: string, body: unknown, cookie = '') =>
     }),
   );
 
-/** The app's current code for the secret as shown (base32, as in the QR code). */
-const totp = (secret: string) => createOTP(new TextDecoder().decode(base32.decode(secret))).totp();
-
 /** Enrols an authenticator app for the operator of `cookie`: its secret, backup codes and new cookie. */
 async function enrol(cookie: string) {
   const started = await startRoute(send(cookie, 'POST', { password: PASSWORD }), params({}));
   expect(started.status).toBe(200);
   const enrolment = (await started.json()) as { secret: string; totpUri: string; backupCodes: string[] };
   const confirmed = await confirmRoute(
-    send(cookie, 'POST', { code: await totp(enrolment.secret) }),
+    send(cookie, 'POST', { code: await freshCode(enrolment.secret) }),
     params({}),
   );
   expect(confirmed.status).toBe(200);
@@ -109,7 +105,7 @@ describe('enrolling an authenticator app and signing in with it', () => {
     const badCode = await confirmRoute(send(cookie, 'POST', { code: '000000' }), params({}));
     expect(badCode.status).toBe(400);
     const confirmed = await confirmRoute(
-      send(cookie, 'POST', { code: await totp(enrolment.secret) }),
+      send(cookie, 'POST', { code: await freshCode(enrolment.secret) }),
       params({}),
     );
     expect(confirmed.status).toBe(200);
@@ -156,7 +152,7 @@ describe('enrolling an authenticator app and signing in with it', () => {
     // A remembered device is never granted, whatever the browser asks.
     const right = await authPost(
       '/two-factor/verify-totp',
-      { code: await totp(secret), trustDevice: true },
+      { code: await freshCode(secret), trustDevice: true },
       challenge,
     );
     expect(right.status).toBe(200);
@@ -200,7 +196,7 @@ describe('enrolling an authenticator app and signing in with it', () => {
   it('takes an authenticator code once, at sign-in as at step-up (RFC 6238 §5.2)', async () => {
     await addOperator('replay@twofactor.example', 'admin');
     const { secret, cookie } = await enrol(await harness.signIn('replay@twofactor.example', PASSWORD));
-    const code = await totp(secret);
+    const code = await freshCode(secret);
     const signInWith = async () => {
       const first = await authPost('/sign-in/email', {
         email: 'replay@twofactor.example',
@@ -221,6 +217,44 @@ describe('enrolling an authenticator app and signing in with it', () => {
     const again = await stepUpRoute(send(cookie, 'POST', { code }), params({}));
     expect(again.status).toBe(400);
     expect((await again.json()).error.fields.code).toMatch(/used already/);
+  });
+
+  it('takes the code that turned the app on once too: it does not sign in again', async () => {
+    await addOperator('enrol-code@twofactor.example', 'admin');
+    const cookie = await harness.signIn('enrol-code@twofactor.example', PASSWORD);
+    const started = await startRoute(send(cookie, 'POST', { password: PASSWORD }), params({}));
+    const { secret } = (await started.json()) as { secret: string };
+    const code = await freshCode(secret);
+    expect((await confirmRoute(send(cookie, 'POST', { code }), params({}))).status).toBe(200);
+    const first = await authPost('/sign-in/email', {
+      email: 'enrol-code@twofactor.example',
+      password: PASSWORD,
+    });
+    const reused = await authPost('/two-factor/verify-totp', { code }, cookiesOf(first));
+    expect(reused.status).toBe(401);
+    expect((await entries('sign-in', 'enrol-code@twofactor.example'))[0]?.outcome).toBe('code_reused');
+  });
+
+  it('takes one code once when eight sign-ins or five step-ups send it at the same moment (PostgreSQL too)', async () => {
+    const email = 'race@twofactor.example';
+    await addOperator(email, 'admin');
+    const { secret, cookie } = await enrol(await harness.signIn(email, PASSWORD));
+    const code = await freshCode(secret);
+    const firsts = await Promise.all(
+      Array.from({ length: 8 }, () => authPost('/sign-in/email', { email, password: PASSWORD })),
+    );
+    const seconds = await Promise.all(
+      firsts.map((first) => authPost('/two-factor/verify-totp', { code }, cookiesOf(first))),
+    );
+    expect(seconds.map((response) => response.status).sort()).toEqual([
+      200, 401, 401, 401, 401, 401, 401, 401,
+    ]);
+
+    const another = await freshCode(secret);
+    const stepUps = await Promise.all(
+      Array.from({ length: 5 }, () => stepUpRoute(send(cookie, 'POST', { code: another }), params({}))),
+    );
+    expect(stepUps.map((response) => response.status).sort()).toEqual([200, 400, 400, 400, 400]);
   });
 
   it('refuses a second step whose cookies could be read two ways', async () => {
@@ -357,7 +391,7 @@ describe('step-up in Customer', () => {
     expect(refused.status).toBe(400);
     const { secret, cookie } = await enrol(withoutApp);
     await ageSession(cookie, 30);
-    const passed = await stepUpRoute(send(cookie, 'POST', { code: await totp(secret) }), params({}));
+    const passed = await stepUpRoute(send(cookie, 'POST', { code: await freshCode(secret) }), params({}));
     expect(passed.status).toBe(200);
   });
 

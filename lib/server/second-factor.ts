@@ -101,16 +101,25 @@ export async function confirmEnrolment(
   headers: Headers,
   requestId: string,
   code: string,
-  session: OperatorSession,
+  operator: Pick<Operator, 'id' | 'session'>,
 ): Promise<Headers> {
-  const answer = await call(() =>
-    replacingSession(
-      requestId,
-      () => server.auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true }),
-      { signInMethod: session.signInMethod, secondFactorAt: new Date().toISOString() },
-    ),
-  );
-  return answer.headers;
+  // The code that turns the app on is used up like any other: it does not sign in again.
+  const { db } = server.database;
+  if (!(await claimCode(db, operator.id, code)))
+    throw fieldError('code', 'was used already: wait for the next one your app shows');
+  try {
+    const answer = await call(() =>
+      replacingSession(
+        requestId,
+        () => server.auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true }),
+        { signInMethod: operator.session.signInMethod, secondFactorAt: new Date().toISOString() },
+      ),
+    );
+    return answer.headers;
+  } catch (error) {
+    await releaseCode(db, operator.id, code);
+    throw error;
+  }
 }
 
 export async function newBackupCodes(server: ConsoleServer, headers: Headers, password: string | undefined) {

@@ -9,7 +9,7 @@ export const POST = consoleRoute(
     await limitProof(server, request, operator.email);
     const headers = await server.auditLog.onRecord(
       { action: 'two-factor.enrol', operator, requestId, detail: 'the app’s first code: second factor on' },
-      () => confirmEnrolment(server, request.headers, requestId, body.code, operator.session),
+      () => confirmEnrolment(server, request.headers, requestId, body.code, operator),
     );
     return answerWithCookies({ done: true as const }, headers);
   },
