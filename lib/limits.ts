@@ -8,7 +8,8 @@ export const MAX_PASSWORD_LENGTH = 128;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Wrong step-up proofs in a row that end the session: the sign-in limit alone would let a stolen
- * session guess at its pace for the session's whole life; after this many it must sign in again.
+ * Wrong proofs (passwords, codes, passkeys typed or presented while signed in, on any route) that
+ * end the session: the limit alone would let a stolen session guess at its pace for the session's
+ * whole life; after this many in all it must sign in again (lib/server/proofs.ts).
  */
-export const STEP_UP_WRONG_PROOF_LIMIT = 5;
+export const WRONG_PROOF_LIMIT = 5;

@@ -11,6 +11,7 @@ import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { authRefusal, inConsoleWords } from './auth-answers';
 import { accessErrors, auditUnavailable } from './errors';
 import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
+import { limitProof, strike } from './proofs';
 import { readBodyText, readJson } from './request-body';
 import { carriedFrom, replacingSession, withRequestId } from './request-context';
 import { handleRequest } from './route';
@@ -54,7 +55,12 @@ const jsonOnly = new Set<EndpointKind>([
   'second-factor',
   'passkey-sign-in',
 ]);
-const limited = jsonOnly;
+/**
+ * Counted against the sign-in limit (the email and the client). A password change is a signed-in
+ * operator's proof instead, counted per session and operator (lib/server/proofs.ts): strangers'
+ * sign-ins must not lock an operator out of it.
+ */
+const limited = new Set<EndpointKind>(['sign-in', 'sso-start', 'second-factor', 'passkey-sign-in']);
 
 /**
  * The /api/auth/[...all] handler: better-auth behind an allow-list, a limiter and the audit log,
@@ -117,6 +123,7 @@ async function handleEndpoint(
     kind === 'sign-out' || kind === 'change-password'
       ? await operatorFromHeaders(server, request.headers)
       : null;
+  if (kind === 'change-password' && before) await limitProof(server, before);
 
   // Signing out and changing a password are changes: on record before they happen, or not done.
   const changeId =
@@ -155,6 +162,9 @@ async function handleEndpoint(
       { outcome: response.ok ? 'success' : await errorCode(response) },
       requestId,
     );
+  // A wrong current password is a wrong proof like any other: five in all end the session.
+  if (kind === 'change-password' && before && (await errorCode(response)) === 'invalid_password')
+    await strike(server, before, requestId);
 
   // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.
   // Without a challenge nobody signed in to cause it: on record once per client and window.

@@ -4,10 +4,8 @@ import { APIError } from 'better-auth/api';
 import QRCode from 'qrcode';
 import { operatorHasPassword } from '@/lib/auth/operators';
 import { type StepUpPasskeyRefusal, verifyStepUpPasskey } from '@/lib/auth/passkeys';
-import { signInKeys } from '@/lib/auth/sign-in-limiter';
 import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import type { ConsoleConfig } from '@/lib/config';
-import { clientAddress } from '@/lib/config/trusted-proxies';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
@@ -213,20 +211,6 @@ export async function resetSecondFactor(database: ConsoleDatabase, operatorId: s
     await trx.deleteFrom('twoFactor').where('userId', '=', operatorId).execute();
     await trx.deleteFrom('passkey').where('userId', '=', operatorId).execute();
     await trx.updateTable('user').set({ twoFactorEnabled: off }).where('id', '=', operatorId).execute();
-  });
-}
-
-/**
- * A password or code typed to prove who one is counts against the sign-in limit (the same keys:
- * the email and the client), so that a stolen session cannot guess the password or a code faster
- * than a stranger could at the sign-in page.
- */
-export async function limitProof(server: ConsoleServer, request: Request, email: string): Promise<void> {
-  const client = clientAddress(request.headers, server.config.trustedProxies);
-  const verdict = (await server.signInLimiter?.attempt(signInKeys(email, client))) ?? { allowed: true };
-  if (verdict.allowed) return;
-  throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {
-    retryAfterSeconds: verdict.retryAfterSeconds,
   });
 }
 

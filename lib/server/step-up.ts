@@ -90,14 +90,14 @@ export function stepUpRemainingMs(operator: Operator, config: ConsoleConfig, now
 }
 
 /**
- * Marks the session as authenticated now, its count of wrong proofs back to none; a code or a
- * passkey (not the password) also proves its second factor.
+ * Marks the session as authenticated now; a code or a passkey (not the password) also proves its
+ * second factor. Its count of wrong proofs stays: five in all end it (lib/server/proofs.ts).
  */
 export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFactor: boolean): Promise<void> {
   const now = new Date().toISOString();
   await db
     .updateTable('session')
-    .set({ steppedUpAt: now, stepUpFailures: 0, ...(secondFactor ? { secondFactorAt: now } : {}) })
+    .set({ steppedUpAt: now, ...(secondFactor ? { secondFactorAt: now } : {}) })
     .where('id', '=', sessionId)
     .execute();
 }
@@ -125,7 +125,7 @@ export function requireRecentAccountAuthentication(operator: Operator, config: C
   );
 }
 
-/** Counts one wrong step-up proof against the session; answers how many it has had in a row. */
+/** Counts one wrong proof against the session; answers how many it has had in all. */
 export async function countWrongProof(db: ConsoleDb, sessionId: string): Promise<number> {
   const row = await db
     .updateTable('session')

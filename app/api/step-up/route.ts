@@ -1,56 +1,41 @@
-import { endSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { ConsoleError } from '@/lib/console-error';
-import { STEP_UP_WRONG_PROOF_LIMIT } from '@/lib/limits';
+import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { limitProof, verifyStepUp } from '@/lib/server/second-factor';
-import { countWrongProof, recordStepUp } from '@/lib/server/step-up';
+import { verifyStepUp } from '@/lib/server/second-factor';
+import { recordStepUp } from '@/lib/server/step-up';
 
 /**
- * Confirming who you are again (the dialog over a production action): the password, an
- * authenticator code or a backup code. Passed, the session counts as authenticated now for
- * CONSOLE_STEP_UP_MINUTES; a code also proves the session's second factor, which an SSO sign-in
- * under CONSOLE_REQUIRE_2FA_FOR_SSO must do before anything else. Passed and failed attempts are both on record. After
- * STEP_UP_WRONG_PROOF_LIMIT wrong proofs in a row the session ends: whoever holds it must sign in
- * again, past the sign-in limit and the second factor, rather than guess on for the session's life.
+ * Confirming who you are again (the dialog over a production action or a change of access): the
+ * password, an authenticator code, a backup code or a passkey. Passed, the session counts as
+ * authenticated now for CONSOLE_STEP_UP_MINUTES; a code or a passkey also proves the session's
+ * second factor, which a password sign-in of an operator who has one, or an SSO sign-in under
+ * CONSOLE_REQUIRE_2FA_FOR_SSO, must do before anything else. Passed and failed attempts are both on
+ * record; wrong ones count against the session (lib/server/proofs.ts), which ends at the limit.
  */
 export const POST = consoleRoute(
   consoleRoutes.stepUp,
-  async ({ request, operator, requestId, body, server }) => {
-    const { db } = server.database;
-    await limitProof(server, request, operator.email);
-    const entryId = await server.auditLog.record({
-      action: 'step-up',
-      operator,
-      outcome: 'started',
-      requestId,
-    });
-    let proof: string;
-    try {
-      proof = await verifyStepUp(server, request.headers, operator, body);
-      await recordStepUp(db, operator.session.id, proof !== 'password');
-    } catch (error) {
-      const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';
-      const wrongProof = code === 'invalid_request';
-      await server.auditLog.settle(entryId, { outcome: wrongProof ? 'wrong_proof' : code }, requestId);
-      if (wrongProof && (await countWrongProof(db, operator.session.id)) >= STEP_UP_WRONG_PROOF_LIMIT) {
-        await server.auditLog.onRecord(
-          {
-            action: 'session.end',
-            operator,
-            requestId,
-            detail: `this session, after ${STEP_UP_WRONG_PROOF_LIMIT} wrong confirmations in a row`,
-          },
-          () => endSessions(db, operator.id, { sessionId: operator.session.id }),
+  async ({ request, operator, requestId, body, server }) =>
+    withProof(server, operator, requestId, async () => {
+      const entryId = await server.auditLog.record({
+        action: 'step-up',
+        operator,
+        outcome: 'started',
+        requestId,
+      });
+      let proof: string;
+      try {
+        proof = await verifyStepUp(server, request.headers, operator, body);
+        await recordStepUp(server.database.db, operator.session.id, proof !== 'password');
+      } catch (error) {
+        const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';
+        await server.auditLog.settle(
+          entryId,
+          { outcome: code === 'invalid_request' ? 'wrong_proof' : code },
+          requestId,
         );
-        throw new ConsoleError(
-          'unauthenticated',
-          `Signed out after ${STEP_UP_WRONG_PROOF_LIMIT} wrong answers in a row: sign in again to go on.`,
-        );
+        throw error;
       }
-      throw error;
-    }
-    await server.auditLog.settle(entryId, { outcome: 'success', detail: proof }, requestId);
-    return { until: new Date(Date.now() + server.config.auth.stepUpSeconds * 1000).toISOString() };
-  },
+      await server.auditLog.settle(entryId, { outcome: 'success', detail: proof }, requestId);
+      return { until: new Date(Date.now() + server.config.auth.stepUpSeconds * 1000).toISOString() };
+    }),
 );

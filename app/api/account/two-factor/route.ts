@@ -1,6 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { limitProof, requirePasswordOrFreshSession, startEnrolment } from '@/lib/server/second-factor';
+import { requirePasswordOrFreshSession, startEnrolment } from '@/lib/server/second-factor';
 
 /**
  * Enrolling an authenticator app, step one: for the current password (or, without one, a recent
@@ -10,16 +11,17 @@ import { limitProof, requirePasswordOrFreshSession, startEnrolment } from '@/lib
 export const POST = consoleRoute(
   consoleRoutes.startTwoFactor,
   async ({ request, operator, requestId, body, server }) => {
-    await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);
-    return server.auditLog.onRecord(
-      {
-        action: 'two-factor.enrol',
-        operator,
-        requestId,
-        detail: 'a new secret, waiting for the app’s first code',
-      },
-      () => startEnrolment(server, request.headers, body.password),
+    return withProof(server, operator, requestId, () =>
+      server.auditLog.onRecord(
+        {
+          action: 'two-factor.enrol',
+          operator,
+          requestId,
+          detail: 'a new secret, waiting for the app’s first code',
+        },
+        () => startEnrolment(server, request.headers, body.password),
+      ),
     );
   },
 );

@@ -1,16 +1,18 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { limitProof, newBackupCodes, requirePasswordOrFreshSession } from '@/lib/server/second-factor';
+import { newBackupCodes, requirePasswordOrFreshSession } from '@/lib/server/second-factor';
 
 /** Ten new backup codes for the current password, shown once; the old ones stop working. */
 export const POST = consoleRoute(
   consoleRoutes.newBackupCodes,
   async ({ request, operator, requestId, body, server }) => {
-    await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);
-    return server.auditLog.onRecord(
-      { action: 'two-factor.backup-codes', operator, requestId, detail: 'ten new codes' },
-      () => newBackupCodes(server, request.headers, body.password),
+    return withProof(server, operator, requestId, () =>
+      server.auditLog.onRecord(
+        { action: 'two-factor.backup-codes', operator, requestId, detail: 'ten new codes' },
+        () => newBackupCodes(server, request.headers, body.password),
+      ),
     );
   },
 );

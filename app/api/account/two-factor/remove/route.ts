@@ -1,9 +1,9 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
+import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
 import {
   answerWithCookies,
-  limitProof,
   removeSecondFactor,
   requirePasswordOrFreshSession,
 } from '@/lib/server/second-factor';
@@ -22,10 +22,11 @@ export const POST = consoleRoute(
         'conflict',
         `Your role (${operator.role}) must have a second factor: add a passkey or set up a new app first, or ask an admin to reset it.`,
       );
-    await limitProof(server, request, operator.email);
     await requirePasswordOrFreshSession(server, operator, body.password);
-    const headers = await server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
-      removeSecondFactor(server, request.headers, requestId, body.password, operator.session),
+    const headers = await withProof(server, operator, requestId, () =>
+      server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
+        removeSecondFactor(server, request.headers, requestId, body.password, operator.session),
+      ),
     );
     return answerWithCookies({ done: true as const }, headers);
   },

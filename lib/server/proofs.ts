@@ -1,0 +1,75 @@
+import 'server-only';
+import { endSessions } from '@/lib/auth/sessions';
+import { ConsoleError } from '@/lib/console-error';
+import { WRONG_PROOF_LIMIT } from '@/lib/limits';
+import type { ConsoleServer, Operator } from './index';
+import { countWrongProof } from './step-up';
+
+/**
+ * What a signed-in operator types or presents to prove who they are (the password, an authenticator
+ * or backup code, a passkey's answer), on every route that asks for one: step-up, a new app, new
+ * backup codes, removing the app, changing the password.
+ *
+ * - Limited per session and per operator, never under the keys anonymous sign-ins fill (the email,
+ *   the client address): a stranger's failed sign-ins for an operator's email cannot lock that
+ *   operator out of their own step-up during an incident.
+ * - One strike count per session, for every proof on every route: WRONG_PROOF_LIMIT wrong ones in
+ *   all end the session (on record as `session.end`). Whoever holds a stolen session cannot guess
+ *   on for its whole life: they must sign in again, password and second factor.
+ */
+type ProvingOperator = Pick<Operator, 'id' | 'email' | 'session'>;
+
+export async function limitProof(server: ConsoleServer, operator: ProvingOperator): Promise<void> {
+  const keys = [`proof-session:${operator.session.id}`, `proof-operator:${operator.id}`];
+  const verdict = (await server.signInLimiter?.attempt(keys)) ?? { allowed: true };
+  if (verdict.allowed) return;
+  throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {
+    retryAfterSeconds: verdict.retryAfterSeconds,
+  });
+}
+
+/** A refusal of what the person typed (the console's words for a wrong password, code or passkey). */
+export function isWrongProof(error: unknown): boolean {
+  if (!(error instanceof ConsoleError) || error.code !== 'invalid_request') return false;
+  const fields = Object.keys(error.extra.fields ?? {});
+  return fields.some((field) => field === 'password' || field === 'code' || field === 'passkey');
+}
+
+/** Counts one wrong proof against the session; at the limit the session ends, and the answer says so. */
+export async function strike(
+  server: ConsoleServer,
+  operator: ProvingOperator,
+  requestId: string,
+): Promise<void> {
+  const { db } = server.database;
+  if ((await countWrongProof(db, operator.session.id)) < WRONG_PROOF_LIMIT) return;
+  await server.auditLog.onRecord(
+    {
+      action: 'session.end',
+      operator,
+      requestId,
+      detail: `this session, after ${WRONG_PROOF_LIMIT} wrong passwords, codes or passkeys`,
+    },
+    () => endSessions(db, operator.id, { sessionId: operator.session.id }),
+  );
+  throw new ConsoleError(
+    'unauthenticated',
+    `Signed out after ${WRONG_PROOF_LIMIT} wrong answers: sign in again to go on.`,
+  );
+}
+
+/** Runs an action that checks a proof: limited first, and a wrong proof counted before it is answered. */
+export async function withProof<T>(
+  server: ConsoleServer,
+  operator: ProvingOperator,
+  requestId: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  await limitProof(server, operator);
+  try {
+    return await run();
+  } catch (error) {
+    if (isWrongProof(error)) await strike(server, operator, requestId);
+    throw error;
+  }
+}
