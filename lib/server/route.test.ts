@@ -128,6 +128,17 @@ describe('user group routes fail closed without their audit entry', () => {
 });
 
 describe('environments', () => {
+  it('refuses an id or a name that is not well-formed Unicode before anything is recorded or sent', async () => {
+    for (const body of [{ user_group_id: 'x\ud800y' }, { user_group_id: 'ok-id', name: 'bad\udbff' }]) {
+      const refused = await getOrCreate(post(body), inTesting);
+      expect(refused.status).toBe(400);
+      const { error } = await refused.json();
+      expect(error.code).toBe('invalid_request');
+      expect(Object.values(error.fields).join()).toMatch(/well-formed Unicode/);
+    }
+    expect(await findDirectoryEntry((await consoleServer()).database.db, 'Testing', 'ok-id')).toBeNull();
+  });
+
   it('acts in the environment its URL names, and says so when that one has no key', async () => {
     const inCustomer = { params: Promise.resolve({ environment: 'customer' }) };
     const refused = await getOrCreate(post({ user_group_id: 'env-1' }), inCustomer);

@@ -27,21 +27,31 @@ const noNul = z.refine<string>((value) => !value.includes('\u0000'), {
   error: 'must not contain NUL characters',
 });
 
+/**
+ * Text that is not well-formed Unicode (a lone surrogate, as JSON's `"\ud800"` writes one) cannot be
+ * stored as itself: PostgreSQL keeps `"x\ud800y"` and `"x\udbffy"` as the same text, so two callers'
+ * different ids would share one group and its token. Refused, on every store alike.
+ */
+const wellFormed = z.refine<string>((value) => !/\p{Cs}/u.test(value), {
+  error: 'must be well-formed Unicode text (it holds a lone surrogate)',
+});
+
 export const userGroupIdSchema = z.string({ error: 'must be a string' }).check(
   z.minLength(1, { error: 'must not be empty' }),
   z.maxLength(USER_GROUP_ID_MAX, { error: `must be at most ${USER_GROUP_ID_MAX} characters` }),
   // PostgreSQL text cannot hold NUL: refuse it here so both stores answer 400, not 500.
   noNul,
+  wellFormed,
 );
 
 export const nameSchema = z
   .string({ error: 'must be a string' })
-  .check(z.maxLength(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` }), noNul);
+  .check(z.maxLength(NAME_MAX, { error: `must be at most ${NAME_MAX} characters` }), noNul, wellFormed);
 
 /** A data source: either its id or the id the caller gave it when creating it. */
 const dataSourceIdSchema = z.union(
   [
-    z.string().check(z.minLength(1, { error: 'data source id must not be empty' })),
+    z.string().check(z.minLength(1, { error: 'data source id must not be empty' }), wellFormed),
     z.int({ error: 'data source id must be a string or an integer' }),
   ],
   { error: 'must be a data source id (a non-empty string or an integer)' },

@@ -64,6 +64,31 @@ describe.each(backends)('user group service on $name', (backend) => {
     expect(answer.user_group.team_id).toBeGreaterThan(0);
   });
 
+  it('refuses ids and names that are not well-formed Unicode, so two of them never share a group', async () => {
+    // Security round 3, Medium: on PostgreSQL "x\ud800y", "x\udbffy" and "x\ufffdy" were stored as
+    // one text and shared one group and its token, while each answer echoed the caller's own id.
+    for (const id of ['x\ud800y', 'x\udbffy', 'lone\udc00']) {
+      const answer = await call(service.url, 'GET', { user_group_id: id }, { key: keys.customer });
+      expect(answer.status, answer.text).toBe(400);
+      expect(errorResponseSchema.parse(answer.json).error?.fields?.user_group_id).toMatch(
+        /well-formed Unicode/,
+      );
+    }
+    const named = await call(
+      service.url,
+      'GET',
+      { user_group_id: 'named', name: 'A\ud800' },
+      { key: keys.customer },
+    );
+    expect(named.status).toBe(400);
+    // What is stored stays apart: the replacement character and a real pair are ids of their own.
+    const replacement = await getOrCreate({ user_group_id: 'x\ufffdy' });
+    const pair = await getOrCreate({ user_group_id: 'x\ud83d\ude00y' });
+    expect(replacement.new_user_group && pair.new_user_group).toBe(true);
+    expect(replacement.user_group.token).not.toBe(pair.user_group.token);
+    expect(pair.user_group.provided_id).toBe('x😀y');
+  });
+
   it('echoes name and properties on creation, and changes nothing when the id exists', async () => {
     const properties = { plan: 'pro', seats: 12, nested: { regions: ['eu', 'us'] } };
     const created = await getOrCreate({
