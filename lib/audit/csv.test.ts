@@ -26,11 +26,15 @@ describe('neutraliseFormula', () => {
     ['+1', "'+1"],
     ['-2', "'-2"],
     ['@SUM(A1)', "'@SUM(A1)"],
-    ['\t=1', "'\t=1"],
-    ['\r=1', "'\r=1"],
+    ['\t=1', "'\t'=1"],
+    ['\r=1', "'\r'=1"],
     ['acme=1', 'acme=1'],
     ['', ''],
     ["'quoted", "'quoted"],
+    // Security round 3: where the separator is `;`, the spreadsheet splits a cell and runs what follows.
+    ['Acme GmbH;=1+2;', "Acme GmbH;'=1+2;"],
+    ['a,-1;+2', "a,'-1;'+2"],
+    ['acme;ok', 'acme;ok'],
   ])('%j becomes %j', (input, expected) => {
     expect(neutraliseFormula(input)).toBe(expected);
   });
@@ -41,18 +45,27 @@ describe('auditEventsToCsv', () => {
     const csv = auditEventsToCsv([event({})]);
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header).toBe(
-      'time (UTC),operator,operator id,action,environment,user group id,user group name,outcome,request id,token fingerprint,previous token fingerprint,detail',
+      '"time (UTC)","operator","operator id","action","environment","user group id","user group name","outcome","request id","token fingerprint","previous token fingerprint","detail"',
     );
     expect(row).toBe(
-      '2026-11-21T10:00:00.000Z,ann@example.com,op1,get-or-create,Customer,acme,Acme,success,req-1,abcdef012345,,',
+      '"2026-11-21T10:00:00.000Z","ann@example.com","op1","get-or-create","Customer","acme","Acme","success","req-1","abcdef012345","",""',
     );
+  });
+
+  it('opens safely where the separator is `;`: every cell quoted, and no formula after any separator', () => {
+    const csv = auditEventsToCsv([event({ user_group_name: 'Acme GmbH;=1+2;' })]);
+    // Read as a `;`-locale spreadsheet reads it: split at every `;`, quotes or not.
+    const pieces = csv.trimEnd().split('\r\n')[1]?.split(';') ?? [];
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces.slice(1)) expect(piece).not.toMatch(/^[=+\-@]/);
+    expect(parse(csv)[1]?.[6]).toBe("Acme GmbH;'=1+2;");
   });
 
   it('neutralises formulas and quotes separators so the cells read back as written', () => {
     const hostile = '=HYPERLINK("http://evil.example","x"),\n-1';
     const csv = auditEventsToCsv([event({ user_group_id: hostile, user_group_name: '@cmd' })]);
     const rows: string[][] = parse(csv);
-    expect(rows[1]?.[5]).toBe(`'${hostile}`);
+    expect(rows[1]?.[5]).toBe(`'=HYPERLINK("http://evil.example","x"),\n'-1`);
     expect(rows[1]?.[6]).toBe("'@cmd");
   });
 });

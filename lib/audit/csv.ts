@@ -1,15 +1,20 @@
 /**
- * The audit log as CSV. A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage
- * return, which some strip before looking) as a formula; such cells get a leading `'`, which shows
- * the text as written. Values come from operators and from people naming user groups: untrusted.
+ * The console's one CSV writer (the audit log, a bulk job's result and a rotation's preview). A
+ * spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return, which some strip
+ * before looking) as a formula. Quoting every cell is not enough: where the spreadsheet's separator
+ * is `;` (most of Europe) it splits `"Acme GmbH;=1+2;"` at the `;` and runs `=1+2`. So every
+ * such character at the start of a cell or right after a `,`, `;`, tab or line break gets a leading `'`, which
+ * shows the text as written. Values come from operators and from people naming user groups:
+ * untrusted.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { AuditEvent } from './store';
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** Every place a spreadsheet could start a cell (the start, or after a separator) before a formula's sign. */
+const FORMULA_START = /(?<=^|[,;\t\r\n])(?=[=+\-@\t\r])/g;
 
 export function neutraliseFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return value.replace(FORMULA_START, "'");
 }
 
 const auditCsvColumns = [
@@ -35,14 +40,14 @@ export function auditEventsToCsv(events: readonly AuditEvent[]): string {
 }
 
 /**
- * Rows as CSV a spreadsheet opens safely: every cell neutralised, empty for null, quoted only where
- * needed, CRLF lines. The console's other exports (bulk job results) are written with it too.
+ * Rows as CSV a spreadsheet opens safely in any locale: every cell neutralised and quoted (empty
+ * for null), so no separator inside a cell splits it, CRLF lines.
  */
 export function spreadsheetCsv(header: readonly string[], records: readonly (readonly unknown[])[]): string {
   const cell = (value: unknown) =>
     value === null || value === undefined ? '' : neutraliseFormula(String(value));
   return stringify(
     records.map((record) => record.map(cell)),
-    { header: true, columns: [...header], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' },
+    { header: true, columns: [...header], quoted: true, quoted_empty: true, record_delimiter: '\r\n' },
   );
 }
