@@ -13,3 +13,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * whole life; after this many in all it must sign in again (lib/server/proofs.ts).
  */
 export const WRONG_PROOF_LIMIT = 5;
+
+/**
+ * Token look-ups (Identify) per operator and minute: enough for a person pasting tokens one by
+ * one through an incident, not for a script walking a dump of them.
+ */
+export const IDENTIFY_PER_MINUTE = 30;

@@ -219,12 +219,16 @@ export const consoleRoutes = {
     path: '/api/jobs/[id]/result',
     permission: 'console:use',
   }),
-  /** A rotation job's groups as CSV (ids, names, token fingerprints; never a token): a GET, like the result. */
+  /**
+   * A rotation job's groups as CSV (ids, names, token fingerprints; never a token): a GET, like the
+   * result. It says whose each pasted token is: for those who may rotate, as Identify is for those
+   * who may see tokens.
+   */
   jobPreview: defineRoute({
     name: 'jobs.preview',
     method: 'GET',
     path: '/api/jobs/[id]/preview',
-    permission: 'console:use',
+    permission: 'user-groups:rotate',
   }),
   /** The result with the tokens, handed out once and then erased: a POST, so no link can take them. */
   jobTokens: defineRoute({

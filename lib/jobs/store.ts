@@ -129,6 +129,12 @@ export function createGetOrCreateJob(
  * A draft rotation job. A pasted token is sealed at rest; its group is looked up in the directory
  * by the token's fingerprint, so that a rotation cut short by a crash can still be settled.
  */
+/** A pasted token, and the group the directory says it is (null: unknown to the console). */
+export interface TokenLookUp {
+  token: string;
+  userGroupId: string | null;
+}
+
 export async function createRotateJob(
   db: ConsoleDb,
   vault: TokenVault,
@@ -139,6 +145,11 @@ export async function createRotateJob(
     rows: RotateInput[];
     invalid: InvalidRow[];
   },
+  /**
+   * Puts the look-up of pasted tokens on record (which group each one is, as the directory knows
+   * it) before the draft that names them exists; when it throws, no draft is made.
+   */
+  recordLookUps: (jobId: string, lookUps: TokenLookUp[]) => Promise<void> = async () => undefined,
 ): Promise<string> {
   const fingerprints = job.rows.flatMap((row) => (row.token ? [tokenFingerprint(row.token) as string] : []));
   const known = new Map<string, string>();
@@ -153,6 +164,14 @@ export async function createRotateJob(
   }
   // Sealed with the row's place, which names the job: its id is chosen before the rows are written.
   const id = randomUUID();
+  await recordLookUps(
+    id,
+    job.rows.flatMap((row) =>
+      row.token
+        ? [{ token: row.token, userGroupId: known.get(tokenFingerprint(row.token) as string) ?? null }]
+        : [],
+    ),
+  );
   return insertJob(db, {
     ...job,
     id,

@@ -1,7 +1,13 @@
 import 'server-only';
 import { type AuditFilters, auditFiltersQuery } from '@/lib/audit/filters';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { type AuditEntry, type AuditSettlement, recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import {
+  type AuditEntry,
+  type AuditSettlement,
+  recordAuditEvent,
+  recordAuditEvents,
+  settleAuditEvent,
+} from '@/lib/audit/store';
 import { looksLikeToken } from '@/lib/console-api/tokens';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
@@ -16,6 +22,8 @@ import { logger } from './logger';
  */
 export interface AuditLog {
   record(entry: AuditEntry): Promise<number>;
+  /** Many entries at once (one per token a bulk job looked up), failing closed like `record`. */
+  recordMany(entries: AuditEntry[]): Promise<void>;
   settle(id: number, settlement: AuditSettlement, requestId: string): Promise<void>;
   onRecord<T>(entry: Omit<AuditEntry, 'outcome'>, change: () => Promise<T>): Promise<T>;
   read(
@@ -30,6 +38,7 @@ export interface AuditLog {
 export function createAuditLog(db: ConsoleDb): AuditLog {
   return {
     record: (entry) => audit(db, entry),
+    recordMany: (entries) => auditMany(db, entries),
     settle: (id, settlement, requestId) => settleAudit(db, id, settlement, requestId),
     onRecord: (entry, change) => onRecord(db, entry, change),
     read: (action, operator, requestId, filters, rows) =>
@@ -52,6 +61,21 @@ async function audit(db: ConsoleDb, entry: AuditEntry): Promise<number> {
       'could not write the audit log',
     );
     throw auditUnavailable(entry.requestId);
+  }
+}
+
+async function auditMany(db: ConsoleDb, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  try {
+    await db.transaction().execute((trx) => recordAuditEvents(trx, entries));
+  } catch (error) {
+    const [first] = entries;
+    consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
+    logger.error(
+      { action: first?.action, requestId: first?.requestId, err: { name: (error as Error)?.name } },
+      'could not write the audit log',
+    );
+    throw auditUnavailable(first?.requestId ?? '');
   }
 }
 

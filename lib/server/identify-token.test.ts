@@ -124,4 +124,64 @@ describe('identifying a pasted token', () => {
     );
     expect(refused.status).toBe(403);
   });
+
+  it('is limited per operator: a person pasting tokens, not a script walking a dump (security round 3)', async () => {
+    const { cookie } = await harness.addOperator(
+      'walker@identify.example',
+      'support',
+      'a-long-enough-password',
+    );
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 31; attempt++)
+      statuses.push(
+        (await identify(request('POST', { token: `${attempt}`.padStart(64, 'a') }, { cookie }), params({})))
+          .status,
+      );
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    const limited = await identify(request('POST', { token: 'b'.repeat(64) }, { cookie }), params({}));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Another operator is not limited by that one.
+    expect((await identify(request('POST', { token: 'c'.repeat(64) }), params({}))).status).toBe(200);
+  });
+});
+
+describe('a draft rotation job made from pasted tokens (security round 3)', () => {
+  const createRotateJob = async () =>
+    (await import('@/app/api/user-groups/[environment]/jobs/rotate/route')).POST;
+  const preview = async () => (await import('@/app/api/jobs/[id]/preview/route')).GET;
+
+  it('is a token look-up on record by fingerprint, under the job, and its preview is for those who may rotate', async () => {
+    const known = await tokenOf('draft-known', 'Draft Known');
+    const unknown = 'd'.repeat(64);
+    const created = await (await createRotateJob())(
+      request('POST', { source: 'pasted', tokens: `${known}\n${unknown}` }),
+      inTesting,
+    );
+    expect(created.status).toBe(200);
+    const job = (await created.json()) as { id: string };
+    const { events } = await listAuditEvents(harness.server.database.db, {
+      action: 'token.identify',
+      page: 1,
+    });
+    const lookUps = events.filter((event) => event.request_id === job.id);
+    expect(lookUps.map((event) => [event.token_fingerprint, event.user_group_id]).sort()).toEqual(
+      [
+        [tokenFingerprint(known), 'draft-known'],
+        [tokenFingerprint(unknown), null],
+      ].sort(),
+    );
+    expect(JSON.stringify(lookUps)).not.toContain(known);
+
+    await harness.addOperator('preview-viewer@identify.example', 'viewer', 'a-long-enough-password');
+    const viewer = await harness.signIn('preview-viewer@identify.example', 'a-long-enough-password');
+    const refused = await (await preview())(
+      request('GET', undefined, { cookie: viewer }),
+      params({ id: job.id }),
+    );
+    expect(refused.status).toBe(403);
+    const allowed = await (await preview())(request('GET'), params({ id: job.id }));
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain('draft-known');
+  });
 });

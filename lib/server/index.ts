@@ -1,4 +1,5 @@
 import 'server-only';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { SignInMethod } from '@/lib/auth/options';
 import { countPasskeys } from '@/lib/auth/passkeys';
 import { signInMethodOf } from '@/lib/auth/sessions';
@@ -8,6 +9,7 @@ import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
 import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
+import { IDENTIFY_PER_MINUTE } from '@/lib/limits';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
@@ -40,6 +42,8 @@ export interface ConsoleServer extends ConsoleParts {
   upstreamProbe: UpstreamProbe;
   /** The audit log on the console database: every change on record before it happens. */
   auditLog: AuditLog;
+  /** Token look-ups per operator (IDENTIFY_PER_MINUTE), shared through Redis like the sign-in limit. */
+  identifyLimit: RateLimiterAbstract;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -112,6 +116,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     jobs: { runner, vault },
     upstreamProbe,
     auditLog: createAuditLog(parts.database.db),
+    identifyLimit: limitCounters.window('token-identify', { points: IDENTIFY_PER_MINUTE, durationSeconds: 60 }),
   };
 }
 

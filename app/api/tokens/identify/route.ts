@@ -1,10 +1,13 @@
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { identifyToken } from '@/lib/directory/identify-token';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
  * Whose token is this, in both environments, from the directory and the audit log. On record by
- * the token's fingerprint only (the audit log fingerprints `token`), with what was found.
+ * the token's fingerprint only (the audit log fingerprints `token`), with what was found. Limited
+ * per operator (IDENTIFY_PER_MINUTE): a person pasting tokens, not a script walking a dump.
  */
 export const POST = consoleRoute(
   {
@@ -23,5 +26,16 @@ export const POST = consoleRoute(
       }),
     },
   },
-  async ({ body, server }) => identifyToken(server.database.db, body.token),
+  async ({ body, operator, server }) => {
+    await server.identifyLimit.consume(`operator:${operator.id}`).catch((refusal: unknown) => {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      const retryAfterSeconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      throw new ConsoleError(
+        'rate_limited',
+        `Too many tokens looked up in a minute: retry in ${retryAfterSeconds} s.`,
+        { retryAfterSeconds },
+      );
+    });
+    return identifyToken(server.database.db, body.token);
+  },
 );

@@ -31,9 +31,10 @@ export default async function JobPage({ params }: JobPageProps) {
   const progress = await jobProgress(database.db, decodeParam((await params).id) ?? notFound());
   if (!progress || progress.job.environment !== environment) notFound();
   const job = toJobView(progress);
-  // Before a rotation runs, the groups it will rotate, named (tokens only as fingerprints).
+  // Before a rotation runs, the groups it will rotate, named (tokens only as fingerprints): which
+  // group a pasted token is, so only for those who may rotate.
   const preview =
-    job.kind === 'rotate' && job.status === 'draft'
+    job.kind === 'rotate' && job.status === 'draft' && can(operator.role, 'user-groups:rotate')
       ? await rotationPreview(database.db, jobs.vault, progress.job, PREVIEW_ROWS)
       : null;
   const refusal = tokenDownloadRefusal(operator, progress.job);

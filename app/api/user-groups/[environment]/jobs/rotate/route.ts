@@ -16,7 +16,7 @@ import { routeEnvironment } from '@/lib/server/route-params';
  */
 export const POST = consoleRoute(
   consoleRoutes.createRotateJob,
-  async ({ body, params, operator, server }) => {
+  async ({ body, params, operator, requestId, server }) => {
     const environment = routeEnvironment(params.environment);
     const reading =
       'tokens' in body
@@ -26,13 +26,32 @@ export const POST = consoleRoute(
           : readUserGroupIds(body.userGroupIds);
     if (!reading.ok)
       throw new ConsoleError('invalid_request', reading.message, { fields: { tokens: reading.message } });
-    const id = await createRotateJob(server.database.db, server.jobs.vault, {
-      environment,
-      source: body.source,
-      owner: { id: operator.id, email: operator.email },
-      rows: reading.rows,
-      invalid: reading.invalid,
-    });
+    const id = await createRotateJob(
+      server.database.db,
+      server.jobs.vault,
+      {
+        environment,
+        source: body.source,
+        owner: { id: operator.id, email: operator.email },
+        rows: reading.rows,
+        invalid: reading.invalid,
+      },
+      // Reading a pasted token's group is a token look-up like Identify's: on record, by fingerprint,
+      // under the job's id (its entries fold into the job's line on the audit page).
+      (jobId, lookUps) =>
+        server.auditLog.recordMany(
+          lookUps.map(({ token, userGroupId }) => ({
+            action: 'token.identify',
+            operator: { id: operator.id, email: operator.email },
+            outcome: 'success',
+            requestId: jobId,
+            environment,
+            userGroupId,
+            token,
+            detail: `pasted into a draft rotation job${userGroupId ? '' : ': unknown to the console'}; request ${requestId}`,
+          })),
+        ),
+    );
     return toJobView(await loadJob(server, id));
   },
 );
