@@ -29,7 +29,7 @@ export async function limitProof(server: ConsoleServer, operator: ProvingOperato
 }
 
 /** A refusal of what the person typed (the console's words for a wrong password, code or passkey). */
-export function isWrongProof(error: unknown): boolean {
+function isWrongProof(error: unknown): boolean {
   if (!(error instanceof ConsoleError) || error.code !== 'invalid_request') return false;
   const fields = Object.keys(error.extra.fields ?? {});
   return fields.some((field) => field === 'password' || field === 'code' || field === 'passkey');
