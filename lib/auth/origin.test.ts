@@ -23,4 +23,16 @@ describe('checkRequestOrigin', () => {
   ] as const)('%s with %o is %s', (method, headers, verdict) => {
     expect(checkRequestOrigin(request(method, headers), trusted)).toBe(verdict);
   });
+
+  // Security round 3: a cross-site navigation to the audit export downloaded it and wrote an entry in
+  // the victim's name. The console's API routes refuse reads from another site too.
+  it.each([
+    ['GET', { 'sec-fetch-site': 'cross-site' }, 'cross-site'],
+    ['GET', { 'sec-fetch-site': 'same-site' }, 'cross-site'],
+    ['GET', { 'sec-fetch-site': 'same-origin' }, 'allowed'],
+    ['GET', { 'sec-fetch-site': 'none' }, 'allowed'],
+    ['GET', {}, 'allowed'],
+  ] as const)('a read, reads too: %s with %o is %s', (method, headers, verdict) => {
+    expect(checkRequestOrigin(request(method, headers), trusted, { readsToo: true })).toBe(verdict);
+  });
 });

@@ -15,10 +15,11 @@ export type GuardResult =
     };
 
 /**
- * Every route handler's first step, in this order: a state-changing request from another site is
- * refused (403 cross_site_request), then a request without a live session (401 unauthenticated),
- * then an operator who must enrol or confirm a second factor first (403 second_factor_required,
- * except on the routes that enrol one, or confirm it), then an operator whose role lacks the permission (403 forbidden).
+ * Every route handler's first step, in this order: a request from another site is refused, a GET
+ * too (403 cross_site_request: the routes' reads write to the audit log), then a request without a
+ * live session (401 unauthenticated), then an operator who must enrol or confirm a second factor
+ * first (403 second_factor_required, except on the routes that enrol or confirm one), then an
+ * operator whose role lacks the permission (403 forbidden).
  */
 export async function guardRequest(
   server: Pick<ConsoleServer, 'auth' | 'config' | 'database'>,
@@ -27,7 +28,7 @@ export async function guardRequest(
   { beforeSecondFactor }: { beforeSecondFactor?: 'to-enrol' | 'to-confirm' } = {},
 ): Promise<GuardResult> {
   const { config } = server;
-  if (checkRequestOrigin(request, config.trustedOrigins) === 'cross-site') {
+  if (checkRequestOrigin(request, config.trustedOrigins, { readsToo: true }) === 'cross-site') {
     return { error: accessErrors.crossSite(), operator: null, reason: 'cross-site' };
   }
   const operator = await operatorFromHeaders(server, request.headers);

@@ -202,6 +202,25 @@ describe('reading the audit log is on record', () => {
     expect(JSON.stringify(events)).not.toContain(token);
   });
 
+  it('refuses a read from another site: a link elsewhere writes no entry in the name of whoever follows it', async () => {
+    const { database } = await consoleServer();
+    const before = (await listAuditEvents(database.db, { page: 1 })).total;
+    for (const site of ['cross-site', 'same-site']) {
+      const refused = await exportAudit(
+        new Request(`${origin}/api/audit/export`, { headers: { cookie, 'sec-fetch-site': site } }),
+        noParams,
+      );
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error.code).toBe('cross_site_request');
+    }
+    expect((await listAuditEvents(database.db, { page: 1 })).total).toBe(before);
+    const typed = await exportAudit(
+      new Request(`${origin}/api/audit/export`, { headers: { cookie, 'sec-fetch-site': 'none' } }),
+      noParams,
+    );
+    expect(typed.status).toBe(200);
+  });
+
   it('refuses an export it cannot record', async () => {
     const refused = await auditWritesFail(() => exportAudit(get('/api/audit/export'), noParams));
     expect(refused.status).toBe(503);
