@@ -29,6 +29,11 @@ describe('getOrCreateFormSchema', () => {
     [{ user_group_id: '' }, 'user_group_id', 'Enter a user group ID.'],
     [{ user_group_id: ' acme' }, 'user_group_id', 'Remove the spaces at the start or end.'],
     [{ user_group_id: 'x'.repeat(256) }, 'user_group_id', 'Use at most 255 characters.'],
+    [
+      { user_group_id: 'ab12'.repeat(16) },
+      'user_group_id',
+      'This looks like a token, not a user group ID: to find its group, use Paste a token.',
+    ],
     [{ user_group_id: 'a', name: 'n'.repeat(256) }, 'name', 'Use at most 255 characters.'],
     [
       { user_group_id: 'a', mapping: '{\n  "sales": 1,\n}' },

@@ -5,7 +5,9 @@ import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
 import { listAuditItems } from '@/lib/audit/store';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
+import { looksLikeToken } from '@/lib/console-api/tokens';
 import { plural } from '@/lib/plural';
+import { can } from '@/lib/roles';
 import { type PageContext, pageContext } from '@/lib/server/page-context';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
@@ -21,6 +23,14 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   ) as Partial<Record<keyof AuditFilters, string>>;
   const { server, operator } = await pageContext('console:use');
   const parsed = parseAuditFilters(params);
+  // A token that reached the URL anyway (a form sent without JavaScript) is not written back into
+  // the page: the field stays empty and says why.
+  const tokenErrors: Record<string, string> = {};
+  for (const name of ['operator', 'group'] as const)
+    if (typed[name] && looksLikeToken(typed[name])) {
+      typed[name] = '';
+      tokenErrors[name] = 'looked like a token: it is not kept here. Use Paste a token to identify one.';
+    }
 
   return (
     <div className="flex flex-col gap-6">
@@ -31,7 +41,11 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
           fingerprints (the first 12 hex characters of their SHA-256), never in full.
         </p>
       </div>
-      <AuditFiltersForm values={typed} errors={parsed.success ? {} : parsed.fields} />
+      <AuditFiltersForm
+        values={typed}
+        errors={{ ...(parsed.success ? {} : parsed.fields), ...tokenErrors }}
+        mayIdentify={can(operator.role, 'user-groups:reveal-token')}
+      />
       {parsed.success ? (
         <AuditResults filters={parsed.filters} context={{ server, operator }} />
       ) : (

@@ -1,33 +1,80 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useState } from 'react';
 import { type FormControlProps, FormField } from '@/components/form-field';
+import { handOverToken } from '@/components/token-handoff';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import type { AuditFilters } from '@/lib/audit/filters';
 import { auditActions } from '@/lib/audit/schema';
-import { environments } from '@/lib/environments';
+import { looksLikeToken } from '@/lib/console-api/tokens';
+import { environmentFromSlug, environments, slugOf } from '@/lib/environments';
 
 type AuditFiltersFormProps = {
   /** The values as typed (kept even when invalid, so they can be corrected). */
   values: Partial<Record<keyof AuditFilters, string>>;
   errors: Record<string, string>;
+  /** The operator's role may identify tokens (support and admin). */
+  mayIdentify: boolean;
 };
+
+/** The free-text filters, where a pasted token could land. */
+const textFilters = ['operator', 'group'] as const;
 
 const selectClassName =
   'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
 
-/** A plain GET form: filtering works without JavaScript and every view has its own URL. */
-export function AuditFiltersForm({ values, errors }: AuditFiltersFormProps) {
+/**
+ * A plain GET form: filtering works without JavaScript and every view has its own URL. A token
+ * typed into a text filter never goes into that URL (the address bar, the history, the server's
+ * logs): it is taken to Identify in memory instead, as the directory's search does, or refused for
+ * a role that cannot identify tokens.
+ */
+export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFormProps) {
+  const router = useRouter();
+  const [tokenIn, setTokenIn] = useState<(typeof textFilters)[number] | null>(null);
+  const shownErrors: Record<string, string | undefined> = {
+    ...errors,
+    ...(tokenIn
+      ? {
+          [tokenIn]: mayIdentify
+            ? 'looks like a token: it is not searched here'
+            : 'looks like a token: the log names tokens by fingerprint, and your role cannot identify tokens',
+        }
+      : {}),
+  };
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    const form = new FormData(event.currentTarget);
+    const name = textFilters.find((filter) => looksLikeToken(String(form.get(filter) ?? '')));
+    if (!name) return;
+    event.preventDefault();
+    setTokenIn(name);
+    if (!mayIdentify) return;
+    handOverToken(String(form.get(name)));
+    const environment = environmentFromSlug(String(form.get('environment') ?? '').toLowerCase());
+    router.push(`/${slugOf[environment ?? 'Customer']}/paste-token`);
+  }
+
   const field = (
     name: keyof AuditFilters,
     label: string,
     control: (props: FormControlProps) => React.ReactNode,
   ) => (
-    <FormField id={`filter-${name}`} label={label} error={errors[name]} className="gap-1.5">
+    <FormField id={`filter-${name}`} label={label} error={shownErrors[name]} className="gap-1.5">
       {control}
     </FormField>
   );
 
   return (
-    <form method="get" action="/audit" aria-label="Filter the audit log" className="flex flex-col gap-4">
+    <form
+      method="get"
+      action="/audit"
+      aria-label="Filter the audit log"
+      className="flex flex-col gap-4"
+      onSubmit={submit}
+    >
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {field('operator', 'Person (email contains)', (control) => (
           <Input {...control} name="operator" defaultValue={values.operator ?? ''} />
