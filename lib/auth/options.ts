@@ -73,6 +73,11 @@ export interface ConsoleAuthDependencies {
    * this says of the one it replaces.
    */
   replacedSessionCarry?: () => { signInMethod?: SignInMethod; secondFactorAt?: string | null } | undefined;
+  /**
+   * Within an SSO callback: keeps when the IdP authenticated the person (its ID token's `auth_time`,
+   * read where better-auth stores the token on the account) for the session created next.
+   */
+  idpAuthentication?: { note(at: string | null): void; read(): string | null };
 }
 
 const accessControl = createAccessControl(defaultStatements);
@@ -89,6 +94,18 @@ export function createConsoleAuth(
   deps: ConsoleAuthDependencies,
 ) {
   const { oidc } = config;
+  /** `auth_time` of an ID token better-auth has verified, as ISO 8601, or null when it has none. */
+  const noteIdpAuthentication = (idToken: unknown) => {
+    const authTime = typeof idToken === 'string' ? idTokenClaims(idToken).auth_time : undefined;
+    if (typeof authTime !== 'number' || !Number.isFinite(authTime)) {
+      deps.log(
+        'warn',
+        'the identity provider sent no auth_time although max_age was asked: this sign-in is no recent authentication for step-up',
+      );
+      return deps.idpAuthentication?.note(null);
+    }
+    deps.idpAuthentication?.note(new Date(authTime * 1000).toISOString());
+  };
   return betterAuth({
     appName: 'User Group Console',
     baseURL: config.consoleUrl.origin,
@@ -121,6 +138,12 @@ export function createConsoleAuth(
          * operator has one (lib/server/step-up.ts).
          */
         secondFactorAt: { type: 'date', required: false, input: false },
+        /**
+         * An SSO session's authentication, as the IdP dates it (`auth_time`): the console asks the
+         * IdP for `max_age`, and an IdP that answers with an older authentication, or none, is no
+         * recent authentication for step-up however new the session is (lib/server/index.ts).
+         */
+        idpAuthenticatedAt: { type: 'date', required: false, input: false },
       },
     },
     account: {
@@ -218,6 +241,14 @@ export function createConsoleAuth(
               deps.log('warn', `single sign-on refused to link an identity: ${refusal}`);
               return false;
             }
+            noteIdpAuthentication(account.idToken);
+          },
+        },
+        // Every later SSO sign-in stores its new ID token on the account.
+        update: {
+          before: async (account) => {
+            if (oidc && account.providerId === oidc.providerId && 'idToken' in account)
+              noteIdpAuthentication(account.idToken);
           },
         },
       },
@@ -262,7 +293,9 @@ export function createConsoleAuth(
             // A sign-in that passed a second factor (a code after the password, or a passkey) says so:
             // a password alone proves none, and an operator who has one is asked for it next.
             const secondFactorAt = provesSecondFactor(context?.path) ? new Date().toISOString() : null;
-            return { data: { ...session, signInMethod, ipAddress, secondFactorAt } };
+            const idpAuthenticatedAt =
+              signInMethod === 'sso' ? (deps.idpAuthentication?.read() ?? null) : null;
+            return { data: { ...session, signInMethod, ipAddress, secondFactorAt, idpAuthenticatedAt } };
           },
           after: async (session, context) => {
             if (deps.replacedSessionCarry?.()) return;
@@ -291,6 +324,18 @@ const userNotVerified = () =>
 
 function newSession(session: { userId: string; token: string }, path: string | undefined): NewSession {
   return { userId: session.userId, token: session.token, path };
+}
+
+/** The claims of a JWT (its signature is better-auth's to check: requireIdTokenVerification). */
+function idTokenClaims(idToken: string): Record<string, unknown> {
+  try {
+    const claims: unknown = JSON.parse(
+      Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8'),
+    );
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** better-auth's endpoints whose session comes of a second factor: the code step, or a passkey. */

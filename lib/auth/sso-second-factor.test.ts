@@ -83,15 +83,10 @@ describe('the second-factor policy for SSO operators (CONSOLE_REQUIRE_2FA_FOR_SS
   });
 
   it('asks an SSO-only operator whose sign-in is old to sign in again before enrolling', async () => {
-    const cookie = await signIn('sso-stale@unit.example');
-    const { consoleServer } = await import('@/lib/server');
-    const { database } = await consoleServer();
-    const token = decodeURIComponent(/session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
-    await database.db
-      .updateTable('session')
-      .set({ createdAt: new Date(Date.now() - 20 * 60_000).toISOString() })
-      .where('token', '=', token)
-      .execute();
+    // The IdP authenticated them 20 minutes ago (its auth_time), whatever the session's age.
+    const outcome = await sso.signIn({ email: 'sso-stale@unit.example', authAgeSeconds: 20 * 60 });
+    expect(outcome.signedIn).toBe(true);
+    const { cookie } = outcome;
     const started = await routes.start(send(cookie, 'POST', {}), params({}));
     expect(started.status).toBe(403);
     expect((await started.json()).error.code).toBe('step_up_required');

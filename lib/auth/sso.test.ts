@@ -45,4 +45,31 @@ describe('single sign-on (new people welcome as viewers, one allowed domain)', (
       expect(await sso.operator(identity.email)).toBeNull();
     }
   });
+
+  it('counts an SSO sign-in as recent only as the IdP dates it (auth_time), and never without one', async () => {
+    // Security round 3: the console asks the IdP for max_age, but took an ID token without auth_time
+    // (or with an old one) as a fresh authentication for Customer's step-up.
+    const { consoleServer, operatorFromHeaders } = await import('@/lib/server');
+    const { requireRecentAuthentication } = await import('@/lib/server/step-up');
+    const server = await consoleServer();
+    const operatorOf = async (cookie: string) => {
+      const operator = await operatorFromHeaders(server, new Headers({ cookie }));
+      if (!operator) throw new Error('not signed in');
+      return operator;
+    };
+    const customer = { environment: 'Customer' } as const;
+    const email = 'stepping@unit.example';
+
+    const fresh = await operatorOf((await sso.signIn({ email })).cookie);
+    expect(Date.now() - fresh.session.authenticatedAt).toBeLessThan(60_000);
+    expect(() => requireRecentAuthentication(fresh, customer, server.config)).not.toThrow();
+
+    const old = await operatorOf((await sso.signIn({ email, authAgeSeconds: 3600 })).cookie);
+    expect(Date.now() - old.session.authenticatedAt).toBeGreaterThan(3_500_000);
+    expect(() => requireRecentAuthentication(old, customer, server.config)).toThrow(/Confirm it is you/);
+
+    const undated = await operatorOf((await sso.signIn({ email, authAgeSeconds: null })).cookie);
+    expect(undated.session.authenticatedAt).toBe(0);
+    expect(() => requireRecentAuthentication(undated, customer, server.config)).toThrow(/Confirm it is you/);
+  });
 });

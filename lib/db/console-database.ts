@@ -92,6 +92,7 @@ interface SessionTable {
   steppedUpAt: string | number | Date | null;
   stepUpFailures: number | null;
   secondFactorAt: string | number | Date | null;
+  idpAuthenticatedAt: string | number | Date | null;
 }
 
 /** better-auth's one-time values: the two-factor challenge of a sign-in names its operator. */

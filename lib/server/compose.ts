@@ -13,7 +13,7 @@ import {
 import { countPasskeys } from '@/lib/auth/passkeys';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
-import { currentRequestId, replacedSessionCarry } from './request-context';
+import { currentRequestId, idpAuthentication, replacedSessionCarry } from './request-context';
 
 export interface ConsoleParts {
   config: ConsoleConfig;
@@ -31,6 +31,7 @@ export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
     onSessionCreating: signIns.start,
     onSessionCreated: signIns.settle,
     replacedSessionCarry,
+    idpAuthentication,
   });
   return { config, database, auth };
 }

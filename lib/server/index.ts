@@ -8,8 +8,8 @@ import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
-import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { IDENTIFY_PER_MINUTE } from '@/lib/limits';
+import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
@@ -116,7 +116,10 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     jobs: { runner, vault },
     upstreamProbe,
     auditLog: createAuditLog(parts.database.db),
-    identifyLimit: limitCounters.window('token-identify', { points: IDENTIFY_PER_MINUTE, durationSeconds: 60 }),
+    identifyLimit: limitCounters.window('token-identify', {
+      points: IDENTIFY_PER_MINUTE,
+      durationSeconds: 60,
+    }),
   };
 }
 
@@ -143,7 +146,10 @@ export interface Operator {
 export interface OperatorSession {
   id: string;
   signInMethod: SignInMethod;
-  /** When they last proved who they are, in ms since the epoch: the sign-in, or a later step-up. */
+  /**
+   * When they last proved who they are, in ms since the epoch: the sign-in (for SSO, when the IdP
+   * authenticated them), or a later step-up.
+   */
   authenticatedAt: number;
   /**
    * Whether this session has proved a second factor: signed in with a code after the password or
@@ -160,7 +166,9 @@ export async function operatorFromHeaders(
 ): Promise<Operator | null> {
   const session = await auth.api.getSession({ headers }).catch(() => null);
   if (!session || session.user.banned) return null;
-  const { createdAt, steppedUpAt, signInMethod, secondFactorAt } = session.session;
+  const { createdAt, steppedUpAt, signInMethod, secondFactorAt, idpAuthenticatedAt } = session.session;
+  // An SSO sign-in is as recent as the IdP's authentication behind it (auth_time), not the session.
+  const signedInAt = signInMethod === 'sso' ? timeOf(idpAuthenticatedAt) : timeOf(createdAt);
   return {
     id: session.user.id,
     email: session.user.email,
@@ -171,7 +179,7 @@ export async function operatorFromHeaders(
     session: {
       id: session.session.id,
       signInMethod: signInMethodOf(signInMethod),
-      authenticatedAt: Math.max(timeOf(createdAt), timeOf(steppedUpAt)),
+      authenticatedAt: Math.max(signedInAt, timeOf(steppedUpAt)),
       secondFactorProved: timeOf(secondFactorAt) > 0,
     },
   };

@@ -6,7 +6,12 @@ import type { SignInMethod } from '@/lib/auth/options';
  * The request id of the request being handled, for code that runs deep inside better-auth (its
  * database hooks) and writes the audit log. Falls back to a fresh id outside a request.
  */
-const storage = new AsyncLocalStorage<{ requestId: string; replacesSession?: SessionCarry }>();
+const storage = new AsyncLocalStorage<{
+  requestId: string;
+  replacesSession?: SessionCarry;
+  /** An SSO callback's: when the IdP says it authenticated the person (its ID token's auth_time). */
+  idpAuthenticatedAt?: string | null;
+}>();
 
 /** What a replaced session keeps of the one it replaces (how it signed in, a second factor proved). */
 export interface SessionCarry {
@@ -43,6 +48,20 @@ export function replacingSession<T>(requestId: string, run: () => T, carry: Sess
 export function replacedSessionCarry(): SessionCarry | undefined {
   return storage.getStore()?.replacesSession;
 }
+
+/**
+ * What an SSO callback learns of the IdP's authentication, from the ID token better-auth keeps on
+ * the operator's account, for the session it then creates (one request, one store).
+ */
+export const idpAuthentication = {
+  note(at: string | null): void {
+    const store = storage.getStore();
+    if (store) store.idpAuthenticatedAt = at;
+  },
+  read(): string | null {
+    return storage.getStore()?.idpAuthenticatedAt ?? null;
+  },
+};
 
 export function currentRequestId(): string {
   return storage.getStore()?.requestId ?? randomUUID();

@@ -25,6 +25,11 @@ export interface MockIdentity {
   email: string;
   emailVerified: boolean;
   subject: string;
+  /**
+   * How long ago the IdP authenticated the person, in seconds (its ID token's `auth_time`); null
+   * leaves `auth_time` out, as an IdP that ignores `max_age` might.
+   */
+  authAgeSeconds: number | null;
 }
 
 interface PendingCode {
@@ -51,6 +56,7 @@ function identityFromForm(form: URLSearchParams): MockIdentity {
     email,
     emailVerified: form.get('email_verified') === 'on',
     subject: form.get('subject')?.trim() || subjectOf(email),
+    authAgeSeconds: form.get('auth_age') === 'none' ? null : Number(form.get('auth_age') ?? 0) || 0,
   };
 }
 
@@ -94,6 +100,7 @@ export async function startMockOidc(settings: MockOidcSettings): Promise<MockOid
         aud: clientId,
         iat: now,
         exp: now + 300,
+        ...(identity.authAgeSeconds === null ? {} : { auth_time: now - identity.authAgeSeconds }),
         ...claims(identity),
         ...(nonce ? { nonce } : {}),
       }),

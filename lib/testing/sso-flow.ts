@@ -42,6 +42,7 @@ export async function signInThroughSso(
   form.set('login_email', identity.email);
   if (identity.emailVerified ?? true) form.set('email_verified', 'on');
   if (identity.subject) form.set('subject', identity.subject);
+  if (identity.authAgeSeconds !== undefined) form.set('auth_age', String(identity.authAgeSeconds ?? 'none'));
   const idp = await fetch(`${authorize.origin}/authorize`, {
     method: 'POST',
     body: form,
