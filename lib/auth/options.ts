@@ -15,6 +15,7 @@
 import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
 import { APIError } from 'better-auth/api';
+import { symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto';
 import { createAccessControl } from 'better-auth/plugins/access';
 import { admin } from 'better-auth/plugins/admin';
 import { adminAc, defaultStatements } from 'better-auth/plugins/admin/access';
@@ -94,6 +95,7 @@ export function createConsoleAuth(
   deps: ConsoleAuthDependencies,
 ) {
   const { oidc } = config;
+  const secret = resolveAuthSecret(config.auth.secret, config.dataDir);
   /** `auth_time` of an ID token better-auth has verified, as ISO 8601, or null when it has none. */
   const noteIdpAuthentication = (idToken: unknown) => {
     const authTime = typeof idToken === 'string' ? idTokenClaims(idToken).auth_time : undefined;
@@ -110,7 +112,7 @@ export function createConsoleAuth(
     appName: 'User Group Console',
     baseURL: config.consoleUrl.origin,
     basePath: AUTH_BASE_PATH,
-    secret: resolveAuthSecret(config.auth.secret, config.dataDir),
+    secret,
     database: { db: database.db, type: database.dialect },
     trustedOrigins: config.trustedOrigins,
     emailAndPassword: {
@@ -169,7 +171,18 @@ export function createConsoleAuth(
       }),
       twoFactor({
         issuer: TOTP_ISSUER,
-        backupCodeOptions: { amount: BACKUP_CODE_COUNT },
+        // Encrypted with the auth secret like the TOTP secret (better-auth's default keeps them in
+        // clear); codes stored in clear before this read as they are until they are replaced.
+        backupCodeOptions: {
+          amount: BACKUP_CODE_COUNT,
+          storeBackupCodes: {
+            encrypt: (codes) => symmetricEncrypt({ key: secret, data: codes }),
+            decrypt: (stored) =>
+              stored.startsWith('[')
+                ? Promise.resolve(stored)
+                : symmetricDecrypt({ key: secret, data: stored }),
+          },
+        },
         // An operator without a password (SSO only) enrols without one; the console asks them for a
         // recent sign-in instead (app/api/account/two-factor/route.ts).
         allowPasswordless: true,

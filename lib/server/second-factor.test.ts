@@ -173,9 +173,14 @@ describe('enrolling an authenticator app and signing in with it', () => {
     ]);
   });
 
-  it('takes a backup code once', async () => {
-    await addOperator('backup@twofactor.example', 'admin');
+  it('takes a backup code once, and keeps them encrypted, never in clear', async () => {
+    const { id } = await addOperator('backup@twofactor.example', 'admin');
     const { backupCodes } = await enrol(await harness.signIn('backup@twofactor.example', PASSWORD));
+    const stored = JSON.stringify(
+      await server.database.db.selectFrom('twoFactor').selectAll().where('userId', '=', id).execute(),
+    );
+    expect(stored).toContain(id);
+    for (const code of backupCodes) expect(stored).not.toContain(code);
     const code = backupCodes[0] ?? '';
     const signInWith = async () => {
       const first = await authPost('/sign-in/email', {
