@@ -96,7 +96,8 @@ test('a bulk job’s rows fold into one line that opens, by keyboard too', async
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   await expect(controlled).toBeVisible();
-  await expect(controlled.getByTestId('audit-row')).toHaveCount(4); // the job's own entry and its three rows
+  // The job's own entry, the look-up of its three pasted tokens (by fingerprint) and its three rows.
+  await expect(controlled.getByTestId('audit-row')).toHaveCount(7);
   await expect(controlled.getByRole('link', { name: `${prefix}-1` })).toBeVisible();
   await expect(controlled).toContainText('not_found');
   await expectNoSeriousA11yViolations(page, 'the audit log with a bulk job opened');
