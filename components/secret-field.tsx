@@ -2,7 +2,7 @@
 
 import { Check, Copy, Eye, EyeOff } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { ensureConfirmedRecently } from '@/lib/browser-client/step-up-prompt';
+import { confirmedRemainingMs, ensureConfirmedRecently } from '@/lib/browser-client/step-up-prompt';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
@@ -64,6 +64,13 @@ export function SecretField({
     );
     return () => clearTimeout(timer);
   }, [copyOutcome]);
+
+  // A production token revealed within the window hides again when the window closes.
+  useEffect(() => {
+    if (!confirmFirst || !revealed) return;
+    const timer = setTimeout(() => setRevealed(false), confirmedRemainingMs());
+    return () => clearTimeout(timer);
+  }, [confirmFirst, revealed]);
 
   useEffect(() => {
     if (!selectWhenShown || !revealed || !valueRef.current) return;

@@ -220,9 +220,10 @@ test('a Customer token already on the page is revealed and copied only within th
   const field = panel.getByRole('group', { name: 'Token' });
   await field.getByRole('button', { name: 'Reveal' }).click();
   await expect(field.getByTestId('secret-value')).toBeVisible();
-  await field.getByRole('button', { name: 'Hide' }).click();
 
+  // Left revealed, it hides when the window closes; revealing again asks first.
   await page.clock.fastForward((e2eStepUpMinutes + 1) * 60_000);
+  await expect(field.getByTestId('secret-value')).toHaveCount(0);
   await field.getByRole('button', { name: 'Reveal' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
   await expect(dialog).toBeVisible();

@@ -19,3 +19,9 @@ export const WRONG_PROOF_LIMIT = 5;
  * one through an incident, not for a script walking a dump of them.
  */
 export const IDENTIFY_PER_MINUTE = 30;
+
+/**
+ * Pasted tokens a draft rotation job may look up per operator and hour: a job's worth (a leak's
+ * whole list of up to MAX_ROTATIONS), not a way around IDENTIFY_PER_MINUTE for a script.
+ */
+export const DRAFT_LOOK_UPS_PER_HOUR = 10_000;

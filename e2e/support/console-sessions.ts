@@ -12,10 +12,11 @@ export async function ageSessionsPastStepUp(email: string): Promise<void> {
   const past = new Date(Date.now() - (e2eStepUpMinutes + 1) * 60_000);
   const where = 'where "userId" = (select id from "user" where email = $1)';
   if (e2eOnPostgres) {
-    await queryDatabase(runDatabase, `update session set "createdAt" = $2, "idpAuthenticatedAt" = $2, "steppedUpAt" = null ${where}`, [
-      email,
-      past,
-    ]);
+    await queryDatabase(
+      runDatabase,
+      `update session set "createdAt" = $2, "idpAuthenticatedAt" = $2, "steppedUpAt" = null ${where}`,
+      [email, past],
+    );
     return;
   }
   const database = new Database(path.join(consoleDataDir, 'console.sqlite'));

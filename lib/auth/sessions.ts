@@ -51,6 +51,22 @@ export async function endSessions(
   return Number(result.numDeletedRows);
 }
 
+/**
+ * Ends the operator's sessions that have not proved a second factor (a password sign-in waiting for
+ * its passkey or code), but `keep`: once the operator has no second factor left, such a session
+ * would otherwise stop waiting and open the console on a password alone.
+ */
+export async function endUnprovedSessions(
+  db: ConsoleDb,
+  userId: string,
+  keep: string | null,
+): Promise<number> {
+  let query = db.deleteFrom('session').where('userId', '=', userId).where('secondFactorAt', 'is', null);
+  if (keep !== null) query = query.where('id', '!=', keep);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** "Chrome on Windows": enough to tell one's own browsers apart, no more. */
 export function browserOf(userAgent: string | null): string {
   if (!userAgent) return 'Unknown browser';

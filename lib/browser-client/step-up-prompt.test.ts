@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   confirmedRecently,
+  confirmedRemainingMs,
   ensureConfirmedRecently,
   noteConfirmedFor,
   registerStepUpPrompt,
@@ -15,6 +16,8 @@ describe('the window of a recent authentication, in the page', () => {
     expect(confirmedRecently(55_000)).toBe(true);
     expect(confirmedRecently(57_000)).toBe(false);
     expect(confirmedRecently(61_001)).toBe(false);
+    expect(confirmedRemainingMs(31_000)).toBe(30_000);
+    expect(confirmedRemainingMs(70_000)).toBe(0);
   });
 
   it('asks the person once it has passed, and goes on only when they confirmed', async () => {

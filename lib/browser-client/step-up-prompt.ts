@@ -39,6 +39,11 @@ export function confirmedRecently(now = performance.now()): boolean {
 
 const CONFIRMATION_MARGIN_MS = 5_000;
 
+/** How long the window stays open, in ms (0 once it has closed): a revealed token hides then. */
+export function confirmedRemainingMs(now = performance.now()): number {
+  return Math.max(0, confirmedUntil - now);
+}
+
 /** Within the window, at once; after it, once the person has confirmed in the dialog. */
 export async function ensureConfirmedRecently(): Promise<boolean> {
   return confirmedRecently() || askToStepUp();

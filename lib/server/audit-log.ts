@@ -32,6 +32,8 @@ export interface AuditLog {
     requestId: string,
     filters: AuditFilters,
     rows: number,
+    /** A page opened by a link on another site: the entry says so (the person did see it). */
+    fromAnotherSite?: boolean,
   ): Promise<void>;
 }
 
@@ -41,8 +43,8 @@ export function createAuditLog(db: ConsoleDb): AuditLog {
     recordMany: (entries) => auditMany(db, entries),
     settle: (id, settlement, requestId) => settleAudit(db, id, settlement, requestId),
     onRecord: (entry, change) => onRecord(db, entry, change),
-    read: (action, operator, requestId, filters, rows) =>
-      auditRead(db, action, operator, requestId, filters, rows),
+    read: (action, operator, requestId, filters, rows, fromAnotherSite = false) =>
+      auditRead(db, action, operator, requestId, filters, rows, fromAnotherSite),
   };
 }
 
@@ -135,6 +137,7 @@ async function auditRead(
   requestId: string,
   filters: AuditFilters,
   rows: number,
+  fromAnotherSite: boolean,
 ): Promise<void> {
   // A token pasted into a filter (or a group page opened by one) is kept as its fingerprint only.
   const recorded = {
@@ -148,6 +151,6 @@ async function auditRead(
     operator: { id: operator.id, email: operator.email },
     outcome: 'success',
     requestId,
-    detail: `${plural(rows, 'row')}${query ? `; ${query}` : ''}`,
+    detail: `${plural(rows, 'row')}${query ? `; ${query}` : ''}${fromAnotherSite ? '; opened from a link on another site' : ''}`,
   });
 }

@@ -15,6 +15,7 @@ import { limitProof, strike } from './proofs';
 import { readBodyText, readJson } from './request-body';
 import { carriedFrom, replacingSession, withRequestId } from './request-context';
 import { handleRequest } from './route';
+import { secondFactorDue, secondFactorRequired } from './step-up';
 
 /**
  * better-auth's endpoints the console uses; every other one (sign-up, the admin plugin's HTTP
@@ -123,7 +124,12 @@ async function handleEndpoint(
     kind === 'sign-out' || kind === 'change-password'
       ? await operatorFromHeaders(server, request.headers)
       : null;
-  if (kind === 'change-password' && before) await limitProof(server, before);
+  if (kind === 'change-password' && before) {
+    // Like every route: a session still to confirm its second factor (a password alone) only confirms.
+    const due = secondFactorDue(before, config);
+    if (due) throw secondFactorRequired(due);
+    await limitProof(server, before);
+  }
 
   // Signing out and changing a password are changes: on record before they happen, or not done.
   const changeId =

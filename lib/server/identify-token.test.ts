@@ -184,4 +184,22 @@ describe('a draft rotation job made from pasted tokens (security round 3)', () =
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain('draft-known');
   });
+
+  it('counts each pasted token against a limit of its own, so drafts are no way around Identify’s', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { cookie } = await harness.addOperator(
+      'drafter@identify.example',
+      'support',
+      'a-long-enough-password',
+    );
+    const tokens = Array.from({ length: 10_000 }, () => randomBytes(32).toString('hex')).join('\n');
+    const draft = (body: string) =>
+      createRotateJob().then((route) =>
+        route(request('POST', { source: 'pasted', tokens: body }, { cookie }), inTesting),
+      );
+    expect((await draft(tokens)).status).toBe(200);
+    const limited = await draft('e'.repeat(64));
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.message).toMatch(/pasted tokens looked up in an hour/);
+  });
 });

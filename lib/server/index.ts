@@ -8,7 +8,7 @@ import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
-import { IDENTIFY_PER_MINUTE } from '@/lib/limits';
+import { DRAFT_LOOK_UPS_PER_HOUR, IDENTIFY_PER_MINUTE } from '@/lib/limits';
 import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
@@ -42,8 +42,12 @@ export interface ConsoleServer extends ConsoleParts {
   upstreamProbe: UpstreamProbe;
   /** The audit log on the console database: every change on record before it happens. */
   auditLog: AuditLog;
-  /** Token look-ups per operator (IDENTIFY_PER_MINUTE), shared through Redis like the sign-in limit. */
+  /**
+   * Token look-ups per operator, shared through Redis like the sign-in limit: Identify's
+   * (IDENTIFY_PER_MINUTE), and a draft rotation's pasted tokens (DRAFT_LOOK_UPS_PER_HOUR).
+   */
   identifyLimit: RateLimiterAbstract;
+  draftLookUpLimit: RateLimiterAbstract;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -119,6 +123,10 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,
+    }),
+    draftLookUpLimit: limitCounters.window('draft-look-ups', {
+      points: DRAFT_LOOK_UPS_PER_HOUR,
+      durationSeconds: 3600,
     }),
   };
 }

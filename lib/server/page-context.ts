@@ -13,6 +13,11 @@ const ENROLMENT_PAGE = '/account';
 export interface PageContext<O extends Operator | null = Operator> {
   server: ConsoleServer;
   operator: O;
+  /**
+   * The page was opened by a link on another site (Sec-Fetch-Site): what it records of the
+   * person's reading says so, since that site chose what was read.
+   */
+  fromAnotherSite: boolean;
 }
 
 /**
@@ -28,7 +33,9 @@ export async function pageContext(access: Permission | 'anyone'): Promise<PageCo
   const server = await consoleServer();
   const requestHeaders = await headers();
   const operator = await operatorFromHeaders(server, requestHeaders);
-  if (access === 'anyone') return { server, operator };
+  const fetchSite = requestHeaders.get('sec-fetch-site');
+  const fromAnotherSite = fetchSite === 'cross-site' || fetchSite === 'same-site';
+  if (access === 'anyone') return { server, operator, fromAnotherSite };
   if (!operator) {
     const returnTo = safeReturnPath(requestHeaders.get('x-console-path'));
     redirect(returnTo === '/' ? '/sign-in?next=%2F' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
@@ -37,5 +44,5 @@ export async function pageContext(access: Permission | 'anyone'): Promise<PageCo
   const onEnrolmentPage = path === ENROLMENT_PAGE || path.startsWith(`${ENROLMENT_PAGE}?`);
   if (!onEnrolmentPage && secondFactorDue(operator, server.config)) redirect(ENROLMENT_PAGE);
   if (!can(operator.role, access)) forbidden();
-  return { server, operator };
+  return { server, operator, fromAnotherSite };
 }

@@ -256,7 +256,10 @@ describe('passkeys', () => {
     expect(owner?.twoFactorEnabled).toBe(true);
     const reset = await resetRoute(send(harness.adminCookie, 'POST'), params({ id: owner?.id ?? '' }));
     expect(reset.status).toBe(200);
-    expect((await (await passkeysRoute.GET(send(cookie, 'GET'), params({}))).json()).passkeys).toEqual([]);
+    // Their sessions ended with it; signed in again, they have none.
+    expect((await passkeysRoute.GET(send(cookie, 'GET'), params({}))).status).toBe(401);
+    const again = await harness.signIn('owner@passkeys.example', PASSWORD);
+    expect((await (await passkeysRoute.GET(send(again, 'GET'), params({}))).json()).passkeys).toEqual([]);
   });
 });
 
@@ -299,11 +302,21 @@ describe('a passkey-only operator signing in with the password', () => {
         params({}),
       );
       expect(ownApp.status).toBe(403);
-      // The password is no second step.
-      expect((await stepUpRoute(send(cookie, 'POST', { password: PASSWORD }), params({}))).status).toBe(200);
+      // The password is no second step, nor can it change the password and sign the owner out.
+      expect((await stepUpRoute(send(cookie, 'POST', { password: PASSWORD }), params({}))).status).toBe(409);
       expect((await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status).toBe(
         403,
       );
+      const changed = await handleAuthRequest(
+        new Request(`${origin}/api/auth/change-password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin, cookie },
+          body: JSON.stringify({ currentPassword: PASSWORD, newPassword: 'an-attacker-password' }),
+        }),
+      );
+      expect(changed.status).toBe(403);
+      expect((await changed.json()).error.code).toBe('second_factor_required');
+      expect((await directoryRoute(send(first, 'GET'), params({ environment: 'testing' }))).status).toBe(200);
 
       // The passkey is.
       const challenge = await stepUpPasskeyRoute(send(cookie, 'POST'), params({}));
@@ -314,6 +327,33 @@ describe('a passkey-only operator signing in with the password', () => {
         200,
       );
     });
+
+  it('a session waiting for the passkey ends when the passkey goes (an admin’s reset, or the owner removing the last one)', async () => {
+    // Found by the attacker's pass: once the operator had no factor left, the waiting password-only
+    // session stopped waiting and opened the console on the password alone.
+    for (const how of ['reset', 'removed'] as const) {
+      const email = `waiting-${how}@passkeys.example`;
+      const { id } = await addOperator(email, 'admin');
+      const owner = await harness.signIn(email, PASSWORD);
+      const added = await addPasskey(owner, createSoftwareAuthenticator({ origin, rpId }), 'Only one');
+      const passkeyId = ((await added.json()).passkey as { id: string }).id;
+      const waiting = await harness.signIn(email, PASSWORD);
+      expect((await directoryRoute(send(waiting, 'GET'), params({ environment: 'testing' }))).status).toBe(
+        403,
+      );
+
+      if (how === 'reset')
+        expect((await resetRoute(send(harness.adminCookie, 'POST'), params({ id }))).status).toBe(200);
+      else expect((await removeRoute(send(owner, 'POST'), params({ id: passkeyId }))).status).toBe(200);
+      expect((await directoryRoute(send(waiting, 'GET'), params({ environment: 'testing' }))).status).toBe(
+        401,
+      );
+      // The owner's own proved session: ended by an admin's reset, kept when they removed it themselves.
+      expect((await directoryRoute(send(owner, 'GET'), params({ environment: 'testing' }))).status).toBe(
+        how === 'reset' ? 401 : 200,
+      );
+    }
+  });
 
   it('a sign-in with the passkey itself opens the console at once', async () => {
     await addOperator('passkey-first@passkeys.example', 'support');

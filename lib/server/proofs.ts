@@ -10,9 +10,10 @@ import { countWrongProof } from './step-up';
  * or backup code, a passkey's answer), on every route that asks for one: step-up, a new app, new
  * backup codes, removing the app, changing the password.
  *
- * - Limited per session and per operator, never under the keys anonymous sign-ins fill (the email,
- *   the client address): a stranger's failed sign-ins for an operator's email cannot lock that
- *   operator out of their own step-up during an incident.
+ * - Limited per session, never under the keys anonymous sign-ins fill (the email, the client
+ *   address) nor per operator: neither a stranger's failed sign-ins for an operator's email nor
+ *   another session can lock that operator out of their own step-up during an incident. Each new
+ *   session costs a sign-in, which the sign-in limit counts.
  * - One strike count per session, for every proof on every route: WRONG_PROOF_LIMIT wrong ones in
  *   all end the session (on record as `session.end`). Whoever holds a stolen session cannot guess
  *   on for its whole life: they must sign in again, password and second factor.
@@ -20,7 +21,9 @@ import { countWrongProof } from './step-up';
 type ProvingOperator = Pick<Operator, 'id' | 'email' | 'session'>;
 
 export async function limitProof(server: ConsoleServer, operator: ProvingOperator): Promise<void> {
-  const keys = [`proof-session:${operator.session.id}`, `proof-operator:${operator.id}`];
+  // Per session only: a key per operator would let one session (a password-only one, say) spend
+  // the operator's allowance and lock their own browser out of its step-up.
+  const keys = [`proof-session:${operator.session.id}`];
   const verdict = (await server.signInLimiter?.attempt(keys)) ?? { allowed: true };
   if (verdict.allowed) return;
   throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {

@@ -308,7 +308,10 @@ describe('enrolling an authenticator app and signing in with it', () => {
     expect(await first.json()).not.toHaveProperty('twoFactorRedirect');
     const resets = (await listAuditEvents(server.database.db, { action: 'two-factor.reset', page: 1 }))
       .events;
-    expect(resets[0]).toMatchObject({ outcome: 'success', detail: 'manage@twofactor.example' });
+    expect(resets[0]).toMatchObject({
+      outcome: 'success',
+      detail: 'manage@twofactor.example; their sessions ended',
+    });
 
     const again = await enrol(cookiesOf(first));
     const wrong = await removeRoute(

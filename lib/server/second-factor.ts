@@ -201,8 +201,8 @@ export function relyingPartyOf(config: ConsoleConfig): { id: string; origin: str
 }
 
 /**
- * An admin's reset: the operator's second factors (authenticator app, backup codes, passkeys) are
- * gone, and they enrol again when asked.
+ * An admin's reset: the operator's second factors (authenticator app, backup codes, passkeys) and
+ * sessions are gone, and they enrol again when asked.
  */
 export async function resetSecondFactor(database: ConsoleDatabase, operatorId: string): Promise<void> {
   // better-sqlite3 binds no booleans: SQLite keeps them as 0/1.
@@ -211,6 +211,9 @@ export async function resetSecondFactor(database: ConsoleDatabase, operatorId: s
     await trx.deleteFrom('twoFactor').where('userId', '=', operatorId).execute();
     await trx.deleteFrom('passkey').where('userId', '=', operatorId).execute();
     await trx.updateTable('user').set({ twoFactorEnabled: off }).where('id', '=', operatorId).execute();
+    // Every session of theirs too: one waiting for the factor just removed (a password sign-in,
+    // maybe not theirs) would otherwise open the console on the password alone.
+    await trx.deleteFrom('session').where('userId', '=', operatorId).execute();
   });
 }
 

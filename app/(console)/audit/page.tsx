@@ -21,7 +21,8 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
   const typed = Object.fromEntries(
     Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
   ) as Partial<Record<keyof AuditFilters, string>>;
-  const { server, operator } = await pageContext('console:use');
+  const context = await pageContext('console:use');
+  const { server, operator } = context;
   const parsed = parseAuditFilters(params);
   // A token that reached the URL anyway (a form sent without JavaScript) is not written back into
   // the page: the field stays empty and says why.
@@ -47,7 +48,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
         mayIdentify={can(operator.role, 'user-groups:reveal-token')}
       />
       {parsed.success ? (
-        <AuditResults filters={parsed.filters} context={{ server, operator }} />
+        <AuditResults filters={parsed.filters} context={context} />
       ) : (
         <Alert variant="error" role="alert">
           Check the filters marked above.
@@ -62,7 +63,7 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
   const { database } = server;
   const page = await listAuditItems(database.db, filters);
   const shown = page.items.reduce((rows, item) => rows + (item.kind === 'entry' ? 1 : item.events.length), 0);
-  await server.auditLog.read('audit.read', operator, randomUUID(), filters, shown);
+  await server.auditLog.read('audit.read', operator, randomUUID(), filters, shown, context.fromAnotherSite);
   const exportQuery = auditFiltersQuery(filters);
   const pageLink = (number: number) => {
     const pageQuery = auditFiltersQuery(filters, number);

@@ -1,8 +1,9 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
 import { verifyStepUp } from '@/lib/server/second-factor';
-import { recordStepUp } from '@/lib/server/step-up';
+import { recordStepUp, secondFactorDue } from '@/lib/server/step-up';
 
 /**
  * Confirming who you are again (the dialog over a production action or a change of access): the
@@ -14,8 +15,14 @@ import { recordStepUp } from '@/lib/server/step-up';
  */
 export const POST = consoleRoute(
   consoleRoutes.stepUp,
-  async ({ request, operator, requestId, body, server }) =>
-    withProof(server, operator, requestId, async () => {
+  async ({ request, operator, requestId, body, server }) => {
+    // A session still to confirm its second factor has given its password already: it proves nothing more.
+    if ('password' in body && secondFactorDue(operator, server.config) === 'confirm')
+      throw new ConsoleError(
+        'conflict',
+        'Your password is not a second factor: confirm with your passkey or your authenticator code.',
+      );
+    return withProof(server, operator, requestId, async () => {
       const entryId = await server.auditLog.record({
         action: 'step-up',
         operator,
@@ -37,5 +44,6 @@ export const POST = consoleRoute(
       }
       await server.auditLog.settle(entryId, { outcome: 'success', detail: proof }, requestId);
       return { until: new Date(Date.now() + server.config.auth.stepUpSeconds * 1000).toISOString() };
-    }),
+    });
+  },
 );

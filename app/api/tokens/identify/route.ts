@@ -1,7 +1,6 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { ConsoleError } from '@/lib/console-error';
 import { identifyToken } from '@/lib/directory/identify-token';
+import { spendLookUps } from '@/lib/server/look-up-limits';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -27,15 +26,7 @@ export const POST = consoleRoute(
     },
   },
   async ({ body, operator, server }) => {
-    await server.identifyLimit.consume(`operator:${operator.id}`).catch((refusal: unknown) => {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      const retryAfterSeconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      throw new ConsoleError(
-        'rate_limited',
-        `Too many tokens looked up in a minute: retry in ${retryAfterSeconds} s.`,
-        { retryAfterSeconds },
-      );
-    });
+    await spendLookUps(server.identifyLimit, operator.id, 1, 'Too many tokens looked up in a minute');
     return identifyToken(server.database.db, body.token);
   },
 );

@@ -37,7 +37,7 @@ const json = (value: Record<string, unknown> | null) =>
 export default async function GroupPage({ params }: GroupPageProps) {
   const environment = await pageEnvironment(params);
   const userGroupId = decodeParam((await params).id) ?? notFound();
-  const { server, operator } = await pageContext('console:use');
+  const { server, operator, fromAnotherSite } = await pageContext('console:use');
   const slug = slugOf[environment];
   const { database } = server;
   const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1 };
@@ -46,7 +46,14 @@ export default async function GroupPage({ params }: GroupPageProps) {
     listAuditEvents(database.db, historyFilters),
   ]);
   // Reading a group's history is reading the audit log: on record like any other read.
-  await server.auditLog.read('audit.read', operator, randomUUID(), historyFilters, history.events.length);
+  await server.auditLog.read(
+    'audit.read',
+    operator,
+    randomUUID(),
+    historyFilters,
+    history.events.length,
+    fromAnotherSite,
+  );
   const mayShowToken = can(operator.role, 'user-groups:reveal-token');
   const mayCreate = can(operator.role, 'user-groups:get-or-create');
 

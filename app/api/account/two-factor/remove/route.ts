@@ -1,3 +1,4 @@
+import { endUnprovedSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import { withProof } from '@/lib/server/proofs';
@@ -24,9 +25,12 @@ export const POST = consoleRoute(
       );
     await requirePasswordOrFreshSession(server, operator, body.password);
     const headers = await withProof(server, operator, requestId, () =>
-      server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, () =>
-        removeSecondFactor(server, request.headers, requestId, body.password, operator.session),
-      ),
+      server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, async () => {
+        // Their other sessions still waiting for a second factor end first: with the app gone (and
+        // no passkey) they would open the console on a password alone.
+        await endUnprovedSessions(server.database.db, operator.id, operator.session.id);
+        return removeSecondFactor(server, request.headers, requestId, body.password, operator.session);
+      }),
     );
     return answerWithCookies({ done: true as const }, headers);
   },

@@ -1,4 +1,5 @@
 import { passkeyName, removePasskey } from '@/lib/auth/passkeys';
+import { endUnprovedSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
@@ -25,6 +26,9 @@ export const POST = consoleRoute(
       async () => {
         if (!(await removePasskey(db, operator.id, params.id)))
           throw new ConsoleError('not_found', 'You have no such passkey.');
+        // Their other sessions still waiting for a second factor end: with the last one gone they
+        // would open the console on a password alone.
+        await endUnprovedSessions(db, operator.id, operator.session.id);
       },
     );
     return { done: true as const };

@@ -5,8 +5,9 @@ import { consoleRoute } from '@/lib/server/route';
 import { resetSecondFactor } from '@/lib/server/second-factor';
 
 /**
- * An admin turns off another operator's second factor (a lost phone), on record first. The operator
- * signs in with their password alone and, where their role must have one, enrols again at once.
+ * An admin turns off another operator's second factor (a lost phone), on record first, and ends
+ * their sessions. The operator signs in with their password alone and, where their role must have
+ * one, enrols again at once.
  */
 export const POST = consoleRoute(
   consoleRoutes.resetSecondFactor,
@@ -18,7 +19,7 @@ export const POST = consoleRoute(
     if (target.id === operator.id)
       throw new ConsoleError('conflict', 'Your own second factor is changed on your account page.');
     await server.auditLog.onRecord(
-      { action: 'two-factor.reset', operator, requestId, detail: target.email },
+      { action: 'two-factor.reset', operator, requestId, detail: `${target.email}; their sessions ended` },
       () => resetSecondFactor(server.database, target.id),
     );
     return { done: true as const };

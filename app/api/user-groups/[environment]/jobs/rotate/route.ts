@@ -6,6 +6,7 @@ import { createRotateJob } from '@/lib/jobs/store';
 import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
 import type { ConsoleServer } from '@/lib/server';
 import { loadJob, toJobView } from '@/lib/server/jobs';
+import { spendLookUps } from '@/lib/server/look-up-limits';
 import { consoleRoute } from '@/lib/server/route';
 import { routeEnvironment } from '@/lib/server/route-params';
 
@@ -26,6 +27,15 @@ export const POST = consoleRoute(
           : readUserGroupIds(body.userGroupIds);
     if (!reading.ok)
       throw new ConsoleError('invalid_request', reading.message, { fields: { tokens: reading.message } });
+    // Each pasted token is a look-up (the draft names its group): counted, so that drafts are no way
+    // around Identify's limit for a script.
+    if ('tokens' in body)
+      await spendLookUps(
+        server.draftLookUpLimit,
+        operator.id,
+        Math.max(1, reading.rows.length),
+        'Too many pasted tokens looked up in an hour',
+      );
     const id = await createRotateJob(
       server.database.db,
       server.jobs.vault,
