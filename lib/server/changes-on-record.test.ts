@@ -193,7 +193,7 @@ describe('the tokens of a job are handed out once, by POST, to its owner or an a
     expect(taken.status).toBe(200);
     const lines = (await taken.text()).trim().split(/\r?\n/).slice(1);
     expect(lines).toHaveLength(3);
-    expect(lines.every((line) => /,[0-9a-f]{64}$/.test(line))).toBe(true);
+    expect(lines.every((line) => /,"[0-9a-f]{64}"$/.test(line))).toBe(true);
   });
 
   it('lets another support operator take none and names the owner; an admin may', async () => {
