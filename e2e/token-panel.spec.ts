@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { apiAs, postConsole } from './support/api';
-import { supportCredentials, supportState, viewerState } from './support/auth-states';
+import {
+  adminCredentials,
+  adminState,
+  supportCredentials,
+  supportState,
+  viewerState,
+} from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { runServiceApi, serviceHasGroup } from './support/run-service';
@@ -206,6 +212,33 @@ test('leaving without copying, once confirmed, goes where the link led', async (
   // Back on the group page: nothing on screen asks any more; Show token fetches the current token.
   await panel.getByRole('button', { name: 'Show token' }).click();
   await expect(panel.getByRole('group', { name: 'Token' })).toBeVisible();
+});
+
+test('reading never writes, on screen too: Show token leaves “Last change” as the change that made it', async ({
+  page,
+}) => {
+  // A support person's walk, round 3: "Last change" became the person who only looked.
+  const id = newGroupId('last-change');
+  const admin = await apiAs(adminState);
+  try {
+    expect(
+      (await postConsole(admin, '/api/user-groups/testing/get-or-create', { user_group_id: id })).status,
+    ).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+  const panel = await openGroup(page, 'testing', id);
+  const lastChange = page
+    .getByRole('region', { name: 'Details' })
+    .getByRole('term')
+    .filter({ hasText: 'Last change' })
+    .locator('xpath=following-sibling::dd[1]');
+  await expect(lastChange).toContainText(adminCredentials.email);
+  await panel.getByRole('button', { name: 'Show token' }).click();
+  await expect(panel.getByRole('group', { name: 'Token' })).toBeVisible();
+  await page.reload();
+  await expect(lastChange).toContainText(adminCredentials.email);
+  await expect(lastChange).not.toContainText(supportCredentials.email);
 });
 
 test('a Customer token already on the page is revealed and copied only within the step-up window; after it, the dialog asks first', async ({

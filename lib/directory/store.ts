@@ -76,6 +76,10 @@ export async function recordGroupsSeen(
   let chunk: Insertable<DirectoryEntryTable>[] = [];
   // What the chunk's conflicts update besides what every answer tells: its properties, its creation.
   let shape = { withProperties: false, isNew: false };
+  // "Last change" (updated_at, updated_by) moves with a change only: a new group or a new token. A
+  // get-or-create that found the group unchanged (Show token's look, too) is a read: who changed it
+  // last stays the answer to "who changed this last?".
+  let changed = false;
   const keys = new Set<string>();
   const flush = async () => {
     if (chunk.length === 0) return;
@@ -88,8 +92,9 @@ export async function recordGroupsSeen(
           name: eb.ref('excluded.name'),
           team_id: eb.ref('excluded.team_id'),
           token_fingerprint: eb.ref('excluded.token_fingerprint'),
-          updated_at: eb.ref('excluded.updated_at'),
-          updated_by: eb.ref('excluded.updated_by'),
+          ...(changed
+            ? { updated_at: eb.ref('excluded.updated_at'), updated_by: eb.ref('excluded.updated_by') }
+            : {}),
           deleted_at: null,
           deleted_by: null,
           ...(withProperties ? { properties: eb.ref('excluded.properties') } : {}),
@@ -111,9 +116,12 @@ export async function recordGroupsSeen(
     const isNew = change.kind === 'get-or-create' && change.isNew;
     const withProperties = change.kind === 'get-or-create' && change.group.properties !== undefined;
     const key = `${change.environment}\u0000${change.group.provided_id}`;
-    const sameShape = shape.withProperties === withProperties && shape.isNew === isNew;
+    const isChange = isNew || change.kind === 'rotate';
+    const sameShape =
+      shape.withProperties === withProperties && shape.isNew === isNew && changed === isChange;
     if (!sameShape || keys.has(key) || chunk.length === ROWS_PER_STATEMENT) await flush();
     shape = { withProperties, isNew };
+    changed = isChange;
     keys.add(key);
     chunk.push({
       environment: change.environment,
