@@ -38,9 +38,16 @@ const say = (message) => process.stderr.write(`[build] ${message}\n`);
 if (command.needsConsole) {
   const stale = staleBuild(root);
   if (stale) {
-    say(`${stale}: building the console (next build; npm run build does the same)`);
+    say(
+      `${stale}: building the console (next build, a few minutes on a small machine; npm run build does the same)`,
+    );
     const nextBin = createRequire(path.join(root, 'package.json')).resolve('next/dist/bin/next');
-    const { status } = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit', cwd: root });
+    // Next's anonymous telemetry stays off: nothing leaves the machine to build the console.
+    const { status } = spawnSync(process.execPath, [nextBin, 'build'], {
+      stdio: 'inherit',
+      cwd: root,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
     if (status !== 0) process.exit(status ?? 1);
   }
 }

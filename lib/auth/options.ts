@@ -12,6 +12,7 @@
  * - Sessions in the database, absolute expiry (no sliding refresh), HttpOnly SameSite=Lax cookies,
  *   `Secure` when the console URL is https.
  */
+import { randomInt } from 'node:crypto';
 import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
 import { APIError } from 'better-auth/api';
@@ -175,6 +176,7 @@ export function createConsoleAuth(
         // clear); codes stored in clear before this read as they are until they are replaced.
         backupCodeOptions: {
           amount: BACKUP_CODE_COUNT,
+          customBackupCodesGenerate: () => Array.from({ length: BACKUP_CODE_COUNT }, backupCode),
           storeBackupCodes: {
             encrypt: (codes) => symmetricEncrypt({ key: secret, data: codes }),
             decrypt: (stored) =>
@@ -337,6 +339,19 @@ const userNotVerified = () =>
 
 function newSession(session: { userId: string; token: string }, path: string | undefined): NewSession {
   return { userId: session.userId, token: session.token, path };
+}
+
+/**
+ * A backup code people copy from paper: ten characters in two groups of five, from an alphabet with
+ * no look-alikes (no 0/O, 1/I/l: better-auth's default mixes them), about 50 bits.
+ */
+const BACKUP_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+function backupCode(): string {
+  const characters = Array.from(
+    { length: 10 },
+    () => BACKUP_CODE_ALPHABET[randomInt(BACKUP_CODE_ALPHABET.length)],
+  );
+  return `${characters.slice(0, 5).join('')}-${characters.slice(5).join('')}`;
 }
 
 /** The claims of a JWT (its signature is better-auth's to check: requireIdTokenVerification). */

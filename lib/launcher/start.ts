@@ -32,7 +32,11 @@ function log(message: string): void {
 }
 
 function runNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [nextBin, ...args], { stdio: 'inherit', env });
+  // Next's anonymous telemetry stays off: nothing leaves the machine to run the console.
+  return spawn(process.execPath, [nextBin, ...args], {
+    stdio: 'inherit',
+    env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
 }
 
 function exitCode(child: ChildProcess): Promise<number> {

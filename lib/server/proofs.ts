@@ -38,14 +38,18 @@ function isWrongProof(error: unknown): boolean {
   return fields.some((field) => field === 'password' || field === 'code' || field === 'passkey');
 }
 
-/** Counts one wrong proof against the session; at the limit the session ends, and the answer says so. */
+/**
+ * Counts one wrong proof against the session; at the limit the session ends, and the answer says
+ * so. Answers how many more wrong ones the session has before that.
+ */
 export async function strike(
   server: ConsoleServer,
   operator: ProvingOperator,
   requestId: string,
-): Promise<void> {
+): Promise<number> {
   const { db } = server.database;
-  if ((await countWrongProof(db, operator.session.id)) < WRONG_PROOF_LIMIT) return;
+  const wrong = await countWrongProof(db, operator.session.id);
+  if (wrong < WRONG_PROOF_LIMIT) return WRONG_PROOF_LIMIT - wrong;
   await server.auditLog.onRecord(
     {
       action: 'session.end',
@@ -72,7 +76,22 @@ export async function withProof<T>(
   try {
     return await run();
   } catch (error) {
-    if (isWrongProof(error)) await strike(server, operator, requestId);
-    throw error;
+    if (!(error instanceof ConsoleError) || !isWrongProof(error)) throw error;
+    throw withTriesLeft(error, await strike(server, operator, requestId));
   }
+}
+
+/**
+ * The refusal as a sentence that says how many tries are left ("That is not your current password.
+ * 4 more wrong answers and you are signed out."), where the person reads it: under the field.
+ */
+function withTriesLeft(error: ConsoleError, left: number): ConsoleError {
+  const tries = left === 1 ? 'One more wrong answer' : `${left} more wrong answers`;
+  const fields = Object.fromEntries(
+    Object.entries(error.extra.fields ?? {}).map(([field, problem]) => [
+      field,
+      `That ${problem}. ${tries} and you are signed out.`,
+    ]),
+  );
+  return new ConsoleError(error.code, error.message, { ...error.extra, fields }, error.adminMessage);
 }

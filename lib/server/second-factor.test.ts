@@ -181,6 +181,8 @@ describe('enrolling an authenticator app and signing in with it', () => {
     );
     expect(stored).toContain(id);
     for (const code of backupCodes) expect(stored).not.toContain(code);
+    // Nothing to misread on paper: no 0/O, 1/I/l.
+    for (const code of backupCodes) expect(code).toMatch(/^[2-9A-HJ-NP-Z]{5}-[2-9A-HJ-NP-Z]{5}$/);
     const code = backupCodes[0] ?? '';
     const signInWith = async () => {
       const first = await authPost('/sign-in/email', {
@@ -412,7 +414,12 @@ describe('step-up in Customer', () => {
     const stillSignedIn = async () =>
       (await directoryRoute(send(cookie, 'GET'), params({ environment: 'testing' }))).status;
 
-    expect((await stepUpRoute(send(cookie, 'POST', wrongPassword), params({}))).status).toBe(400);
+    const first = await stepUpRoute(send(cookie, 'POST', wrongPassword), params({}));
+    expect(first.status).toBe(400);
+    // A sentence under the field, with the tries left.
+    expect((await first.json()).error.fields.password).toBe(
+      'That is not your current password. 4 more wrong answers and you are signed out.',
+    );
     expect((await backupCodesRoute(send(cookie, 'POST', wrongPassword), params({}))).status).toBe(400);
     expect((await stepUpRoute(send(cookie, 'POST', { password: PASSWORD }), params({}))).status).toBe(200);
     expect((await removeRoute(send(cookie, 'POST', wrongPassword), params({}))).status).toBe(400);

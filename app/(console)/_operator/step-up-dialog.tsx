@@ -85,7 +85,7 @@ export function StepUpDialog({
   const passkeyRefusal = serverFieldErrors(withPasskey.error, ['passkey'] as const)[0]?.message;
   const passkeyError = withPasskey.isError
     ? passkeyRefusal
-      ? `That passkey ${passkeyRefusal}.`
+      ? passkeyRefusal
       : formErrorMessage(withPasskey.error)
     : null;
 

@@ -22,7 +22,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
     Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value[0] : value]),
   ) as Partial<Record<keyof AuditFilters, string>>;
   const context = await pageContext('console:use');
-  const { server, operator } = context;
+  const { operator } = context;
   const parsed = parseAuditFilters(params);
   // A token that reached the URL anyway (a form sent without JavaScript) is not written back into
   // the page: the field stays empty and says why.

@@ -34,7 +34,7 @@ export function ConfirmSecondFactor({ authenticator, passkey, consoleOrigin }: C
   const passkeyRefusal = serverFieldErrors(withPasskey.error, ['passkey'] as const)[0]?.message;
   const passkeyError = withPasskey.isError
     ? passkeyRefusal
-      ? `That passkey ${passkeyRefusal}.`
+      ? passkeyRefusal
       : formErrorMessage(withPasskey.error)
     : null;
   return (
