@@ -97,4 +97,18 @@ test.describe('as a viewer', () => {
     expect(page.url()).not.toContain(token);
     expect(seen.filter((url) => url.includes(token))).toEqual([]);
   });
+
+  test('a token pasted into the directory search is refused in place, never a page their role may not open', async ({
+    page,
+  }) => {
+    await page.goto('/testing');
+    const search = page.getByRole('searchbox');
+    await search.fill(token);
+    await expect(page.getByText('your role cannot identify tokens')).toBeVisible();
+    await search.press('Enter');
+    await page.waitForLoadState('networkidle');
+    await expect(page).toHaveURL(/\/testing$/);
+    await expect(page.getByRole('main')).toHaveCount(1);
+    await expect(search).toBeFocused();
+  });
 });

@@ -50,10 +50,11 @@ apiTest('API answers are never cached and cannot be framed or run', async ({ req
   }
 });
 
-apiTest('robots.txt answers, to anyone, that nothing here is for crawlers (not a redirect to sign in)', async ({
-  request,
-}) => {
-  const response = await request.get('/robots.txt', { maxRedirects: 0 });
-  baseExpect(response.status()).toBe(200);
-  baseExpect(await response.text()).toMatch(/^User-agent: \*\nDisallow: \/$/m);
-});
+apiTest(
+  'robots.txt answers, to anyone, that nothing here is for crawlers (not a redirect to sign in)',
+  async ({ request }) => {
+    const response = await request.get('/robots.txt', { maxRedirects: 0 });
+    baseExpect(response.status()).toBe(200);
+    baseExpect(await response.text()).toMatch(/^User-agent: \*\nDisallow: \/$/m);
+  },
+);

@@ -71,7 +71,11 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">User groups</h1>
-      <DirectorySearch initialQuery={q} slug={slug} />
+      <DirectorySearch
+        initialQuery={q}
+        slug={slug}
+        mayIdentify={can(operator.role, 'user-groups:reveal-token')}
+      />
       {q && (!exact || exact.deletedAt) ? (
         <div className="flex flex-wrap items-center gap-3 rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm">
           <span>

@@ -10,7 +10,12 @@ import { consoleRoutes } from '@/lib/console-api/routes';
 import { looksLikeToken } from '@/lib/console-api/tokens';
 import { groupPath } from './paths';
 
-type DirectorySearchProps = { initialQuery: string; slug: string };
+type DirectorySearchProps = {
+  initialQuery: string;
+  slug: string;
+  /** The role may identify tokens (support, admin); a viewer is told so where they are. */
+  mayIdentify: boolean;
+};
 
 /** The first group the list shows, focused so that Enter opens it. */
 const focusFirstResult = () =>
@@ -22,7 +27,7 @@ const focusFirstResult = () =>
  * to the first of several (Enter again opens it); with no match the page offers the create form,
  * which Enter never opens by itself. A token typed or pasted here goes to Identify, in memory: never to the URL.
  */
-export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
+export function DirectorySearch({ initialQuery, slug, mayIdentify }: DirectorySearchProps) {
   const id = useId();
   const router = useRouter();
   const pathname = usePathname();
@@ -58,6 +63,8 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
   }, [focusResultsFor, initialQuery, pending]);
 
   const identify = () => {
+    // A viewer stays here: the hint below says why (never a page their role may not open).
+    if (!mayIdentify) return;
     handOverToken(trimmed);
     router.push(`/${slug}/paste-token`);
   };
@@ -128,7 +135,9 @@ export function DirectorySearch({ initialQuery, slug }: DirectorySearchProps) {
         autoFocus
       />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground" aria-live="polite">
-        {token ? (
+        {token && !mayIdentify ? (
+          'That looks like a token: it is not searched (it would land in the address bar), and your role cannot identify tokens.'
+        ) : token ? (
           <>
             That looks like a token: it is not searched (it would land in the address bar). Enter, or{' '}
             <button
