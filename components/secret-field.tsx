@@ -25,6 +25,8 @@ type SecretFieldProps = {
    * showing it did. Once that window has passed, the person confirms first (the step-up dialog).
    */
   confirmFirst?: boolean;
+  /** Shown from the start: a value meant to be read and passed on (an invitation link). */
+  startRevealed?: boolean;
   className?: string;
 };
 
@@ -40,11 +42,12 @@ export function SecretField({
   revoked = false,
   onCopied,
   confirmFirst = false,
+  startRevealed = false,
   className,
 }: SecretFieldProps) {
   const labelId = useId();
   const valueRef = useRef<HTMLElement>(null);
-  const [revealed, setRevealed] = useState(false);
+  const [revealed, setRevealed] = useState(startRevealed);
   const [copyOutcome, setCopyOutcome] = useState<CopyOutcome | null>(null);
   const [selectWhenShown, setSelectWhenShown] = useState(false);
   const [shownValue, setShownValue] = useState(value);
@@ -52,7 +55,7 @@ export function SecretField({
   // A different secret starts masked again, with no stale feedback.
   if (shownValue !== value) {
     setShownValue(value);
-    setRevealed(false);
+    setRevealed(startRevealed);
     setCopyOutcome(null);
   }
 

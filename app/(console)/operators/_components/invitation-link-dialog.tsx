@@ -35,7 +35,8 @@ export function InvitationLinkDialog({
           password and are signed in. It works once, until {formatExpiry(invitation?.expiresAt ?? '')}. It is
           shown only now; if it is lost, send a new one.
         </DialogDescription>
-        {invitation ? <SecretField label="Invitation link" value={invitation.link} /> : null}
+        {/* Meant to be read and passed on: shown, not behind Reveal (the dialog is the admin's, once). */}
+        {invitation ? <SecretField label="Invitation link" value={invitation.link} startRevealed /> : null}
         <DialogFooter>
           <DialogClose asChild>
             <Button>Done</Button>
