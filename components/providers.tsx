@@ -1,7 +1,8 @@
 'use client';
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { setNonce } from 'get-nonce';
+import { type ReactNode, useEffect, useState } from 'react';
 
 function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -13,8 +14,20 @@ function createQueryClient(): QueryClient {
   });
 }
 
+/**
+ * The page's CSP nonce, for the style elements dialogs add (Radix's scroll lock, through get-nonce):
+ * the policy allows style elements only with it (proxy.ts), and without it every dialog logged a
+ * violation. Read from Next's own scripts, which carry it (the browser hides the attribute's value,
+ * not the property).
+ */
+function adoptPageNonce(): void {
+  const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce;
+  if (nonce) setNonce(nonce);
+}
+
 /** Client-side context for the whole app: one QueryClient per browser tab. */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
+  useEffect(adoptPageNonce, []);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

@@ -35,6 +35,12 @@ test('pages carry a nonce CSP that lets Next hydrate, and no violation happens',
       .getByText(/must not be empty|Enter/i)
       .first(),
   ).toBeVisible();
+  // A dialog too: its scroll lock adds a style element, which carries the nonce.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(palette).toHaveCount(0);
   expect(violations).toEqual([]);
 
   const again = await page.request.get('/customer/new');
