@@ -26,12 +26,11 @@ const listed = (search: string, groups: Group[] = []) =>
   }));
 
 describe('paletteSections', () => {
-  it('lists every command while nothing is typed; an environment without a key says so but stays reachable', () => {
+  it('lists every command while nothing is typed (switching only to the other environment); one without a key says so but stays reachable', () => {
     expect(listed('  ')).toEqual([
       {
         heading: 'Go to',
         commands: [
-          { label: 'Switch to Customer', detail: 'current', href: '/customer' },
           { label: 'Switch to Testing', detail: 'not configured', href: '/testing' },
           { label: 'Open the audit log', href: '/audit?environment=Customer' },
           { label: 'Paste a token', href: '/customer/paste-token' },

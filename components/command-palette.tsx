@@ -106,13 +106,16 @@ export function paletteSections(input: {
     icon: Users,
   }));
   const commands: PaletteCommand[] = [
-    ...input.environments.map(({ environment: target, configured }) => ({
-      value: `switch:${target}`,
-      label: `Switch to ${target}`,
-      detail: !configured ? 'not configured' : target === environment ? 'current' : undefined,
-      href: `/${slugOf[target]}`,
-      icon: ArrowRightLeft,
-    })),
+    // The other environment only: "Switch to Customer (current)" was the first, preselected, command.
+    ...input.environments
+      .filter(({ environment: target }) => target !== environment)
+      .map(({ environment: target, configured }) => ({
+        value: `switch:${target}`,
+        label: `Switch to ${target}`,
+        detail: !configured ? 'not configured' : undefined,
+        href: `/${slugOf[target]}`,
+        icon: ArrowRightLeft,
+      })),
     {
       value: 'audit',
       label: 'Open the audit log',
