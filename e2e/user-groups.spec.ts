@@ -29,6 +29,10 @@ async function create(
   await form.getByRole('button', { name: 'Create user group' }).click();
   const result = page.getByRole('region', { name: 'User group' });
   await expect(result).toBeVisible();
+  // The answer is where the eye is: scrolled to, and the focus on its heading (a support person's
+  // walk, round 3: at 1280×800 it appeared below the fold and the focus fell to the page).
+  await expect(result.getByRole('heading', { name: `User group ${group.id}` })).toBeFocused();
+  await expect(result.getByRole('heading', { name: `User group ${group.id}` })).toBeInViewport();
   return result;
 }
 

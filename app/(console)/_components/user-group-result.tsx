@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -24,6 +24,13 @@ export function UserGroupResult({ request, result, groupHref, production }: User
   const headingId = useId();
   const { user_group: userGroup, new_user_group: created } = result;
   const notices = unchangedGroupNotices(request, result);
+  // The answer is where the eye and the focus go: below the form it was off screen at 1280×800, and
+  // the focus fell to the page. Each new answer is a new mount (its key).
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    headingRef.current?.focus({ preventScroll: true });
+    headingRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, []);
 
   return (
     <section
@@ -31,8 +38,14 @@ export function UserGroupResult({ request, result, groupHref, production }: User
       className="flex flex-col gap-4 rounded-lg border border-border bg-background/60 p-4 sm:p-5"
     >
       <div className="flex flex-wrap items-center gap-2">
-        <h3 id={headingId} className="text-sm font-semibold">
-          User group
+        <h3
+          id={headingId}
+          ref={headingRef}
+          tabIndex={-1}
+          className="scroll-mt-28 rounded-sm text-sm font-semibold outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          User group <span className="font-mono wrap-anywhere">{userGroup.provided_id}</span>
+          <span className="sr-only">{created ? ', created' : ', existing'}</span>
         </h3>
         {created ? <Badge variant="success">Created</Badge> : <Badge variant="info">Existing</Badge>}
       </div>
