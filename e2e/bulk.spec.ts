@@ -77,14 +77,30 @@ test('a 500-row CSV: the preview lists exactly its 3 bad rows, the run reaches 1
   await page.reload();
   await expect(page.getByTestId('job-status')).toHaveText('Finished');
 
+  // The only copy: asked first, and Not now takes nothing.
+  await page.getByRole('button', { name: 'Download the result with tokens' }).click();
+  const askFirst = page.getByRole('dialog', { name: /Download the only copy of the tokens/ });
+  await expect(askFirst).toContainText('the only copy of 497 tokens');
+  await expectNoSeriousA11yViolations(page, 'asking before the only copy of the tokens');
+  await askFirst.getByRole('button', { name: 'Not now' }).click();
+  await expect(page.getByRole('button', { name: 'Download the result with tokens' })).toBeFocused();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download the result with tokens' }).click();
+  await askFirst.getByRole('button', { name: 'Download and erase' }).click();
   const file = await (await download).path();
   const result = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[];
-  expect(result).toHaveLength(497);
-  expect(result.every((row) => row.status === 'done' && /^[0-9a-f]{64}$/.test(row.token ?? ''))).toBe(true);
+  // Every line of the file: the rows run, and the three the preview refused, with what is wrong.
+  expect(result).toHaveLength(500);
+  const refused = result.filter((row) => row.status === 'invalid');
+  expect(refused.map((row) => Number(row.line)).sort((a, b) => a - b)).toEqual(
+    [...badLines].sort((a, b) => a - b),
+  );
+  expect(refused.every((row) => row.note !== '' && row.token === '')).toBe(true);
+  const run = result.filter((row) => row.status !== 'invalid');
+  expect(run).toHaveLength(497);
+  expect(run.every((row) => row.status === 'done' && /^[0-9a-f]{64}$/.test(row.token ?? ''))).toBe(true);
   const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: consoleApiKeyOf('Testing') });
-  for (const row of result) {
+  for (const row of run) {
     const group = await politely(() => api.getOrCreate({ user_group_id: row.user_group_id as string }));
     expect(group.new_user_group).toBe(false);
     expect(group.user_group.token).toBe(row.token);
@@ -267,6 +283,7 @@ test('in Customer, groups chosen in the directory are rotated after the count is
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download the result with tokens' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Download and erase' }).click();
   const result = parse(await readFile(await (await download).path(), 'utf8'), { columns: true }) as Record<
     string,
     string

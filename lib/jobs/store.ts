@@ -331,8 +331,9 @@ export interface ResultRow {
 }
 
 /**
- * Every row the job ran (the preview's refusals are not results), in the job's order; with tokens,
- * decrypted (null where none or already erased).
+ * Every row of the job, in the file's order: those it ran with their outcome, and those the preview
+ * refused (status `invalid`) with what is wrong, so the file accounts for every line sent; with
+ * tokens, decrypted (null where none or already erased).
  */
 export function jobResultRows(db: ConsoleDb, id: string, vault: TokenVault | null): Promise<ResultRow[]> {
   return resultRows(jobsDb(db), id, vault);
@@ -343,7 +344,7 @@ async function resultRows(db: JobsDb, id: string, vault: TokenVault | null): Pro
     .selectFrom('bulk_job_row')
     .selectAll()
     .where('job_id', '=', id)
-    .where('status', '!=', 'invalid')
+    .orderBy('source_line')
     .orderBy('row_number')
     .execute();
   return rows.map((row) => ({

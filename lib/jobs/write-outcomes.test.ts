@@ -88,6 +88,26 @@ const write = (
     .transaction()
     .execute((trx) => writeOutcomes(trx, { job, batch, vault, log }));
 
+describe('jobResultRows', () => {
+  it('accounts for every line of the file: the rows the preview refused come with what is wrong', async () => {
+    const reading = readGetOrCreateCsv('user_group_id,name\nfine-0,Fine\n,No id\nfine-2,Also fine\n');
+    if (!reading.ok) throw new Error(reading.message);
+    const id = await createGetOrCreateJob(database.db, {
+      environment: 'Testing',
+      source: 'x.csv',
+      owner,
+      ...reading,
+    });
+    const rows = await jobResultRows(database.db, id, null);
+    expect(rows.map((row) => [row.line, row.status])).toEqual([
+      [2, 'pending'],
+      [3, 'invalid'],
+      [4, 'pending'],
+    ]);
+    expect(rows[1]?.error).toMatch(/user_group_id/);
+  });
+});
+
 describe('writeOutcomes', () => {
   it('writes the rows, the directory and an audit entry each, in one transaction', async () => {
     const { id, job, batch, token } = await jobWithOutcomes('written');

@@ -43,7 +43,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
   const { data: job = initial } = useJob(initial);
   const steer = useSteerJob(initial.id);
   const takeTokens = useTakeJobTokens(initial.id);
-  const [confirming, setConfirming] = useState<'start' | 'cancel' | null>(null);
+  const [confirming, setConfirming] = useState<'start' | 'cancel' | 'tokens' | null>(null);
   const { counts } = job;
   const settled = counts.done + counts.failed;
   const percent = counts.total === 0 ? 0 : Math.floor((settled / counts.total) * 100);
@@ -174,8 +174,8 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
               >
                 Download the result
               </a>
-              {tokenDownload?.allowed && !job.tokensErasedAt && !takeTokens.isSuccess ? (
-                <Button onClick={() => takeTokens.mutate()} disabled={takeTokens.isPending}>
+              {tokenDownload?.allowed && !job.tokensErasedAt && !takeTokens.isSuccess && counts.done > 0 ? (
+                <Button onClick={() => setConfirming('tokens')} disabled={takeTokens.isPending}>
                   Download the result with tokens
                 </Button>
               ) : null}
@@ -193,9 +193,11 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
                   ? `The tokens were downloaded${job.tokensTakenBy ? ` by ${job.tokensTakenBy}` : ''} on ${job.tokensErasedAt.slice(0, 16).replace('T', ' ')} UTC and erased from the console. A group’s current token is on its page (Show token).`
                   : takeTokens.isSuccess
                     ? 'The tokens were downloaded and erased from the console. A group’s current token is on its page (Show token).'
-                    : tokenDownload.allowed
-                      ? 'The result with tokens can be downloaded once: the console then erases the tokens it holds. Keep the file safe.'
-                      : tokenDownload.reason}
+                    : !tokenDownload.allowed
+                      ? tokenDownload.reason
+                      : counts.done === 0
+                        ? 'No row produced a token: there are no tokens to download.'
+                        : 'The result with tokens can be downloaded once: the console then erases the tokens it holds. Keep the file safe.'}
               </p>
             ) : null}
           </div>
@@ -247,10 +249,23 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         title={`Cancel the job ${job.source} in ${where}?`}
         description="Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded."
         confirmLabel="Cancel the job"
+        cancelLabel="Keep it running"
         destructive
         onConfirm={() => {
           setConfirming(null);
           steer.mutate({ action: 'cancel' });
+        }}
+      />
+      <ConfirmDialog
+        open={confirming === 'tokens'}
+        onOpenChange={(open) => setConfirming(open ? 'tokens' : null)}
+        title={`Download the only copy of the tokens of ${job.source} in ${where}?`}
+        description={`This file is the only copy of ${plural(counts.done, 'token')}: the console erases them as it hands them out, and cannot give them again. Keep the file safe. If the browser loses the download, each group's current token is still on its page (Show token).`}
+        confirmLabel="Download and erase"
+        cancelLabel="Not now"
+        onConfirm={() => {
+          setConfirming(null);
+          takeTokens.mutate();
         }}
       />
     </div>
