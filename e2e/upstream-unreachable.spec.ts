@@ -129,8 +129,15 @@ test('names the upstream when it stops answering mid-session, and keeps the inpu
     );
     await expectNoSeriousA11yViolations(page, 'a job waiting for its service');
     await page.getByRole('button', { name: 'Cancel job' }).click();
+    // The dialog's buttons say what they do.
+    await expect(page.getByRole('dialog').getByRole('button', { name: 'Keep it running' })).toBeVisible();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel the job' }).click();
     await expect(page.getByTestId('job-status')).toHaveText('Cancelled');
+    // No row produced a token: no download of tokens is offered, and the note says why.
+    await expect(page.getByRole('button', { name: 'Download the result with tokens' })).toHaveCount(0);
+    await expect(page.getByTestId('tokens-note')).toHaveText(
+      'No row produced a token: there are no tokens to download.',
+    );
 
     // Support reads what to do, not which variable to set: that is for an admin.
     const supportContext = await browser.newContext();
