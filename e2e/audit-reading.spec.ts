@@ -85,7 +85,10 @@ test('a bulk job’s rows fold into one line that opens, by keyboard too', async
     await support.dispose();
   }
 
-  await page.goto(`/audit?operator=${encodeURIComponent(supportCredentials.email)}&environment=Testing`);
+  // With reads: a draft's pasted tokens were looked up (token.identify), under the job.
+  await page.goto(
+    `/audit?operator=${encodeURIComponent(supportCredentials.email)}&environment=Testing&reads=include`,
+  );
   // Newest first: this job's line is the first of its kind.
   const toggle = page.getByRole('button', { name: 'bulk rotate: 3 rows (2 success, 1 failed)' }).first();
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');

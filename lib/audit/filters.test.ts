@@ -13,8 +13,9 @@ const db = new Kysely<ConsoleTables>({
   },
 });
 
+/** The SQL of a query string; reads included unless it says otherwise (their own tests below). */
 function compile(params: Record<string, string>) {
-  const parsed = parseAuditFilters(new URLSearchParams(params));
+  const parsed = parseAuditFilters(new URLSearchParams({ reads: 'include', ...params }));
   if (!parsed.success) throw new Error(JSON.stringify(parsed.fields));
   return applyAuditFilters(db.selectFrom('audit_event').selectAll(), parsed.filters).compile();
 }
@@ -54,7 +55,7 @@ describe('audit filters to SQL', () => {
 
   it('matches a group id exactly for a group page (exactGroup, never from the query string)', () => {
     const parsed = parseAuditFilters(new URLSearchParams({ group: 'acme', exactGroup: 'true' }));
-    expect(parsed).toEqual({ success: true, filters: { group: 'acme', page: 1 } });
+    expect(parsed).toEqual({ success: true, filters: { group: 'acme', page: 1, reads: false } });
     const { sql, parameters } = applyAuditFilters(db.selectFrom('audit_event').selectAll(), {
       group: 'acme',
       exactGroup: true,
@@ -66,6 +67,18 @@ describe('audit filters to SQL', () => {
   it('takes LIKE wildcards in the person filter literally', () => {
     expect(escapeLike('100%_a\\b')).toBe('100\\%\\_a\\\\b');
     expect(compile({ operator: '%' }).parameters).toEqual(['%\\%%']);
+  });
+
+  it('lists changes only unless reads are asked for, or an action is (a support person’s walk, round 3)', () => {
+    const changesOnly = compile({ reads: '' });
+    expect(changesOnly.sql).toBe('select * from "audit_event" where "action" not in (?, ?, ?, ?)');
+    expect(changesOnly.parameters).toEqual(['show-token', 'token.identify', 'audit.read', 'audit.export']);
+    expect(compile({ reads: 'include' }).sql).toBe('select * from "audit_event"');
+    expect(compile({ reads: '', action: 'show-token' }).sql).toBe(
+      'select * from "audit_event" where "action" = ?',
+    );
+    expect(auditFiltersQuery({ reads: true })).toBe('reads=include');
+    expect(auditFiltersQuery({ reads: false })).toBe('');
   });
 
   it('ignores blank fields, as an empty form submits them', () => {
@@ -89,7 +102,7 @@ describe('parseAuditFilters', () => {
 
   it('reads Next searchParams objects, first of repeated values', () => {
     const parsed = parseAuditFilters({ action: ['delete', 'rotate'], page: '3' });
-    expect(parsed).toEqual({ success: true, filters: { action: 'delete', page: 3 } });
+    expect(parsed).toEqual({ success: true, filters: { action: 'delete', page: 3, reads: false } });
   });
 
   it('round-trips through the query string it builds', () => {

@@ -43,6 +43,8 @@ const auditFiltersSchema = z
     group: z.preprocess(blankToUndefined, z.string().max(255).optional()),
     from: timeBound,
     to: timeBound,
+    // `reads=include`: the log's reads (READ_ACTIONS) are listed too; by default only what changed.
+    reads: z.preprocess((value) => value === 'include' || value === true, z.boolean()),
     page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
   })
   .refine((filters) => !filters.from || !filters.to || lowerBound(filters.from) < upperBound(filters.to), {
@@ -81,6 +83,7 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
   if (filters.group) params.set('group', filters.group);
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
+  if (filters.reads) params.set('reads', 'include');
   if (page && page > 1) params.set('page', String(page));
   return params.toString();
 }
@@ -90,7 +93,18 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
  * own history (its page), where another id that merely contains this one must not appear. Not in
  * the query string: the audit page searches by part of an id, as the directory does.
  */
-export type AuditQuery = Omit<AuditFilters, 'page'> & { exactGroup?: boolean };
+export type AuditQuery = Omit<AuditFilters, 'page' | 'reads'> & {
+  exactGroup?: boolean;
+  /** false: only changes (the audit page's default); unset, as for a group's own history: everything. */
+  reads?: boolean;
+};
+
+/**
+ * Entries that record a read, not a change: a token shown or looked up, the log itself read or
+ * exported. They stay on record; the audit page lists them when asked (`reads=include`), so that the
+ * first page of a working day shows its changes, not one entry per group page opened.
+ */
+export const READ_ACTIONS = ['show-token', 'token.identify', 'audit.read', 'audit.export'] as const;
 
 /** A case-insensitive substring of a column, wildcards in the input taken literally. */
 function containing(column: 'operator_email' | 'user_group_id', part: string) {
@@ -103,17 +117,21 @@ export function applyAuditFilters<O>(
   query: SelectQueryBuilder<ConsoleTables, 'audit_event', O>,
   filters: AuditQuery,
 ): SelectQueryBuilder<ConsoleTables, 'audit_event', O> {
+  // Reads are left out only where no action was asked for: asking for `show-token` lists those.
+  const withoutReads = filters.reads === false && !filters.action;
   if (
     !filters.operator &&
     !filters.action &&
     !filters.environment &&
     !filters.group &&
     !filters.from &&
-    !filters.to
+    !filters.to &&
+    !withoutReads
   )
     return query;
   return query.where((eb) => {
     const parts: Expression<SqlBool>[] = [];
+    if (withoutReads) parts.push(eb('action', 'not in', [...READ_ACTIONS]));
     if (filters.operator) parts.push(containing('operator_email', filters.operator));
     if (filters.action) parts.push(eb('action', '=', filters.action));
     if (filters.environment) parts.push(eb('environment', '=', filters.environment));

@@ -38,8 +38,9 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
       <div className="flex flex-col gap-1.5">
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
         <p className="text-sm text-muted-foreground">
-          Every sign-in, get-or-create, rotation, deletion and operator change, newest first. Tokens appear as
-          fingerprints (the first 12 hex characters of their SHA-256), never in full.
+          Every sign-in, get-or-create, rotation, deletion and operator change, newest first; reads (tokens
+          shown or looked up, this log read) too with <em>Include reads</em>. Tokens appear as fingerprints
+          (the first 12 hex characters of their SHA-256), never in full.
         </p>
       </div>
       <AuditFiltersForm

@@ -114,6 +114,20 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
           <Input {...control} name="to" type="datetime-local" defaultValue={values.to ?? ''} />
         ))}
       </div>
+      <div className="flex items-center gap-2 text-sm">
+        <input
+          id="filter-reads"
+          type="checkbox"
+          name="reads"
+          value="include"
+          defaultChecked={values.reads === 'include'}
+          className="size-4 accent-primary"
+        />
+        <label htmlFor="filter-reads">
+          Include reads{' '}
+          <span className="text-muted-foreground">(tokens shown or looked up, this log read)</span>
+        </label>
+      </div>
       <div className="flex flex-wrap gap-2">
         <Button type="submit">Apply filters</Button>
         <a

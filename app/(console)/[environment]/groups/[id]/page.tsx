@@ -40,7 +40,8 @@ export default async function GroupPage({ params }: GroupPageProps) {
   const { server, operator, fromAnotherSite } = await pageContext('console:use');
   const slug = slugOf[environment];
   const { database } = server;
-  const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1 };
+  // A group's own history lists its reads too (Show token's looks): who saw its token, and when.
+  const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1, reads: true };
   const [entry, history] = await Promise.all([
     findDirectoryEntry(database.db, environment, userGroupId),
     listAuditEvents(database.db, historyFilters),
