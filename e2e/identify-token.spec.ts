@@ -54,11 +54,15 @@ test('a pasted token is identified: current, replaced, or unknown; the token rea
   await form.getByRole('button', { name: 'Identify' }).click();
   await expect(answer(page)).toContainText(`The current token of ${id} in Testing`);
   await expect(answer(page)).toContainText('as this console last saw it');
+  // A status of its own words and colour, and the answer takes the focus.
+  await expect(answer(page).getByTestId('token-standing')).toHaveText('Current');
+  await expect(answer(page)).toBeFocused();
   await expectNoSeriousA11yViolations(page, 'a token identified as current');
 
   await form.getByLabel('Token').fill(old);
   await form.getByRole('button', { name: 'Identify' }).click();
   await expect(answer(page)).toContainText(`A replaced token of ${id} in Testing`);
+  await expect(answer(page).getByTestId('token-standing')).toHaveText('Replaced');
   await expect(answer(page)).toContainText(/Replaced .* by support@e2e\.example, in a rotation/);
 
   // Rotating or deleting goes through the group's page and its confirmations.
@@ -72,9 +76,14 @@ test('a pasted token is identified: current, replaced, or unknown; the token rea
   await form.getByLabel('Token').fill(unknown);
   await form.getByRole('button', { name: 'Identify' }).click();
   await expect(answer(page)).toContainText('This console has never seen this token');
+  await expect(answer(page).getByTestId('token-standing')).toHaveText('Unknown');
+  // Support may rotate it, not delete its group: the answer says only that.
+  await expect(answer(page)).toContainText('You can still rotate it below.');
   await expect(page.getByRole('form', { name: 'Rotate token' }).getByLabel('Current token')).toHaveValue(
     unknown,
   );
+  // Filled in, not focused: the answer keeps the focus.
+  await expect(answer(page)).toBeFocused();
   await expectNoSeriousA11yViolations(page, 'an unknown token, with the forms that can still act on it');
 
   for (const secret of [old, current, unknown]) {

@@ -1,11 +1,12 @@
 'use client';
 
-import { Eye, EyeOff, ScanSearch } from 'lucide-react';
+import { CircleCheck, CircleHelp, Eye, EyeOff, History, ScanSearch, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formErrorMessage } from '@/components/form-errors';
 import { takeHandedOverToken } from '@/components/token-handoff';
 import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -55,9 +56,12 @@ const standingNote: Record<Match['standing'], string> = {
 export function IdentifyTokenForm({
   environment,
   onUnknown,
+  allowed,
 }: {
   environment: Environment;
   onUnknown: (token: string) => void;
+  /** What the role may do with a token the console does not know: the answer says only that. */
+  allowed: { rotate: boolean; delete: boolean };
 }) {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -77,6 +81,13 @@ export function IdentifyTokenForm({
   }, [mutate, onUnknown]);
 
   const answer = identify.data;
+  // Each answer is where the eye and the focus go (a support person's walk, round 3).
+  const answerRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!answer) return;
+    answerRef.current?.focus({ preventScroll: true });
+    answerRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [answer]);
   return (
     <Card>
       <CardHeader>
@@ -142,15 +153,24 @@ export function IdentifyTokenForm({
         ) : null}
 
         {answer ? (
-          <section aria-label="Whose token it is" aria-live="polite" className="flex flex-col gap-3">
+          <section
+            ref={answerRef}
+            tabIndex={-1}
+            aria-label="Whose token it is"
+            aria-live="polite"
+            className="flex scroll-mt-28 flex-col gap-3 rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
             <p className="text-xs text-muted-foreground">
               Fingerprint <code className="font-mono">{answer.fingerprint}</code>. As this console last saw
               it, in both environments.
             </p>
             {answer.matches.length === 0 ? (
-              <Alert variant="notice" role="status">
-                This console has never seen this token: it may come from another system, or be mistyped. You
-                can still rotate it, or delete its group, below.
+              <Alert variant="notice" role="status" className="flex flex-col items-start gap-2">
+                <StandingBadge standing="unknown" />
+                <span>
+                  This console has never seen this token: it may come from another system, or be mistyped.
+                  {unknownTokenActions(allowed)}
+                </span>
               </Alert>
             ) : (
               <ul className="flex flex-col gap-3">
@@ -183,6 +203,36 @@ export function IdentifyTokenForm({
   );
 }
 
+/** The sentence after "never seen": only what this role's forms below can do. */
+function unknownTokenActions({ rotate, delete: remove }: { rotate: boolean; delete: boolean }): string {
+  if (rotate && remove) return ' You can still rotate it, or delete its group, below.';
+  if (rotate) return ' You can still rotate it below.';
+  if (remove) return ' You can still delete its group below.';
+  return '';
+}
+
+/**
+ * Whether a token works, at a glance: its own words, colour and icon, whatever the environment's
+ * colour (red is Customer's, so "It works" and "It no longer works" no longer look alike there).
+ */
+const standingBadges = {
+  current: { label: 'Current', variant: 'success', Icon: CircleCheck },
+  replaced: { label: 'Replaced', variant: 'neutral', Icon: History },
+  superseded: { label: 'Replaced', variant: 'neutral', Icon: History },
+  deleted: { label: 'Deleted', variant: 'neutral', Icon: Trash2 },
+  unknown: { label: 'Unknown', variant: 'info', Icon: CircleHelp },
+} as const;
+
+function StandingBadge({ standing }: { standing: keyof typeof standingBadges }) {
+  const { label, variant, Icon } = standingBadges[standing];
+  return (
+    <Badge variant={variant} className="inline-flex items-center gap-1" data-testid="token-standing">
+      <Icon aria-hidden="true" className="size-3.5" />
+      {label}
+    </Badge>
+  );
+}
+
 function MatchCard({ match }: { match: Match }) {
   const slug = slugOf[match.environment];
   const production = match.environment === 'Customer';
@@ -190,6 +240,7 @@ function MatchCard({ match }: { match: Match }) {
     <li
       className={`flex flex-col gap-1.5 rounded-lg border p-3 text-sm ${production ? 'border-destructive/50' : 'border-border'}`}
     >
+      <StandingBadge standing={match.standing} />
       <p className="font-medium">
         {standingTitle[match.standing](match)}
         {match.name ? <span className="font-normal text-muted-foreground"> ({match.name})</span> : null}

@@ -40,7 +40,7 @@ export function PasteTokenConsole({
   }
   return (
     <div className="flex flex-col gap-6">
-      <IdentifyTokenForm environment={environment} onUnknown={showUnknown} />
+      <IdentifyTokenForm environment={environment} onUnknown={showUnknown} allowed={allowed} />
       {unknownToken ? (
         <section aria-labelledby="unknown-token-heading" className="flex flex-col gap-4">
           <h2 id="unknown-token-heading" className="text-base font-semibold">

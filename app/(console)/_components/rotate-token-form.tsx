@@ -34,7 +34,6 @@ export function RotateTokenSection({
   onTokenRevoked,
 }: RotateTokenSectionProps) {
   const id = useId();
-  const sectionRef = useRef<HTMLElement>(null);
   const focusAfterDialog = useRef<string | null>(null);
   const nextRotationId = useRef(1);
   const [confirming, setConfirming] = useState<RotateRequest | null>(null);
@@ -48,7 +47,7 @@ export function RotateTokenSection({
     mode: 'onChange',
   });
   const { errors } = form.formState;
-  const { setValue, setFocus } = form;
+  const { setValue } = form;
 
   const rotate = useRotateToken(environment, {
     onSuccess: (result, request) => {
@@ -69,10 +68,10 @@ export function RotateTokenSection({
 
   useEffect(() => {
     if (!prefill) return;
+    // Filled in, not focused nor scrolled to: the answer that says whose token it is keeps the eye and
+    // the focus, and a prefilled Customer field is not one Enter away from a rotation.
     setValue('current_token', prefill.token, { shouldDirty: true, shouldValidate: true });
-    sectionRef.current?.scrollIntoView({ block: 'start' });
-    setFocus('current_token');
-  }, [prefill, setValue, setFocus]);
+  }, [prefill, setValue]);
 
   const onSubmit = form.handleSubmit(
     (values) => setConfirming(toRotateRequest(values)),
@@ -82,7 +81,7 @@ export function RotateTokenSection({
   const tokenId = `${id}-current-token`;
 
   return (
-    <section ref={sectionRef} className="scroll-mt-4">
+    <section className="scroll-mt-4">
       <Card>
         <CardHeader>
           <CardTitle>Rotate token</CardTitle>
