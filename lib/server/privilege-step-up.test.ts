@@ -20,17 +20,7 @@ afterAll(() => harness.close());
 
 const PASSWORD = 'a-long-enough-password';
 
-/** Makes the session's last authentication `minutes` old, as if that long had passed. */
-async function ageSession(cookie: string, minutes: number) {
-  const token =
-    decodeURIComponent(/console\.session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
-  const past = new Date(Date.now() - minutes * 60_000).toISOString();
-  await server.database.db
-    .updateTable('session')
-    .set({ createdAt: past, steppedUpAt: null })
-    .where('token', '=', token)
-    .execute();
-}
+const { ageSession } = harness;
 
 async function refusedForStaleSession(response: Response) {
   expect(response.status).toBe(403);

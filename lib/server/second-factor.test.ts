@@ -74,17 +74,7 @@ async function entries(action: AuditAction, email: string) {
   return events.filter((event) => event.operator_email === email);
 }
 
-/** Makes the session's last authentication `minutes` old, as if that long had passed. */
-async function ageSession(cookie: string, minutes: number) {
-  const token =
-    decodeURIComponent(/console\.session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
-  const past = new Date(Date.now() - minutes * 60_000).toISOString();
-  await server.database.db
-    .updateTable('session')
-    .set({ createdAt: past, steppedUpAt: null })
-    .where('token', '=', token)
-    .execute();
-}
+const { ageSession } = harness;
 
 describe('enrolling an authenticator app and signing in with it', () => {
   it('asks for the password, turns on with the first code, and is on record without a spurious sign-in', async () => {

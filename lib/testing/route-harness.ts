@@ -101,9 +101,22 @@ export async function startRouteTestConsole(
     return { id: operator.id, link: invitation.link, secret, cookie };
   };
 
+  /** Makes a session's last authentication `minutes` old, as if that long had passed. */
+  const ageSession = async (cookie: string, minutes: number) => {
+    const token =
+      decodeURIComponent(/console\.session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
+    const past = new Date(Date.now() - minutes * 60_000).toISOString();
+    await server.database.db
+      .updateTable('session')
+      .set({ createdAt: past, steppedUpAt: null })
+      .where('token', '=', token)
+      .execute();
+  };
+
   return {
     origin,
     server,
+    ageSession,
     addOperator,
     service,
     /** The service's database, to start it again on the same port after stopping it. */

@@ -1,8 +1,8 @@
 'use client';
 
-import { KeyRound, ShieldCheck } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useStepUp, useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step-up';
+import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
 import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -20,6 +20,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { noteConfirmedFor, registerStepUpPrompt } from '@/lib/browser-client/step-up-prompt';
 import { plural } from '@/lib/plural';
+import { PasskeyConfirmation } from './passkey-confirmation';
 
 type StepUpDialogProps = {
   /** CONSOLE_STEP_UP_MINUTES, for the explanation. */
@@ -52,7 +53,6 @@ export function StepUpDialog({
   const [value, setValue] = useState('');
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
   const stepUp = useStepUp();
-  const withPasskey = useStepUpWithPasskey();
   const returnPath = () => `${window.location.pathname}${window.location.search}`;
   const signInAgain = useStartSingleSignOn('/', { onError: () => undefined });
 
@@ -74,7 +74,6 @@ export function StepUpDialog({
     setOpen(false);
     setValue('');
     stepUp.reset();
-    withPasskey.reset();
     settle.current?.(confirmed);
     settle.current = null;
   }
@@ -82,12 +81,6 @@ export function StepUpDialog({
   const field = method === 'password' ? 'password' : 'code';
   const fieldError = serverFieldErrors(stepUp.error, [field] as const)[0]?.message;
   const formError = stepUp.isError && !fieldError ? formErrorMessage(stepUp.error) : null;
-  const passkeyRefusal = serverFieldErrors(withPasskey.error, ['passkey'] as const)[0]?.message;
-  const passkeyError = withPasskey.isError
-    ? passkeyRefusal
-      ? passkeyRefusal
-      : formErrorMessage(withPasskey.error)
-    : null;
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : close(false))}>
@@ -117,25 +110,9 @@ export function StepUpDialog({
           </div>
         ) : null}
         {hasPasskey ? (
-          <div className="flex flex-col gap-2">
-            <Button
-              type="button"
-              disabled={withPasskey.isPending}
-              onClick={() => {
-                stepUp.reset();
-                withPasskey.mutate(undefined, { onSuccess: () => close(true) });
-              }}
-            >
-              <KeyRound aria-hidden="true" />
-              {withPasskey.isPending ? 'Waiting for your passkey…' : 'Confirm with a passkey'}
-            </Button>
-            {passkeyError ? (
-              <Alert variant="error" role="alert">
-                {passkeyError}
-              </Alert>
-            ) : null}
+          <PasskeyConfirmation onStart={() => stepUp.reset()} onConfirmed={() => close(true)}>
             <p className="text-xs text-muted-foreground">Or confirm with your password or a code below.</p>
-          </div>
+          </PasskeyConfirmation>
         ) : null}
         <form
           aria-label="Confirm it’s you"

@@ -1,9 +1,9 @@
 'use client';
 
-import { KeyRound } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useStepUp, useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step-up';
+import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
+import { PasskeyConfirmation } from '@/app/(console)/_operator/passkey-confirmation';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
@@ -28,40 +28,17 @@ export function ConfirmSecondFactor({ authenticator, passkey, consoleOrigin }: C
   const router = useRouter();
   const [code, setCode] = useState('');
   const confirm = useStepUp();
-  const withPasskey = useStepUpWithPasskey();
   const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
   const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;
-  const passkeyRefusal = serverFieldErrors(withPasskey.error, ['passkey'] as const)[0]?.message;
-  const passkeyError = withPasskey.isError
-    ? passkeyRefusal
-      ? passkeyRefusal
-      : formErrorMessage(withPasskey.error)
-    : null;
   return (
     <div className="flex max-w-sm flex-col gap-5">
       {passkey === 'usable' ? (
-        <div className="flex flex-col gap-2">
-          <div>
-            <Button
-              type="button"
-              // The one thing to do on this page when a passkey is the only way.
-              autoFocus={!authenticator}
-              disabled={withPasskey.isPending || withPasskey.isSuccess}
-              onClick={() => {
-                confirm.reset();
-                withPasskey.mutate(undefined, { onSuccess: () => router.refresh() });
-              }}
-            >
-              <KeyRound aria-hidden="true" />
-              {withPasskey.isPending ? 'Waiting for your passkey…' : 'Confirm with a passkey'}
-            </Button>
-          </div>
-          {passkeyError ? (
-            <Alert variant="error" role="alert">
-              {passkeyError}
-            </Alert>
-          ) : null}
-        </div>
+        <PasskeyConfirmation
+          // The one thing to do on this page when a passkey is the only way.
+          autoFocus={!authenticator}
+          onStart={() => confirm.reset()}
+          onConfirmed={() => router.refresh()}
+        />
       ) : null}
       {passkey === 'unusable' && !authenticator ? (
         <Alert variant="error" role="alert">
@@ -76,7 +53,6 @@ export function ConfirmSecondFactor({ authenticator, passkey, consoleOrigin }: C
           onSubmit={(event) => {
             event.preventDefault();
             if (code.trim() === '') return;
-            withPasskey.reset();
             confirm.mutate({ code }, { onSuccess: () => router.refresh() });
           }}
         >
