@@ -104,7 +104,7 @@ export type AuditQuery = Omit<AuditFilters, 'page' | 'reads'> & {
  * exported. They stay on record; the audit page lists them when asked (`reads=include`), so that the
  * first page of a working day shows its changes, not one entry per group page opened.
  */
-export const READ_ACTIONS = ['show-token', 'token.identify', 'audit.read', 'audit.export'] as const;
+const READ_ACTIONS = ['show-token', 'token.identify', 'audit.read', 'audit.export'] as const;
 
 /** A case-insensitive substring of a column, wildcards in the input taken literally. */
 function containing(column: 'operator_email' | 'user_group_id', part: string) {
