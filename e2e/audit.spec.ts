@@ -275,3 +275,23 @@ test('the audit page lists changes first: reads stay on record behind Include re
   await expect(page.getByLabel(/Include reads/)).toBeChecked();
   await expectNoSeriousA11yViolations(page, 'the audit log with reads');
 });
+
+apiTest(
+  'a page opened from a link on another site still opens, and its read entry says so',
+  async ({ playwright }) => {
+    // Security round 3 (the attacker's pass): another site chose what was read, in the follower's name.
+    const viewer = await playwright.request.newContext({ baseURL: consoleUrl, storageState: viewerState });
+    try {
+      const marker = `elsewhere-${randomUUID().slice(0, 8)}`;
+      const page = await viewer.get(`/audit?group=${marker}`, {
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
+      expect(page.status()).toBe(200);
+      const reads = await auditEntries(viewer, { action: 'audit.read', group: '' });
+      const entry = reads.find((read) => read.detail?.includes(`group=${marker}`));
+      expect(entry?.detail).toContain('opened from a link on another site');
+    } finally {
+      await viewer.dispose();
+    }
+  },
+);
