@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -44,6 +44,8 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
   const steer = useSteerJob(initial.id);
   const takeTokens = useTakeJobTokens(initial.id);
   const [confirming, setConfirming] = useState<'start' | 'cancel' | 'tokens' | null>(null);
+  // Not now: the focus goes back to the button that asked (the page re-renders as it polls the job).
+  const tokensButton = useRef<HTMLButtonElement>(null);
   const { counts } = job;
   const settled = counts.done + counts.failed;
   const percent = counts.total === 0 ? 0 : Math.floor((settled / counts.total) * 100);
@@ -175,7 +177,11 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
                 Download the result
               </a>
               {tokenDownload?.allowed && !job.tokensErasedAt && !takeTokens.isSuccess && counts.done > 0 ? (
-                <Button onClick={() => setConfirming('tokens')} disabled={takeTokens.isPending}>
+                <Button
+                  ref={tokensButton}
+                  onClick={() => setConfirming('tokens')}
+                  disabled={takeTokens.isPending}
+                >
                   Download the result with tokens
                 </Button>
               ) : null}
@@ -263,6 +269,11 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         description={`This file is the only copy of ${plural(counts.done, 'token')}: the console erases them as it hands them out, and cannot give them again. Keep the file safe. If the browser loses the download, each group's current token is still on its page (Show token).`}
         confirmLabel="Download and erase"
         cancelLabel="Not now"
+        onCloseAutoFocus={(event) => {
+          if (!tokensButton.current) return;
+          event.preventDefault();
+          tokensButton.current.focus();
+        }}
         onConfirm={() => {
           setConfirming(null);
           takeTokens.mutate();
