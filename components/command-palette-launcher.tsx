@@ -81,8 +81,12 @@ export function CommandPaletteLauncher(props: CommandPaletteProps) {
     <>
       <Button variant="outline" size="sm" aria-keyshortcuts="Control+K Meta+K" onClick={openPalette}>
         <Search aria-hidden="true" />
-        Search or jump to…
-        <kbd className="rounded border border-border bg-muted px-1 font-sans text-[0.7rem]">Ctrl K</kbd>
+        {/* On a phone the band is one line: the icon, its name for screen readers. */}
+        <span className="sr-only sm:not-sr-only">Search or jump to…</span>
+        {/* No keyboard hint where there is no keyboard (a touch screen). */}
+        <kbd className="hidden rounded border border-border bg-muted px-1 font-sans text-[0.7rem] sm:inline pointer-coarse:hidden">
+          Ctrl K
+        </kbd>
       </Button>
       {open && PaletteDialog ? (
         <PaletteDialog {...props} search={search} onSearchChange={setSearch} onClose={() => show(false)} />

@@ -295,6 +295,10 @@ test('Customer dialogs name the environment and the group, and the band stays on
   await expect(band).toBeInViewport();
   await expect(band).toContainText('Customer');
   await expect(band).toContainText('production');
+  // One compact line on a phone: it covers little of the page, and its search is still one tap away.
+  expect((await band.boundingBox())?.height ?? 999).toBeLessThanOrEqual(48);
+  await expect(band.getByRole('button', { name: 'Search or jump to…' })).toBeInViewport();
+  await expect(band.getByText('Ctrl K')).toBeHidden();
 });
 
 test.describe('as a viewer', () => {

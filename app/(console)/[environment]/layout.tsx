@@ -34,13 +34,14 @@ export default async function EnvironmentLayout({ children, params }: Environmen
         aria-label="Environment"
         data-environment={slug}
         className={cn(
-          'sticky top-0 z-30 flex flex-wrap items-center justify-between gap-x-3 gap-y-1.5 rounded-lg border px-4 py-2.5 shadow-xs',
+          // One compact line on a phone (at most 48 px: it covers nothing), wrapping from sm up.
+          'sticky top-0 z-30 flex items-center gap-x-3 gap-y-1.5 rounded-lg border px-3 py-1.5 shadow-xs sm:flex-wrap sm:px-4 sm:py-2.5',
           environment === 'Customer'
             ? 'border-red-700/40 bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100'
             : 'border-blue-700/40 bg-blue-50 text-blue-900 dark:bg-blue-950 dark:text-blue-100',
         )}
       >
-        <p className="text-sm">
+        <p className="shrink-0 text-sm">
           <strong className="font-semibold" data-testid="environment-name">
             {look.label}
           </strong>{' '}
@@ -49,7 +50,7 @@ export default async function EnvironmentLayout({ children, params }: Environmen
         </p>
         <nav
           aria-label={`${look.label} pages`}
-          className="flex flex-wrap items-center gap-3 text-sm font-medium"
+          className="ml-auto flex min-w-0 items-center gap-3 overflow-x-auto text-sm font-medium whitespace-nowrap sm:flex-wrap sm:overflow-visible"
         >
           <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
             Groups
@@ -62,13 +63,15 @@ export default async function EnvironmentLayout({ children, params }: Environmen
               Paste a token
             </Link>
           ) : null}
+        </nav>
+        <div className="shrink-0">
           <CommandPaletteLauncher
             environment={environment}
             environments={environmentStates}
             mayPasteToken={mayPasteToken}
             mayCreate={can(operator.role, 'user-groups:get-or-create')}
           />
-        </nav>
+        </div>
       </section>
       {configured ? null : (
         <p role="status" className="rounded-lg border border-border bg-card px-4 py-3 text-sm">
