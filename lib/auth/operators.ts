@@ -22,7 +22,7 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
   const [rows, invitations, withSignIn] = await Promise.all([
     db
       .selectFrom('user')
-      .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt'])
+      .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt', 'lastSignInAt'])
       .select((eb) =>
         eb
           .selectFrom('passkey')
@@ -43,9 +43,16 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
     role: parseRole(row.role),
     disabled: Boolean(row.banned),
     twoFactorEnabled: Boolean(row.twoFactorEnabled) || Number(row.passkeys ?? 0) > 0,
+    secondFactor: secondFactorOf(Boolean(row.twoFactorEnabled), Number(row.passkeys ?? 0) > 0),
+    lastSignInAt: row.lastSignInAt === null ? null : new Date(row.lastSignInAt).toISOString(),
     createdAt: new Date(row.createdAt).toISOString(),
     invitationExpiresAt: signedUp.has(row.id) ? null : (invitations.get(row.id) ?? null),
   }));
+}
+
+function secondFactorOf(app: boolean, passkey: boolean): OperatorSummary['secondFactor'] {
+  if (app && passkey) return 'authenticator app and passkey';
+  return app ? 'authenticator app' : passkey ? 'passkey' : 'none';
 }
 
 export async function findOperator(store: OperatorStore, id: string): Promise<OperatorSummary | null> {
@@ -76,6 +83,8 @@ export async function createOperator(
       role: input.role,
       disabled: false,
       twoFactorEnabled: false,
+      secondFactor: 'none',
+      lastSignInAt: null,
       createdAt: new Date(user.createdAt).toISOString(),
       invitationExpiresAt: null,
     };

@@ -116,6 +116,12 @@ export function createConsoleAuth(
     secret,
     database: { db: database.db, type: database.dialect },
     trustedOrigins: config.trustedOrigins,
+    user: {
+      additionalFields: {
+        /** When they last signed in (a whole sign-in, second factor included): the operators list shows it. */
+        lastSignInAt: { type: 'date', required: false, input: false },
+      },
+    },
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,

@@ -42,6 +42,10 @@ export const operatorSummarySchema = z.object({
   disabled: z.boolean(),
   /** A second factor is set up, an authenticator app or a passkey (an admin may reset them). */
   twoFactorEnabled: z.boolean(),
+  /** Which: what an audit of the console asks of each operator. */
+  secondFactor: z.enum(['authenticator app and passkey', 'authenticator app', 'passkey', 'none']),
+  /** Their last whole sign-in, or null when they have not signed in since it was first kept. */
+  lastSignInAt: z.nullable(z.string()),
   createdAt: z.string(),
   /**
    * Added but not yet in: when their invitation link expires (or expired). Null once they have set

@@ -70,6 +70,8 @@ interface OperatorTable {
    * PostgreSQL answers a Date.
    */
   createdAt: string | number | Date;
+  /** The last whole sign-in (lib/server/compose.ts), for the operators list. */
+  lastSignInAt: string | number | Date | null;
 }
 
 /** The columns of better-auth's `account` table the console reads (SSO identities). */

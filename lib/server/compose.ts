@@ -77,10 +77,19 @@ function signInRecord(database: ConsoleDatabase, log: Log) {
       if (unsettled.size >= MAX_UNSETTLED) unsettled.delete(unsettled.keys().next().value as string);
       unsettled.set(token, { id, outcome: firstFactorOnly ? 'second_factor_asked' : 'success' });
     },
-    settle: async ({ token }: NewSession) => {
+    settle: async ({ token, userId }: NewSession) => {
       const entry = unsettled.get(token);
       if (entry === undefined) return;
       unsettled.delete(token);
+      // A whole sign-in (not a password step whose session is dropped for the code): the operators
+      // list's "last sign-in". It must not fail the sign-in, which has happened.
+      if (entry.outcome === 'success')
+        await database.db
+          .updateTable('user')
+          .set({ lastSignInAt: new Date().toISOString() })
+          .where('id', '=', userId)
+          .execute()
+          .catch(() => log('error', 'could not note when an operator signed in'));
       // The session exists: a failure here leaves the entry `started`, which still records the sign-in.
       await settleAuditEvent(database.db, entry.id, { outcome: entry.outcome }).catch(() =>
         log('error', 'could not complete the audit entry of a sign-in'),

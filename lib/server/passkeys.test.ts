@@ -250,10 +250,15 @@ describe('passkeys', () => {
     // An admin sees a second factor, and their reset removes the passkeys too.
     const listed = await operatorsRoute.GET(send(harness.adminCookie, 'GET'), params({}));
     const { operators } = (await listed.json()) as {
-      operators: Array<{ id: string; email: string; twoFactorEnabled: boolean }>;
+      operators: Array<{ id: string; email: string; twoFactorEnabled: boolean; secondFactor: string }>;
     };
     const owner = operators.find((operator) => operator.email === 'owner@passkeys.example');
     expect(owner?.twoFactorEnabled).toBe(true);
+    // What an audit asks of each operator: which second factor, and when they last signed in.
+    expect(owner).toMatchObject({ secondFactor: 'passkey', lastSignInAt: expect.any(String) });
+    expect(Date.now() - Date.parse((owner as unknown as { lastSignInAt: string }).lastSignInAt)).toBeLessThan(
+      60_000,
+    );
     const reset = await resetRoute(send(harness.adminCookie, 'POST'), params({ id: owner?.id ?? '' }));
     expect(reset.status).toBe(200);
     // Their sessions ended with it; signed in again, they have none.

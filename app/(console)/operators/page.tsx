@@ -16,6 +16,8 @@ export const metadata: Metadata = { title: 'Operators · User Group Console' };
  * Admins only: who may use the console, with which role; invite, send a new link or revoke it,
  * change a role, disable, end sessions.
  */
+const formatUtc = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
 export default async function OperatorsPage() {
   const { server, operator: admin } = await pageContext('operators:manage');
   const operators = await listOperators(server);
@@ -75,6 +77,10 @@ export default async function OperatorsPage() {
                   )}
                 </div>
                 <div className="text-xs text-muted-foreground">{operator.name}</div>
+                <div className="text-xs text-muted-foreground" data-testid="operator-row-facts">
+                  Second factor: {operator.secondFactor} · Last sign-in:{' '}
+                  {operator.lastSignInAt ? `${formatUtc(operator.lastSignInAt)} UTC` : 'not yet'}
+                </div>
               </div>
               {operator.id === admin.id ? (
                 <span className="text-xs text-muted-foreground">you</span>
