@@ -9,6 +9,8 @@ const operator = {
   role: 'viewer',
   disabled: false,
   twoFactorEnabled: false,
+  secondFactor: 'none',
+  lastSignInAt: null,
   createdAt: '2026-11-24T00:00:00.000Z',
   invitationExpiresAt: '2026-11-27T00:00:00.000Z',
 };
