@@ -3,7 +3,7 @@ import { APIError } from 'better-auth/api';
 import type { AddPasskey, PasskeySummary } from '@/lib/console-api/passkeys';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleServer, Operator } from './index';
-import { requireRecentAccountAuthentication } from './step-up';
+import { requireRecentAuthentication } from './step-up';
 
 /**
  * Adding a passkey through better-auth's passkey plugin, called on the server with the request's
@@ -49,7 +49,7 @@ async function requireMayAddPasskey(server: ConsoleServer, operator: Operator): 
       'conflict',
       'You sign in through single sign-on: passkeys are for operators with a console password.',
     );
-  requireRecentAccountAuthentication(operator, server.config);
+  requireRecentAuthentication(operator, 'own-account', server.config);
 }
 
 /** Step one: the options for navigator.credentials.create, and the challenge's cookie. */

@@ -11,7 +11,7 @@ import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { ConsoleServer, Operator, OperatorSession } from './index';
 import { carriedFrom, replacingSession } from './request-context';
-import { requireRecentAccountAuthentication } from './step-up';
+import { requireRecentAuthentication } from './step-up';
 
 /**
  * An operator's second factor through better-auth's two-factor plugin, called on the server with
@@ -72,7 +72,7 @@ export async function requirePasswordOrFreshSession(
   password: string | undefined,
 ): Promise<void> {
   if (!(await operatorHasPassword(server.database.db, operator.id)))
-    return requireRecentAccountAuthentication(operator, server.config);
+    return requireRecentAuthentication(operator, 'own-account', server.config);
   if (password === undefined) throw fieldError('password', 'must not be empty');
 }
 

@@ -51,8 +51,17 @@ export const secondFactorRequired = (due: Exclude<SecondFactorDue, null>) =>
       : 'Confirm your second factor first: use your passkey or enter your authenticator code on your account page.',
   );
 
-/** Where a recent authentication is asked: in production (Customer), or for every change of access. */
-export type StepUpScope = { environment: Environment } | 'privileges';
+/**
+ * Where a recent authentication is asked: in production (Customer); for every change of access
+ * (`privileges`); for changes to one's own ways in (`own-account`: a passkey, or an authenticator
+ * app changed without a password), whatever the environment.
+ */
+export type StepUpScope = { environment: Environment } | 'privileges' | 'own-account';
+
+const askedFor: Record<Exclude<StepUpScope, { environment: Environment }>, string> = {
+  privileges: 'changing operators, their roles, invitations, second factors or sessions needs',
+  'own-account': 'changing how you sign in needs',
+};
 
 function windowOpen(operator: Operator, config: ConsoleConfig, now = Date.now()): boolean {
   return now - operator.session.authenticatedAt <= config.auth.stepUpSeconds * 1000;
@@ -60,7 +69,7 @@ function windowOpen(operator: Operator, config: ConsoleConfig, now = Date.now())
 
 /** Whether an action in this scope asks for a recent authentication (production does; Testing never). */
 function stepsUp(scope: StepUpScope): boolean {
-  return scope === 'privileges' || environmentLooks[scope.environment].kind === 'production';
+  return typeof scope === 'string' || environmentLooks[scope.environment].kind === 'production';
 }
 
 /** Throws step_up_required when the action needs a fresher authentication than the session has. */
@@ -72,8 +81,8 @@ export function requireRecentAuthentication(
   if (!stepsUp(scope) || windowOpen(operator, config)) return;
   const minutes = plural(Math.round(config.auth.stepUpSeconds / 60), 'minute');
   const what =
-    scope === 'privileges'
-      ? 'changing operators, their roles, invitations, second factors or sessions needs'
+    typeof scope === 'string'
+      ? askedFor[scope]
       : `${environmentLooks[scope.environment].label} tokens and changes need`;
   throw new ConsoleError(
     'step_up_required',
@@ -109,20 +118,6 @@ export async function recordSecondFactor(db: ConsoleDb, sessionId: string): Prom
     .set({ secondFactorAt: new Date().toISOString() })
     .where('id', '=', sessionId)
     .execute();
-}
-
-/**
- * Throws step_up_required unless the operator authenticated within the step-up window, whatever
- * the environment: for changes to their own ways in (a passkey, or an authenticator app changed
- * without a password).
- */
-export function requireRecentAccountAuthentication(operator: Operator, config: ConsoleConfig): void {
-  if (windowOpen(operator, config)) return;
-  const minutes = Math.round(config.auth.stepUpSeconds / 60);
-  throw new ConsoleError(
-    'step_up_required',
-    `Confirm it is you: changing how you sign in needs you to have signed in or confirmed within the last ${plural(minutes, 'minute')}.`,
-  );
 }
 
 /** Counts one wrong proof against the session; answers how many it has had in all. */

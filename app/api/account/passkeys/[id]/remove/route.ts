@@ -3,7 +3,7 @@ import { endUnprovedSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
-import { mustKeepSecondFactor, requireRecentAccountAuthentication } from '@/lib/server/step-up';
+import { mustKeepSecondFactor, requireRecentAuthentication } from '@/lib/server/step-up';
 
 /**
  * Removes one of the operator's passkeys, on record first. Needs a recent authentication, and is
@@ -20,7 +20,7 @@ export const POST = consoleRoute(
         'conflict',
         `Your role (${operator.role}) must have a second factor: add another passkey or set up an authenticator app first.`,
       );
-    requireRecentAccountAuthentication(operator, server.config);
+    requireRecentAuthentication(operator, 'own-account', server.config);
     await server.auditLog.onRecord(
       { action: 'passkey.remove', operator, requestId, detail: name },
       async () => {
