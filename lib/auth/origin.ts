@@ -17,16 +17,18 @@ export function checkRequestOrigin(
   trustedOrigins: readonly string[],
   { readsToo = false }: { readsToo?: boolean } = {},
 ): OriginVerdict {
-  if (SAFE_METHODS.has(request.method.toUpperCase())) {
-    const fetchSite = request.headers.get('sec-fetch-site');
-    return readsToo && (fetchSite === 'cross-site' || fetchSite === 'same-site') ? 'cross-site' : 'allowed';
-  }
+  if (SAFE_METHODS.has(request.method.toUpperCase()))
+    return readsToo && fromAnotherSite(request.headers) ? 'cross-site' : 'allowed';
   const origin = request.headers.get('origin');
   if (origin !== null) {
     // "null" (sandboxed frames, some redirects) is never trusted.
     return trustedOrigins.includes(origin.toLowerCase()) ? 'allowed' : 'cross-site';
   }
-  const fetchSite = request.headers.get('sec-fetch-site');
-  if (fetchSite === 'cross-site' || fetchSite === 'same-site') return 'cross-site';
-  return 'allowed';
+  return fromAnotherSite(request.headers) ? 'cross-site' : 'allowed';
+}
+
+/** The browser says another site (or a sibling subdomain) started this request: `Sec-Fetch-Site`. */
+export function fromAnotherSite(headers: Pick<Headers, 'get'>): boolean {
+  const fetchSite = headers.get('sec-fetch-site');
+  return fetchSite === 'cross-site' || fetchSite === 'same-site';
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
+import { fromAnotherSite } from '@/lib/auth/origin';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { can, type Permission } from '@/lib/roles';
 import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
@@ -33,9 +34,8 @@ export async function pageContext(access: Permission | 'anyone'): Promise<PageCo
   const server = await consoleServer();
   const requestHeaders = await headers();
   const operator = await operatorFromHeaders(server, requestHeaders);
-  const fetchSite = requestHeaders.get('sec-fetch-site');
-  const fromAnotherSite = fetchSite === 'cross-site' || fetchSite === 'same-site';
-  if (access === 'anyone') return { server, operator, fromAnotherSite };
+  const openedFromAnotherSite = fromAnotherSite(requestHeaders);
+  if (access === 'anyone') return { server, operator, fromAnotherSite: openedFromAnotherSite };
   if (!operator) {
     const returnTo = safeReturnPath(requestHeaders.get('x-console-path'));
     redirect(returnTo === '/' ? '/sign-in?next=%2F' : `/sign-in?next=${encodeURIComponent(returnTo)}`);
@@ -44,5 +44,5 @@ export async function pageContext(access: Permission | 'anyone'): Promise<PageCo
   const onEnrolmentPage = path === ENROLMENT_PAGE || path.startsWith(`${ENROLMENT_PAGE}?`);
   if (!onEnrolmentPage && secondFactorDue(operator, server.config)) redirect(ENROLMENT_PAGE);
   if (!can(operator.role, access)) forbidden();
-  return { server, operator, fromAnotherSite };
+  return { server, operator, fromAnotherSite: openedFromAnotherSite };
 }
