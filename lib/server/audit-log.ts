@@ -54,8 +54,20 @@ export function createAuditLog(db: ConsoleDb): AuditLog {
  * revealing) what the entry was to record. Answers the entry's id.
  */
 async function audit(db: ConsoleDb, entry: AuditEntry): Promise<number> {
+  return failingClosed(entry, () => recordAuditEvent(db, entry));
+}
+
+/** Many entries, all or none (one transaction), failing closed like one. */
+async function auditMany(db: ConsoleDb, entries: AuditEntry[]): Promise<void> {
+  const [first] = entries;
+  if (!first) return;
+  await failingClosed(first, () => db.transaction().execute((trx) => recordAuditEvents(trx, entries)));
+}
+
+/** A write of the log that cannot happen is counted, logged by name only, and answered 503. */
+async function failingClosed<T>(entry: AuditEntry, write: () => Promise<T>): Promise<T> {
   try {
-    return await recordAuditEvent(db, entry);
+    return await write();
   } catch (error) {
     consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
     logger.error(
@@ -63,21 +75,6 @@ async function audit(db: ConsoleDb, entry: AuditEntry): Promise<number> {
       'could not write the audit log',
     );
     throw auditUnavailable(entry.requestId);
-  }
-}
-
-async function auditMany(db: ConsoleDb, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  try {
-    await db.transaction().execute((trx) => recordAuditEvents(trx, entries));
-  } catch (error) {
-    const [first] = entries;
-    consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
-    logger.error(
-      { action: first?.action, requestId: first?.requestId, err: { name: (error as Error)?.name } },
-      'could not write the audit log',
-    );
-    throw auditUnavailable(first?.requestId ?? '');
   }
 }
 

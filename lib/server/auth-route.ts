@@ -162,14 +162,10 @@ async function handleEndpoint(
     ? replacingSession(requestId, forward, carriedFrom(before.session))
     : withRequestId(requestId, forward));
   if (totp && !response.ok) await releaseCode(database.db, challenged.id, code);
-  if (changeId !== null)
-    await auditLog.settle(
-      changeId,
-      { outcome: response.ok ? 'success' : await errorCode(response) },
-      requestId,
-    );
+  const changeOutcome = changeId === null || response.ok ? 'success' : await errorCode(response);
+  if (changeId !== null) await auditLog.settle(changeId, { outcome: changeOutcome }, requestId);
   // A wrong current password is a wrong proof like any other: five in all end the session.
-  if (kind === 'change-password' && before && (await errorCode(response)) === 'invalid_password')
+  if (kind === 'change-password' && before && changeOutcome === 'invalid_password')
     await strike(server, before, requestId);
 
   // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.
