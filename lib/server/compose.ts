@@ -10,7 +10,6 @@ import {
   type NewSession,
   PASSKEY_SIGN_IN_PATH,
 } from '@/lib/auth/options';
-import { countPasskeys } from '@/lib/auth/passkeys';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { currentRequestId, idpAuthentication, replacedSessionCarry } from './request-context';
@@ -64,6 +63,14 @@ function signInRecord(database: ConsoleDatabase, log: Log) {
       const user = await database.db
         .selectFrom('user')
         .select(['email', 'twoFactorEnabled'])
+        // A passkey-only operator's password is followed by the passkey: the entry says so.
+        .select((eb) =>
+          eb
+            .selectFrom('passkey')
+            .select((inner) => inner.fn.countAll<number | string>().as('count'))
+            .whereRef('passkey.userId', '=', 'user.id')
+            .as('passkeys'),
+        )
         .where('id', '=', userId)
         .executeTakeFirst();
       const firstFactorOnly = path === '/sign-in/email' && Boolean(user?.twoFactorEnabled);
@@ -72,7 +79,7 @@ function signInRecord(database: ConsoleDatabase, log: Log) {
         operator: { id: userId, email: user?.email ?? null },
         outcome: 'started',
         requestId: currentRequestId(),
-        detail: signInDetail(path, Boolean(user?.twoFactorEnabled), await countPasskeys(database.db, userId)),
+        detail: signInDetail(path, Boolean(user?.twoFactorEnabled), Number(user?.passkeys ?? 0)),
       });
       if (unsettled.size >= MAX_UNSETTLED) unsettled.delete(unsettled.keys().next().value as string);
       unsettled.set(token, { id, outcome: firstFactorOnly ? 'second_factor_asked' : 'success' });
