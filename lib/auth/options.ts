@@ -55,6 +55,10 @@ export type SignInMethod = 'password' | 'passkey' | 'sso';
 /** better-auth's endpoint that signs in with a passkey (lib/server/auth-route.ts lets it through). */
 export const PASSKEY_SIGN_IN_PATH = '/passkey/verify-authentication';
 
+/** better-auth's second steps after a password: an authenticator code, or a backup code. */
+export const TOTP_SIGN_IN_PATH = '/two-factor/verify-totp';
+export const BACKUP_CODE_SIGN_IN_PATH = '/two-factor/verify-backup-code';
+
 /** The name of the app in authenticator apps, beside the operator's email. */
 const TOTP_ISSUER = 'User Group Console';
 const BACKUP_CODE_COUNT = 10;
@@ -374,11 +378,7 @@ function idTokenClaims(idToken: string): Record<string, unknown> {
 
 /** better-auth's endpoints whose session comes of a second factor: the code step, or a passkey. */
 function provesSecondFactor(path: string | undefined): boolean {
-  return (
-    path === '/two-factor/verify-totp' ||
-    path === '/two-factor/verify-backup-code' ||
-    path === PASSKEY_SIGN_IN_PATH
-  );
+  return path === TOTP_SIGN_IN_PATH || path === BACKUP_CODE_SIGN_IN_PATH || path === PASSKEY_SIGN_IN_PATH;
 }
 
 /** better-auth's OAuth callback (GET, or POST for form_post). */

@@ -5,10 +5,12 @@
  */
 import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
 import {
+  BACKUP_CODE_SIGN_IN_PATH,
   type ConsoleAuth,
   createConsoleAuth,
   type NewSession,
   PASSKEY_SIGN_IN_PATH,
+  TOTP_SIGN_IN_PATH,
 } from '@/lib/auth/options';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
@@ -39,8 +41,8 @@ export function composeConsole(config: ConsoleConfig, log: Log): ConsoleParts {
 function signInDetail(path: string | undefined, twoFactorEnabled: boolean, passkeys: number): string {
   if (path?.startsWith('/callback')) return 'single sign-on';
   if (path === PASSKEY_SIGN_IN_PATH) return 'a passkey';
-  if (path === '/two-factor/verify-totp') return 'email and password, then an authenticator code';
-  if (path === '/two-factor/verify-backup-code') return 'email and password, then a backup code';
+  if (path === TOTP_SIGN_IN_PATH) return 'email and password, then an authenticator code';
+  if (path === BACKUP_CODE_SIGN_IN_PATH) return 'email and password, then a backup code';
   if (twoFactorEnabled) return 'email and password; the second factor is asked next';
   return passkeys > 0 ? 'email and password; the passkey is asked next' : 'email and password';
 }
