@@ -37,18 +37,16 @@ afterAll(async () => {
   await database.dispose();
 });
 
+/** A draft get-or-create job of this CSV, in Testing; answers its id. */
+async function draftJob(csv: string): Promise<string> {
+  const reading = readGetOrCreateCsv(csv);
+  if (!reading.ok) throw new Error(reading.message);
+  return createGetOrCreateJob(database.db, { environment: 'Testing', source: 'x.csv', owner, ...reading });
+}
+
 /** A job of two get-or-create rows and their outcomes: the first made anew, the second refused. */
 async function jobWithOutcomes(prefix: string) {
-  const reading = readGetOrCreateCsv(
-    `user_group_id,name,mapping\n${prefix}-0,Zero,"{""s"": 1}"\n${prefix}-1,One,`,
-  );
-  if (!reading.ok) throw new Error(reading.message);
-  const id = await createGetOrCreateJob(database.db, {
-    environment: 'Testing',
-    source: 'x.csv',
-    owner,
-    ...reading,
-  });
+  const id = await draftJob(`user_group_id,name,mapping\n${prefix}-0,Zero,"{""s"": 1}"\n${prefix}-1,One,`);
   const jobs = jobsDb(database.db);
   const job = await jobs.selectFrom('bulk_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const rows = await jobs
@@ -90,14 +88,7 @@ const write = (
 
 describe('jobResultRows', () => {
   it('accounts for every line of the file: the rows the preview refused come with what is wrong', async () => {
-    const reading = readGetOrCreateCsv('user_group_id,name\nfine-0,Fine\n,No id\nfine-2,Also fine\n');
-    if (!reading.ok) throw new Error(reading.message);
-    const id = await createGetOrCreateJob(database.db, {
-      environment: 'Testing',
-      source: 'x.csv',
-      owner,
-      ...reading,
-    });
+    const id = await draftJob('user_group_id,name\nfine-0,Fine\n,No id\nfine-2,Also fine\n');
     const rows = await jobResultRows(database.db, id, null);
     expect(rows.map((row) => [row.line, row.status])).toEqual([
       [2, 'pending'],
