@@ -162,15 +162,13 @@ export async function createRotateJob(
       .execute();
     for (const row of found) if (row.token_fingerprint) known.set(row.token_fingerprint, row.user_group_id);
   }
+  /** The group a pasted token is, as the directory knows it. */
+  const groupOf = (token: string) => known.get(tokenFingerprint(token) as string) ?? null;
   // Sealed with the row's place, which names the job: its id is chosen before the rows are written.
   const id = randomUUID();
   await recordLookUps(
     id,
-    job.rows.flatMap((row) =>
-      row.token
-        ? [{ token: row.token, userGroupId: known.get(tokenFingerprint(row.token) as string) ?? null }]
-        : [],
-    ),
+    job.rows.flatMap((row) => (row.token ? [{ token: row.token, userGroupId: groupOf(row.token) }] : [])),
   );
   return insertJob(db, {
     ...job,
@@ -178,8 +176,7 @@ export async function createRotateJob(
     kind: 'rotate',
     rows: job.rows.map((row, index) => ({
       source_line: row.line,
-      user_group_id:
-        row.userGroupId ?? (row.token ? (known.get(tokenFingerprint(row.token) as string) ?? null) : null),
+      user_group_id: row.userGroupId ?? (row.token ? groupOf(row.token) : null),
       name: null,
       mapping: null,
       properties: null,
