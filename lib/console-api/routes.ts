@@ -86,12 +86,13 @@ export interface ConsoleRouteDefinition<
   /**
    * The action needs a recent authentication (lib/server/step-up.ts), which the route frame
    * enforces from here; the browser's client then asks for one and sends the request again.
-   * - `in-production`: in Customer only, the environment the URL's `[environment]` segment names
-   *   (a job's routes, `/api/jobs/[id]`, check it in the job's environment: lib/server/jobs.ts).
+   * - `in-production`: in Customer only: the environment the URL's `[environment]` segment names,
+   *   or, for a job's routes (`/api/jobs/[id]`), the job's own (the route frame reads it).
    * - `always`: in every environment. Changes to who may do what (operators, roles, invitations,
    *   another's second factor or sessions): a new admin could otherwise read Customer tokens at once.
+   * - `own-account`: in every environment, for a change to one's own ways in (a passkey removed).
    */
-  stepUp?: 'in-production' | 'always';
+  stepUp?: StepUp | ((body: Body) => StepUp | null);
   /**
    * Reachable before the session's second factor is settled (lib/server/step-up.ts):
    * - `to-enrol`: by an operator who must still enrol one (the enrolment itself), never by a session
@@ -100,6 +101,9 @@ export interface ConsoleRouteDefinition<
    */
   beforeSecondFactor?: 'to-enrol' | 'to-confirm';
 }
+
+/** Where an action needs a recent authentication (ConsoleRouteDefinition's `stepUp`). */
+export type StepUp = 'in-production' | 'always' | 'own-account';
 
 type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${infer Rest}`
   ? Name | ParamNames<Rest>
@@ -209,8 +213,8 @@ export const consoleRoutes = {
     permission: 'user-groups:get-or-create',
     body: jobActionSchema,
     answer: jobViewSchema,
-    // Checked by the handler, in the job's environment.
-    stepUp: 'in-production',
+    // Sending to production needs a recent authentication; pausing and cancelling never wait for one.
+    stepUp: (body) => (body.action === 'start' || body.action === 'resume' ? 'in-production' : null),
   }),
   /** Every row's outcome as CSV, no token: a GET, which a link may fetch. */
   jobResult: defineRoute({
@@ -236,7 +240,7 @@ export const consoleRoutes = {
     method: 'POST',
     path: '/api/jobs/[id]/tokens',
     permission: 'user-groups:reveal-token',
-    // Checked by the handler, in the job's environment.
+    // In the job's environment, which the route frame reads from the job.
     stepUp: 'in-production',
   }),
   /** How each environment's User Group Service answered the console's last probe (the header's status). */
@@ -393,6 +397,7 @@ export const consoleRoutes = {
     path: '/api/account/passkeys/[id]/remove',
     permission: 'console:use',
     answer: doneSchema,
+    stepUp: 'own-account',
   }),
   /** The operator's own open sessions. */
   listSessions: defineRoute({

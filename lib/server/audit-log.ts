@@ -25,7 +25,17 @@ export interface AuditLog {
   /** Many entries at once (one per token a bulk job looked up), failing closed like `record`. */
   recordMany(entries: AuditEntry[]): Promise<void>;
   settle(id: number, settlement: AuditSettlement, requestId: string): Promise<void>;
-  onRecord<T>(entry: Omit<AuditEntry, 'outcome'>, change: () => Promise<T>): Promise<T>;
+  /**
+   * Runs an action on record, the one way an action is: its entry is written first (`started`;
+   * nothing runs when it cannot be written), then settled with the outcome, or with the refusal's
+   * code. The route frame (lib/server/route.ts) runs every audited route through it; helpers that
+   * write an entry of their own (an invitation, a session ended at the proof limit) too.
+   */
+  audited<T>(
+    entry: Omit<AuditEntry, 'outcome'>,
+    run: (entryId: number) => Promise<T>,
+    settle?: Settling<T>,
+  ): Promise<T>;
   read(
     action: 'audit.read' | 'audit.export',
     operator: { id: string; email: string },
@@ -42,7 +52,7 @@ export function createAuditLog(db: ConsoleDb): AuditLog {
     record: (entry) => audit(db, entry),
     recordMany: (entries) => auditMany(db, entries),
     settle: (id, settlement, requestId) => settleAudit(db, id, settlement, requestId),
-    onRecord: (entry, change) => onRecord(db, entry, change),
+    audited: (entry, run, settle) => audited(db, entry, run, settle),
     read: (action, operator, requestId, filters, rows, fromAnotherSite = false) =>
       auditRead(db, action, operator, requestId, filters, rows, fromAnotherSite),
   };
@@ -97,29 +107,34 @@ async function settleAudit(
   }
 }
 
-/**
- * Runs a change on record: its entry is written first (`started`; nothing runs when it cannot be
- * written), then settled with the outcome, the error's code when the change was refused.
- */
-async function onRecord<T>(
+/** How an audited action's entry is settled; by default `success`, or the refusal's code. */
+interface Settling<T> {
+  /** Null leaves the entry `started`, for whoever ends the action (a started job's runner). */
+  settled?: (result: T) => AuditSettlement | null;
+  refused?: (code: string) => AuditSettlement;
+}
+
+async function audited<T>(
   db: ConsoleDb,
   entry: Omit<AuditEntry, 'outcome'>,
-  change: () => Promise<T>,
+  run: (entryId: number) => Promise<T>,
+  { settled = () => ({ outcome: 'success' }), refused = (code) => ({ outcome: code }) }: Settling<T> = {},
 ): Promise<T> {
   const id = await audit(db, { ...entry, outcome: 'started' });
   let result: T;
   try {
-    result = await change();
+    result = await run(id);
   } catch (error) {
     await settleAudit(
       db,
       id,
-      { outcome: error instanceof ConsoleError ? error.code : 'internal' },
+      refused(error instanceof ConsoleError ? error.code : 'internal'),
       entry.requestId,
     );
     throw error;
   }
-  await settleAudit(db, id, { outcome: 'success' }, entry.requestId);
+  const settlement = settled(result);
+  if (settlement) await settleAudit(db, id, settlement, entry.requestId);
   return result;
 }
 

@@ -45,7 +45,7 @@ export async function inviteOperator(
   target: Pick<OperatorSummary, 'id' | 'email'>,
   why: 'new operator' | 'sent again, the earlier link voided',
 ): Promise<InvitationLink> {
-  const made = await server.auditLog.onRecord(
+  const made = await server.auditLog.audited(
     {
       action: 'invitation.create',
       operator: admin,

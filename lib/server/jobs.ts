@@ -1,13 +1,17 @@
 import 'server-only';
-import type { JobView } from '@/lib/console-api/jobs';
+import type { CreateGetOrCreateJob, CreateRotateJob, JobView } from '@/lib/console-api/jobs';
 import { ConsoleError } from '@/lib/console-error';
+import { directoryMatchingIds } from '@/lib/directory/store';
+import type { Environment } from '@/lib/environments';
+import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { describePauseReason } from '@/lib/jobs/pause-reasons';
 import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
-import { type JobProgress, jobProgress } from '@/lib/jobs/store';
+import { createGetOrCreateJob, createRotateJob, type JobProgress, jobProgress } from '@/lib/jobs/store';
+import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
 import { can, hasRole, type Permission, permissionWords, type Role } from '@/lib/roles';
 import { accessErrors } from './errors';
 import type { ConsoleServer, Operator } from './index';
-import { requireRecentAuthentication } from './step-up';
+import { spendLookUps } from './look-up-limits';
 
 /** What running or steering a job of this kind needs: the single action's permission. */
 export const jobPermission: Record<JobKind, Permission> = {
@@ -33,31 +37,29 @@ export function tokenDownloadRefusal(
   return `Only ${job.created_by}, who made this job, or an admin can download its tokens.`;
 }
 
-/**
- * A job's action in its own environment needs a recent authentication there (lib/server/step-up.ts);
- * a refusal is on record, as the route frame records one for a single action: `record` writes the
- * entry with the refusal's code as its outcome.
- */
-export async function requireJobStepUp(
-  server: ConsoleServer,
-  operator: Operator,
-  job: Pick<BulkJobTable, 'environment'>,
-  record: (outcome: string) => Promise<unknown>,
-): Promise<void> {
-  try {
-    requireRecentAuthentication(operator, { environment: job.environment }, server.config);
-  } catch (error) {
-    if (error instanceof ConsoleError) await record(error.code).catch(() => undefined);
-    throw error;
-  }
-}
-
 /** The job and its progress, or 404. */
 export async function loadJob(server: ConsoleServer, id: string): Promise<JobProgress> {
   const progress = await jobProgress(server.database.db, id);
   if (!progress) throw new ConsoleError('not_found', 'No such bulk job.');
   return progress;
 }
+
+/**
+ * What a job's route acts on, for the route frame (lib/server/route.ts): the job the URL names, in
+ * its own environment (its step-up and entries are there), its entries filed under its id so that
+ * they fold into its line on the audit page.
+ */
+export const jobRoute = {
+  load: ({ server, params }: { server: ConsoleServer; params: { id: string } }) => loadJob(server, params.id),
+  environmentOf: ({ job }: JobProgress) => job.environment,
+} as const;
+
+/** The job's entries are filed under its id: they fold into its line on the audit page. */
+export const filedUnderJob = ({ job }: JobProgress) => job.id;
+
+/** The job's own action on record: a bulk rotation or a bulk get-or-create. */
+export const jobAction = ({ job }: JobProgress) =>
+  job.kind === 'rotate' ? ('bulk.rotate' as const) : ('bulk.get-or-create' as const);
 
 export function toJobView(progress: JobProgress): JobView {
   const { job } = progress;
@@ -94,4 +96,85 @@ export function csvFile(csv: string, name: string): Response {
       'content-disposition': `attachment; filename="${name}"`,
     },
   });
+}
+
+/**
+ * A CSV read and checked into a draft get-or-create job (the view previews its bad rows). Nothing
+ * is sent to the service until the person starts it.
+ */
+export async function draftGetOrCreateJob(
+  server: ConsoleServer,
+  environment: Environment,
+  operator: Operator,
+  body: CreateGetOrCreateJob,
+): Promise<JobView> {
+  const reading = readGetOrCreateCsv(body.csv);
+  if (!reading.ok)
+    throw new ConsoleError('invalid_request', reading.message, { fields: { csv: reading.message } });
+  const id = await createGetOrCreateJob(server.database.db, {
+    environment,
+    source: body.source,
+    owner: { id: operator.id, email: operator.email },
+    rows: reading.rows,
+    invalid: reading.invalid,
+  });
+  return toJobView(await loadJob(server, id));
+}
+
+/**
+ * Tokens pasted or uploaded (or groups chosen in the directory: ticked, or every match of a search)
+ * checked into a draft rotation job. The tokens are sealed at once; nothing is sent until the person
+ * starts it. Each pasted token is a look-up (the draft names its group): counted, so that drafts are
+ * no way around Identify's limit, and on record by fingerprint under the job's id.
+ */
+export async function draftRotateJob(
+  server: ConsoleServer,
+  environment: Environment,
+  operator: Operator,
+  requestId: string,
+  body: CreateRotateJob,
+): Promise<JobView> {
+  const reading =
+    'tokens' in body
+      ? readTokenList(body.tokens)
+      : 'search' in body
+        ? await readSearch(server, environment, body.search)
+        : readUserGroupIds(body.userGroupIds);
+  if (!reading.ok)
+    throw new ConsoleError('invalid_request', reading.message, { fields: { tokens: reading.message } });
+  if ('tokens' in body)
+    await spendLookUps(
+      server.draftLookUpLimit,
+      operator.id,
+      Math.max(1, reading.rows.length),
+      'Too many pasted tokens looked up in an hour',
+    );
+  const owner = { id: operator.id, email: operator.email };
+  const id = await createRotateJob(
+    server.database.db,
+    server.jobs.vault,
+    { environment, source: body.source, owner, rows: reading.rows, invalid: reading.invalid },
+    (jobId, lookUps) =>
+      server.auditLog.recordMany(
+        lookUps.map(({ token, userGroupId }) => ({
+          action: 'token.identify',
+          operator: owner,
+          outcome: 'success',
+          requestId: jobId,
+          environment,
+          userGroupId,
+          token,
+          detail: `pasted into a draft rotation job${userGroupId ? '' : ': unknown to the console'}; request ${requestId}`,
+        })),
+      ),
+  );
+  return toJobView(await loadJob(server, id));
+}
+
+/** Every group the directory search matches, as if each had been ticked (one more tells "too many"). */
+async function readSearch(server: ConsoleServer, environment: Environment, search: string) {
+  const ids = await directoryMatchingIds(server.database, environment, search, MAX_ROTATIONS + 1);
+  if (ids.length === 0)
+    return { ok: false as const, message: `No group in the directory matches “${search}” any more.` };
+  return readUserGroupIds(ids);
 }

@@ -1,9 +1,10 @@
 import 'server-only';
 import { APIError } from 'better-auth/api';
+import { passkeyName } from '@/lib/auth/passkeys';
 import type { AddPasskey, PasskeySummary } from '@/lib/console-api/passkeys';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleServer, Operator } from './index';
-import { requireRecentAuthentication } from './step-up';
+import { mustKeepSecondFactor, requireRecentAuthentication } from './step-up';
 
 /**
  * Adding a passkey through better-auth's passkey plugin, called on the server with the request's
@@ -88,4 +89,27 @@ export async function finishPasskeyRegistration(
   } catch (error) {
     throw inConsoleWords(error);
   }
+}
+
+/**
+ * The name of the operator's passkey the URL names, read before its removal is on record: 404 when
+ * they have none such, 409 when the policy (CONSOLE_REQUIRE_2FA) needs it as their last factor.
+ */
+export async function removablePasskey({
+  server,
+  operator,
+  params,
+}: {
+  server: ConsoleServer;
+  operator: Operator;
+  params: { id: string };
+}): Promise<string> {
+  const name = await passkeyName(server.database.db, operator.id, params.id);
+  if (name === null) throw new ConsoleError('not_found', 'You have no such passkey.');
+  if (mustKeepSecondFactor(operator, server.config) && !operator.twoFactorEnabled && operator.passkeys <= 1)
+    throw new ConsoleError(
+      'conflict',
+      `Your role (${operator.role}) must have a second factor: add another passkey or set up an authenticator app first.`,
+    );
+  return name;
 }

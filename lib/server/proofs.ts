@@ -50,7 +50,7 @@ export async function strike(
   const { db } = server.database;
   const wrong = await countWrongProof(db, operator.session.id);
   if (wrong < WRONG_PROOF_LIMIT) return WRONG_PROOF_LIMIT - wrong;
-  await server.auditLog.onRecord(
+  await server.auditLog.audited(
     {
       action: 'session.end',
       operator,

@@ -1,9 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import type { AuditAction } from '@/lib/audit/schema';
-import type { AuditSettlement } from '@/lib/audit/store';
-import type { ConsoleRouteDefinition, PathParams } from '@/lib/console-api/routes';
+import type { AuditEntry, AuditSettlement } from '@/lib/audit/store';
+import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { hasRole, type Permission } from '@/lib/roles';
@@ -75,70 +74,142 @@ export async function handleRequest(
 }
 
 /** What the audit log keeps of an action; tokens are fingerprinted before they are stored. */
-type AuditFacts = Omit<AuditSettlement, 'outcome'>;
+export type AuditFacts = Omit<AuditSettlement, 'outcome'>;
 
-export interface ActionAudit<Body, Result> {
-  action: AuditAction;
-  /** For a user group action: the environment it acts in. */
-  environment?: Environment;
-  /** What the request says, recorded whatever the outcome (and for refused operators). */
-  request: (body: Body) => AuditFacts;
+/**
+ * How an action is on record. Its entry is written before the handler runs (nothing happens
+ * without it: 503 audit_unavailable) and settled after it, with the outcome or the refusal's code.
+ */
+export interface ActionAudit<Body, Result, Subject = undefined> {
+  /** The action, or which one the body and the subject say (a role change, a disable). */
+  action: AuditAction | ((body: Body, subject: Subject) => AuditAction);
+  /** What the request says, recorded whatever the outcome (for a refused operator too). */
+  request?: (body: Body, subject: Subject) => AuditFacts;
   /** What the answer adds on success. */
-  result: (body: Body, result: Result) => AuditFacts;
-  /** The outcome an answer is settled with; `success` unless said (show-token: `gone`). */
-  outcome?: (result: Result) => string;
+  result?: (body: Body, result: Result, subject: Subject) => AuditFacts;
+  /**
+   * The outcome an answer is settled with; `success` unless said (show-token: `gone`). Null leaves
+   * the entry `started` for whoever ends the action (a started job's runner).
+   */
+  outcome?: (result: Result, body: Body) => string | null;
+  /** A refusal's code as the entry says it (a step-up's wrong proof). */
+  refusal?: (code: string) => string;
+  /**
+   * Filed under an id other than the request's: a job's entries under the job's id, so that they
+   * fold into its line on the audit page (the request's id is then named in the detail).
+   */
+  filedUnder?: (subject: Subject) => string;
 }
 
 /**
- * A route's definition (lib/console-api/routes.ts: path, permission, body and answer schemas) and,
- * for an action that must be on record, its audit: the entry is written before the handler runs,
- * and nothing happens without it (503 audit_unavailable); its outcome is filled in afterwards.
+ * A route's definition (lib/console-api/routes.ts: path, permission, step-up, body and answer
+ * schemas) and what the server adds to it: what the route acts on, and how the action is on record.
  */
-export type RouteSpec<Path extends string, Body, Result> = ConsoleRouteDefinition<
+export type RouteSpec<Path extends string, Body, Result, Subject = undefined> = ConsoleRouteDefinition<
   Path,
   Body,
   Result,
   // A public route has a handler of its own (lib/server/invitations.ts): this wrapper needs a session.
   Permission
 > & {
-  audit?: ActionAudit<Body, Result>;
+  /**
+   * What the route acts on (an operator, a job), read once the request is allowed: a 404 here is
+   * not on record. A refusal before it is known is on record only for a route without one.
+   */
+  load?: (context: LoadContext<Body, PathParams<Path>>) => Promise<Subject>;
+  /** The environment of a route whose URL names none (a job's): where its step-up and entry are. */
+  environmentOf?: (subject: Subject) => Environment;
+  audit?: ActionAudit<Body, Result, Subject>;
 };
 
-export interface RouteContext<Body, Params> {
+interface LoadContext<Body, Params> {
+  server: ConsoleServer;
+  operator: Operator;
+  body: Body;
+  params: Params;
+}
+
+/** The environment a route's URL names: `Environment` where the path has `[environment]`. */
+type PathEnvironment<Path extends string> = Path extends `${string}[environment]${string}`
+  ? Environment
+  : Environment | null;
+
+export interface RouteContext<Body, Path extends string, Subject = undefined> {
   request: Request;
   operator: Operator;
   requestId: string;
   body: Body;
-  params: Params;
+  params: PathParams<Path>;
   server: ConsoleServer;
+  environment: PathEnvironment<Path>;
+  subject: Subject;
+  /** The audit entry of an audited action (a started job keeps it as its own); null otherwise. */
+  entryId: number | null;
+  /** What the action learned that its entry should say when settled (a file's row count). */
+  note: (facts: AuditFacts) => void;
 }
 
 type NextHandler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
 
 /**
- * The one wrapper of the console's route handlers: checks origin, session and role (the
- * permission its definition declares), parses the body with the definition's schema, writes the
- * audit entry of an audited action, and answers the handler's result as JSON (or its Response as
- * is). The handler's result has the type of the answer the browser parses.
+ * The one wrapper of the console's route handlers, and the one place that guards and audits them:
+ * reads the URL's environment (404 for another slug), checks origin, session and role (the
+ * permission its definition declares), parses the body with the definition's schema, reads what
+ * the route acts on, asks for a recent authentication where the definition says so, writes the
+ * audit entry of an audited action before the handler runs and settles it after, and answers the
+ * handler's result as JSON (or its Response as is). Refusals of an audited action are on record
+ * with their code. The handler only adapts: it calls the action and shapes the answer.
  */
-export function consoleRoute<Path extends string, Body, Result>(
-  spec: RouteSpec<Path, Body, Result>,
-  handler: (context: RouteContext<Body, PathParams<Path>>) => Promise<Result | Response>,
+export function consoleRoute<Path extends string, Body, Result, Subject = undefined>(
+  spec: RouteSpec<Path, Body, Result, Subject>,
+  handler: (context: RouteContext<Body, Path, Subject>) => Promise<Result | Response>,
 ): NextHandler<PathParams<Path>> {
+  const namesEnvironment = spec.path.includes('[environment]');
+  // A route that asks for a step-up in production must say where it is: never silently unguarded.
+  if (
+    spec.stepUp &&
+    spec.stepUp !== 'always' &&
+    spec.stepUp !== 'own-account' &&
+    !namesEnvironment &&
+    !spec.environmentOf
+  )
+    throw new Error(`${spec.name}: a production step-up needs [environment] in the path or environmentOf`);
+
   return (request, context) =>
     handleRequest(spec.name, async (scope) => {
       const { requestId } = scope;
-      const entry = (action: AuditAction, operator: Operator, outcome: string, facts: AuditFacts) => ({
-        action,
-        environment: spec.audit?.environment ?? null,
-        operator: { id: operator.id, email: operator.email },
-        outcome,
-        requestId,
-        ...facts,
-      });
+      const params = await context.params;
+      let environment: Environment | null = namesEnvironment
+        ? routeEnvironment((params as Record<string, string>).environment ?? '')
+        : null;
       // The route frame is where a handler's server comes from: it is handed on from here.
       const server = await consoleServer();
       const { auditLog } = server;
+      const { audit } = spec;
+      let subject = undefined as Subject;
+      let body = undefined as Body;
+      let filedUnder: string | null = null;
+      const requestFacts = (): AuditFacts =>
+        body === undefined && spec.body ? {} : (audit?.request?.(body, subject) ?? {});
+      const entry = (operator: Operator, outcome: string, facts: AuditFacts): AuditEntry => ({
+        action:
+          typeof audit?.action === 'function' ? audit.action(body, subject) : (audit?.action as AuditAction),
+        environment,
+        operator: { id: operator.id, email: operator.email },
+        outcome,
+        requestId: filedUnder ?? requestId,
+        ...facts,
+        ...(filedUnder ? { detail: naming(facts.detail, requestId) } : {}),
+      });
+      // Before the subject is read, only a route without one knows what to put on record.
+      const refuse = async (operator: Operator | null, error: unknown) => {
+        if (audit && operator && error instanceof ConsoleError && (!spec.load || subject !== undefined)) {
+          const code = audit.refusal?.(error.code) ?? error.code;
+          await auditLog.record(entry(operator, code, safely(requestFacts))).catch(() => undefined);
+        }
+        return error;
+      };
+
       const access = await guardRequest(server, request, spec.permission, {
         beforeSecondFactor: spec.beforeSecondFactor,
       });
@@ -146,93 +217,101 @@ export function consoleRoute<Path extends string, Body, Result>(
       scope.admin = hasRole(access.operator?.role, 'admin');
       if ('error' in access) {
         // A refused operator is still on record with what they tried (the body is read for that only).
-        if (spec.audit && access.operator) {
-          const facts = await readFacts(request, spec.body, spec.audit);
-          await auditLog
-            .record(entry(spec.audit.action, access.operator, access.error.code, facts))
-            .catch(() => undefined);
-        }
-        throw access.error;
+        if (audit && !spec.load && spec.body)
+          body = await parseJson(request, spec.body).catch(() => undefined as Body);
+        throw await refuse(access.operator, access.error);
       }
       const { operator } = access;
-      const params = await context.params;
-      const stepUp = stepUpScope(spec.stepUp, spec.audit?.environment, params);
-      if (stepUp) {
-        try {
-          requireRecentAuthentication(operator, stepUp, server.config);
-        } catch (error) {
-          if (spec.audit && error instanceof ConsoleError) {
-            const facts = await readFacts(request, spec.body, spec.audit);
-            await auditLog
-              .record(entry(spec.audit.action, operator, error.code, facts))
-              .catch(() => undefined);
-          }
-          throw error;
-        }
-      }
-      let body = undefined as Body;
       if (spec.body) {
         try {
           body = await parseJson(request, spec.body, spec.maxBodyBytes);
         } catch (error) {
-          if (spec.audit && error instanceof ConsoleError) {
-            await auditLog.record(entry(spec.audit.action, operator, error.code, {})).catch(() => undefined);
-          }
-          throw error;
+          throw await refuse(operator, error);
         }
       }
-      if (!spec.audit) return respond(await handler({ request, operator, requestId, body, params, server }));
-
-      const requestFacts = spec.audit.request(body);
-      const entryId = await auditLog.record(entry(spec.audit.action, operator, 'started', requestFacts));
-      let result: Result | Response;
-      try {
-        result = await handler({ request, operator, requestId, body, params, server });
-      } catch (error) {
-        const code = error instanceof ConsoleError ? error.code : 'internal';
-        await auditLog.settle(entryId, { outcome: code }, requestId);
-        throw error;
+      if (spec.load) {
+        subject = await spec.load({ server, operator, body, params });
+        environment = spec.environmentOf?.(subject) ?? environment;
+        filedUnder = audit?.filedUnder?.(subject) ?? null;
       }
-      const resultFacts = result instanceof Response ? {} : spec.audit.result(body, result);
-      const outcome = result instanceof Response ? 'success' : (spec.audit.outcome?.(result) ?? 'success');
-      await auditLog.settle(entryId, { outcome, ...requestFacts, ...resultFacts }, requestId);
+      const stepUp = stepUpScope(
+        typeof spec.stepUp === 'function' ? spec.stepUp(body) : spec.stepUp,
+        environment,
+      );
+      if (stepUp) {
+        try {
+          requireRecentAuthentication(operator, stepUp, server.config);
+        } catch (error) {
+          throw await refuse(operator, error);
+        }
+      }
+      const noted: AuditFacts = {};
+      const run = (entryId: number | null) =>
+        handler({
+          request,
+          operator,
+          requestId,
+          body,
+          params,
+          server,
+          environment: environment as PathEnvironment<Path>,
+          subject,
+          entryId,
+          note: (facts) => Object.assign(noted, facts),
+        });
+      if (!audit) return respond(await run(null));
+
+      const facts = requestFacts();
+      // What the settlement adds; a detail filed under another id names the request again.
+      const settling = (added: AuditFacts): AuditFacts =>
+        filedUnder && added.detail !== undefined
+          ? { ...added, detail: naming(added.detail, requestId) }
+          : added;
+      const result = await auditLog.audited(entry(operator, 'started', facts), run, {
+        refused: (code) => ({ outcome: audit.refusal?.(code) ?? code, ...settling(noted) }),
+        settled: (answer) => {
+          if (answer instanceof Response) return { outcome: 'success', ...settling({ ...facts, ...noted }) };
+          const outcome = audit.outcome ? audit.outcome(answer, body) : 'success';
+          if (outcome === null) return null;
+          const added = audit.result?.(body, answer, subject) ?? {};
+          return { outcome, ...settling({ ...facts, ...added, ...noted }) };
+        },
+      });
       return respond(result);
     });
 }
 
+/** A detail filed under another id than its request's names the request. */
+function naming(detail: string | null | undefined, requestId: string): string {
+  return detail ? `${detail}; request ${requestId}` : `request ${requestId}`;
+}
+
+/** What a refusal's entry says, when the request says anything readable. */
+function safely(facts: () => AuditFacts): AuditFacts {
+  try {
+    return facts();
+  } catch {
+    return {};
+  }
+}
+
 /**
- * Where the definition asks for a recent authentication, read from the definition and the URL
- * alone: every environment for `always`; for `in-production`, the environment of the URL's
- * `[environment]` segment. A job's routes have none in their URL: they check in the job's
- * environment once they have read it (lib/server/jobs.ts).
+ * Where the definition asks for a recent authentication: every environment for `always` (changes
+ * of access) and `own-account` (one's own ways in); for
+ * `in-production`, the environment of the URL or of what the route acts on. The definition may
+ * ask only for some bodies (a job's start and resume, not its pause).
  */
-function stepUpScope(
-  stepUp: RouteSpec<string, unknown, unknown>['stepUp'],
-  audited: Environment | undefined,
-  params: Record<string, string>,
-): StepUpScope | null {
+function stepUpScope(stepUp: StepUp | null | undefined, environment: Environment | null): StepUpScope | null {
   if (stepUp === 'always') return 'privileges';
+  if (stepUp === 'own-account') return 'own-account';
   if (stepUp !== 'in-production') return null;
-  const environment =
-    audited ?? (params.environment === undefined ? null : routeEnvironment(params.environment));
-  return environment ? { environment } : null;
+  // consoleRoute refuses such a definition without an environment; this is the belt to those braces.
+  if (!environment) throw new Error('a production step-up without an environment');
+  return { environment };
 }
 
 function respond(result: unknown): Response {
   return result instanceof Response ? result : Response.json(result);
-}
-
-async function readFacts<Body, Result>(
-  request: Request,
-  schema: z.core.$ZodType<Body> | undefined,
-  actionAudit: ActionAudit<Body, Result>,
-): Promise<AuditFacts> {
-  if (!schema) return {};
-  try {
-    return actionAudit.request(await parseJson(request, schema));
-  } catch {
-    return {};
-  }
 }
 
 /** Name and kind only: messages of unknown errors could carry request data. */

@@ -17,16 +17,15 @@ const GONE_DETAIL =
  * The show-token entry: written before the look, settled `success` with the token's fingerprint,
  * or `gone` when the service no longer had the group.
  */
-export const showTokenAudit = (environment: Environment): ActionAudit<ShowTokenRequest, ShowTokenResult> => ({
+export const showTokenAudit: ActionAudit<ShowTokenRequest, ShowTokenResult> = {
   action: 'show-token',
-  environment,
   request: (body) => ({ userGroupId: body.user_group_id }),
   result: (_body, result) =>
     result.gone
       ? { detail: GONE_DETAIL }
       : { userGroupName: result.user_group.name, token: result.user_group.token },
   outcome: (result) => (result.gone ? 'gone' : 'success'),
-});
+};
 
 export interface TokenLook {
   server: ConsoleServer;
@@ -72,7 +71,7 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
 
   const believedLive = known !== null && known.deletedAt === null;
   try {
-    await server.auditLog.onRecord(
+    await server.auditLog.audited(
       {
         action: 'delete',
         environment,

@@ -7,8 +7,7 @@ import type { Permission } from '@/lib/roles';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { fromUpstreamError } from './errors';
 import { logger } from './logger';
-import { type ActionAudit, consoleRoute, handleRequest } from './route';
-import { routeEnvironment } from './route-params';
+import { type ActionAudit, consoleRoute } from './route';
 
 interface DirectoryChange<Body, Result> {
   db: ConsoleDb;
@@ -25,36 +24,9 @@ export interface UserGroupCall<Body, Result> {
   /** Its definition: path, permission, body and answer. */
   route: ConsoleRouteDefinition<UserGroupPath, Body, Result, Permission>;
   call: (api: UserGroupApi, body: Body, requestId: string) => Promise<Result>;
-  audit: Omit<ActionAudit<Body, Result>, 'action' | 'environment'>;
+  audit: Omit<ActionAudit<Body, Result>, 'action'>;
   /** What the directory learns from a success. */
   directory: (change: DirectoryChange<Body, Result>) => Promise<void>;
-}
-
-type EnvironmentParams = { environment: string };
-type EnvironmentHandler = (
-  request: Request,
-  context: { params: Promise<EnvironmentParams> },
-) => Promise<Response>;
-
-/**
- * A route in the environment its URL names: the handler is built for that environment (its audit
- * entries say which), and any other slug answers 404 in the documented error shape.
- */
-export function environmentRoute(
-  name: string,
-  build: (environment: Environment) => EnvironmentHandler,
-): EnvironmentHandler {
-  return async (request, context) => {
-    let environment: Environment;
-    try {
-      environment = routeEnvironment((await context.params).environment);
-    } catch (error) {
-      return handleRequest(name, async () => {
-        throw error;
-      });
-    }
-    return build(environment)(request, context);
-  };
 }
 
 /**
@@ -63,27 +35,25 @@ export function environmentRoute(
  * directory updated after it, and upstream failures turned into errors a person can act on.
  */
 export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) {
-  return environmentRoute(spec.operation, (environment) =>
-    consoleRoute(
-      { ...spec.route, audit: { ...spec.audit, action: spec.operation, environment } },
-      async ({ body, requestId, server, operator }) => {
-        let result: Result;
-        try {
-          result = await spec.call(server.userGroupApi(environment), body, requestId);
-        } catch (error) {
-          throw fromUpstreamError(error, spec.operation, environment, requestId);
-        }
-        // The action happened: a directory that missed it is repaired by the next look at the group.
-        await spec
-          .directory({ db: server.database.db, environment, operatorEmail: operator.email, body, result })
-          .catch((error: unknown) =>
-            logger.error(
-              { requestId, err: { name: (error as Error)?.name } },
-              'could not update the directory',
-            ),
-          );
-        return result;
-      },
-    ),
+  return consoleRoute(
+    { ...spec.route, audit: { ...spec.audit, action: spec.operation } },
+    async ({ body, requestId, server, operator, environment }) => {
+      let result: Result;
+      try {
+        result = await spec.call(server.userGroupApi(environment), body, requestId);
+      } catch (error) {
+        throw fromUpstreamError(error, spec.operation, environment, requestId);
+      }
+      // The action happened: a directory that missed it is repaired by the next look at the group.
+      await spec
+        .directory({ db: server.database.db, environment, operatorEmail: operator.email, body, result })
+        .catch((error: unknown) =>
+          logger.error(
+            { requestId, err: { name: (error as Error)?.name } },
+            'could not update the directory',
+          ),
+        );
+      return result;
+    },
   );
 }

@@ -9,16 +9,16 @@ export const GET = consoleRoute(consoleRoutes.listOperators, async ({ server }) 
 
 /**
  * Adds an operator and answers their invitation link, shown to the admin once; on record first, so
- * no operator or link appears that the log does not name. The operator has no password until they
- * choose one through the link.
+ * no operator or link appears that the log does not name (the link has its own entry). The operator
+ * has no password until they choose one through the link.
  */
 export const POST = consoleRoute(
-  consoleRoutes.createOperator,
+  {
+    ...consoleRoutes.createOperator,
+    audit: { action: 'operator.create', request: (body) => ({ detail: `${body.email} as ${body.role}` }) },
+  },
   async ({ request, operator, requestId, body, server }) => {
-    const created = await server.auditLog.onRecord(
-      { action: 'operator.create', operator, requestId, detail: `${body.email} as ${body.role}` },
-      () => createOperator(server, body, request.headers),
-    );
+    const created = await createOperator(server, body, request.headers);
     const invitation = await inviteOperator(server, operator, requestId, created, 'new operator');
     return Response.json(
       { operator: { ...created, invitationExpiresAt: invitation.expiresAt }, invitation },

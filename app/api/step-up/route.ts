@@ -11,11 +11,15 @@ import { recordStepUp, secondFactorDue } from '@/lib/server/step-up';
  * authenticated now for CONSOLE_STEP_UP_MINUTES; a code or a passkey also proves the session's
  * second factor, which a password sign-in of an operator who has one, or an SSO sign-in under
  * CONSOLE_REQUIRE_2FA_FOR_SSO, must do before anything else. Passed and failed attempts are both on
- * record; wrong ones count against the session (lib/server/proofs.ts), which ends at the limit.
+ * record (a refused proof as `wrong_proof`, a passed one with its kind); wrong ones count against
+ * the session (lib/server/proofs.ts), which ends at the limit.
  */
 export const POST = consoleRoute(
-  consoleRoutes.stepUp,
-  async ({ request, operator, requestId, body, server }) => {
+  {
+    ...consoleRoutes.stepUp,
+    audit: { action: 'step-up', refusal: (code) => (code === 'invalid_request' ? 'wrong_proof' : code) },
+  },
+  async ({ request, operator, requestId, body, server, note }) => {
     // A session still to confirm its second factor has given its password already: it proves nothing more.
     if ('password' in body && secondFactorDue(operator, server.config) === 'confirm')
       throw new ConsoleError(
@@ -23,26 +27,9 @@ export const POST = consoleRoute(
         'Your password is not a second factor: confirm with your passkey or your authenticator code.',
       );
     return withProof(server, operator, requestId, async () => {
-      const entryId = await server.auditLog.record({
-        action: 'step-up',
-        operator,
-        outcome: 'started',
-        requestId,
-      });
-      let proof: string;
-      try {
-        proof = await verifyStepUp(server, request.headers, operator, body);
-        await recordStepUp(server.database.db, operator.session.id, proof !== 'password');
-      } catch (error) {
-        const code = error instanceof Error && 'code' in error ? String(error.code) : 'internal';
-        await server.auditLog.settle(
-          entryId,
-          { outcome: code === 'invalid_request' ? 'wrong_proof' : code },
-          requestId,
-        );
-        throw error;
-      }
-      await server.auditLog.settle(entryId, { outcome: 'success', detail: proof }, requestId);
+      const proof = await verifyStepUp(server, request.headers, operator, body);
+      await recordStepUp(server.database.db, operator.session.id, proof !== 'password');
+      note({ detail: proof });
       return { until: new Date(Date.now() + server.config.auth.stepUpSeconds * 1000).toISOString() };
     });
   },

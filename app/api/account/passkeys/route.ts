@@ -14,12 +14,12 @@ export const GET = consoleRoute(consoleRoutes.listPasskeys, async ({ operator, s
  * POST /api/account/passkeys/options. On record before it is kept.
  */
 export const POST = consoleRoute(
-  consoleRoutes.addPasskey,
-  async ({ request, operator, requestId, body, server }) => {
-    const passkey = await server.auditLog.onRecord(
-      { action: 'passkey.add', operator, requestId, detail: body.name },
-      () => finishPasskeyRegistration(server, request.headers, operator, body),
-    );
+  {
+    ...consoleRoutes.addPasskey,
+    audit: { action: 'passkey.add', request: (body) => ({ detail: body.name }) },
+  },
+  async ({ request, operator, body, server }) => {
+    const passkey = await finishPasskeyRegistration(server, request.headers, operator, body);
     // The authenticator verified the person: this session has proved a second factor, and is not
     // asked for the new one at once (every other password session of theirs is).
     await recordSecondFactor(server.database.db, operator.session.id);

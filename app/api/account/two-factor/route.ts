@@ -9,19 +9,17 @@ import { requirePasswordOrFreshSession, startEnrolment } from '@/lib/server/seco
  * app's first code confirms it.
  */
 export const POST = consoleRoute(
-  consoleRoutes.startTwoFactor,
+  {
+    ...consoleRoutes.startTwoFactor,
+    audit: {
+      action: 'two-factor.enrol',
+      request: () => ({ detail: 'a new secret, waiting for the app’s first code' }),
+    },
+  },
   async ({ request, operator, requestId, body, server }) => {
     await requirePasswordOrFreshSession(server, operator, body.password);
     return withProof(server, operator, requestId, () =>
-      server.auditLog.onRecord(
-        {
-          action: 'two-factor.enrol',
-          operator,
-          requestId,
-          detail: 'a new secret, waiting for the app’s first code',
-        },
-        () => startEnrolment(server, request.headers, body.password),
-      ),
+      startEnrolment(server, request.headers, body.password),
     );
   },
 );

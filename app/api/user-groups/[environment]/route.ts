@@ -3,14 +3,12 @@ import { consoleRoutes } from '@/lib/console-api/routes';
 import { searchDirectory } from '@/lib/directory/store';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
-import { routeEnvironment } from '@/lib/server/route-params';
 
 /**
  * One page of an environment's directory, searched by id or name: ids, names and token
  * fingerprints, never tokens, so viewers may read it too.
  */
-export const GET = consoleRoute(consoleRoutes.directorySearch, async ({ request, params, server }) => {
-  const environment = routeEnvironment(params.environment);
+export const GET = consoleRoute(consoleRoutes.directorySearch, async ({ request, environment, server }) => {
   const parsed = parseDirectoryQuery(new URL(request.url).searchParams);
   if (!parsed.success) throw invalidRequest(parsed.fields, 'search');
   const { q, sort, order, page, pageSize } = parsed.query;

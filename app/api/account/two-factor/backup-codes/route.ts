@@ -5,14 +5,14 @@ import { newBackupCodes, requirePasswordOrFreshSession } from '@/lib/server/seco
 
 /** Ten new backup codes for the current password, shown once; the old ones stop working. */
 export const POST = consoleRoute(
-  consoleRoutes.newBackupCodes,
+  {
+    ...consoleRoutes.newBackupCodes,
+    audit: { action: 'two-factor.backup-codes', request: () => ({ detail: 'ten new codes' }) },
+  },
   async ({ request, operator, requestId, body, server }) => {
     await requirePasswordOrFreshSession(server, operator, body.password);
     return withProof(server, operator, requestId, () =>
-      server.auditLog.onRecord(
-        { action: 'two-factor.backup-codes', operator, requestId, detail: 'ten new codes' },
-        () => newBackupCodes(server, request.headers, body.password),
-      ),
+      newBackupCodes(server, request.headers, body.password),
     );
   },
 );

@@ -5,13 +5,16 @@ import { answerWithCookies, confirmEnrolment } from '@/lib/server/second-factor'
 
 /** Enrolling, step two: the app's first code turns the second factor on (a new session cookie). */
 export const POST = consoleRoute(
-  consoleRoutes.confirmTwoFactor,
+  {
+    ...consoleRoutes.confirmTwoFactor,
+    audit: {
+      action: 'two-factor.enrol',
+      request: () => ({ detail: 'the app’s first code: second factor on' }),
+    },
+  },
   async ({ request, operator, requestId, body, server }) => {
     const headers = await withProof(server, operator, requestId, () =>
-      server.auditLog.onRecord(
-        { action: 'two-factor.enrol', operator, requestId, detail: 'the app’s first code: second factor on' },
-        () => confirmEnrolment(server, request.headers, requestId, body.code, operator),
-      ),
+      confirmEnrolment(server, request.headers, requestId, body.code, operator),
     );
     return answerWithCookies({ done: true as const }, headers);
   },

@@ -16,7 +16,7 @@ import { mustKeepSecondFactor } from '@/lib/server/step-up';
  * passkey): they would be locked out at once.
  */
 export const POST = consoleRoute(
-  consoleRoutes.removeTwoFactor,
+  { ...consoleRoutes.removeTwoFactor, audit: { action: 'two-factor.remove' } },
   async ({ request, operator, requestId, body, server }) => {
     if (mustKeepSecondFactor(operator, server.config) && operator.passkeys === 0)
       throw new ConsoleError(
@@ -24,14 +24,12 @@ export const POST = consoleRoute(
         `Your role (${operator.role}) must have a second factor: add a passkey or set up a new app first, or ask an admin to reset it.`,
       );
     await requirePasswordOrFreshSession(server, operator, body.password);
-    const headers = await withProof(server, operator, requestId, () =>
-      server.auditLog.onRecord({ action: 'two-factor.remove', operator, requestId }, async () => {
-        // Their other sessions still waiting for a second factor end first: with the app gone (and
-        // no passkey) they would open the console on a password alone.
-        await endUnprovedSessions(server.database.db, operator.id, operator.session.id);
-        return removeSecondFactor(server, request.headers, requestId, body.password, operator.session);
-      }),
-    );
+    const headers = await withProof(server, operator, requestId, async () => {
+      // Their other sessions still waiting for a second factor end first: with the app gone (and
+      // no passkey) they would open the console on a password alone.
+      await endUnprovedSessions(server.database.db, operator.id, operator.session.id);
+      return removeSecondFactor(server, request.headers, requestId, body.password, operator.session);
+    });
     return answerWithCookies({ done: true as const }, headers);
   },
 );

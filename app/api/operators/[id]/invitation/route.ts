@@ -1,8 +1,7 @@
-import { findOperator } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { ConsoleError } from '@/lib/console-error';
 import { voidOpenInvitations } from '@/lib/invitations/store';
 import { inviteOperator } from '@/lib/server/invitations';
+import { invitedOperator } from '@/lib/server/operators';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -10,16 +9,16 @@ import { consoleRoute } from '@/lib/server/route';
  * link stops working at once: its voiding is on record, then the new link's making.
  */
 export const POST = consoleRoute(
-  consoleRoutes.resendInvitation,
-  async ({ operator, requestId, params, server }) => {
-    const target = await findOperator(server, params.id);
-    if (!target) throw new ConsoleError('not_found', 'No operator has that id.');
-    if (target.invitationExpiresAt === null)
-      throw new ConsoleError('conflict', `${target.email} has no open invitation: they are in already.`);
-    await server.auditLog.onRecord(
-      { action: 'invitation.void', operator, requestId, detail: `${target.email}: sent again` },
-      () => voidOpenInvitations(server.database.db, target.id),
-    );
+  {
+    ...consoleRoutes.resendInvitation,
+    load: invitedOperator,
+    audit: {
+      action: 'invitation.void',
+      request: (_body, target) => ({ detail: `${target.email}: sent again` }),
+    },
+  },
+  async ({ operator, requestId, subject: target, server }) => {
+    await voidOpenInvitations(server.database.db, target.id);
     return inviteOperator(server, operator, requestId, target, 'sent again, the earlier link voided');
   },
 );

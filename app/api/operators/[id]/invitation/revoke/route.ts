@@ -1,7 +1,7 @@
-import { findOperator, removeOperator } from '@/lib/auth/operators';
+import { removeOperator } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { ConsoleError } from '@/lib/console-error';
 import { voidOpenInvitations } from '@/lib/invitations/store';
+import { invitedOperator } from '@/lib/server/operators';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -9,24 +9,17 @@ import { consoleRoute } from '@/lib/server/route';
  * operator, who never came in, is removed (an admin adds them again to invite them again).
  */
 export const POST = consoleRoute(
-  consoleRoutes.revokeInvitation,
-  async ({ request, operator, requestId, params, server }) => {
-    const target = await findOperator(server, params.id);
-    if (!target) throw new ConsoleError('not_found', 'No operator has that id.');
-    if (target.invitationExpiresAt === null)
-      throw new ConsoleError('conflict', `${target.email} has no open invitation: they are in already.`);
-    await server.auditLog.onRecord(
-      {
-        action: 'invitation.void',
-        operator,
-        requestId,
-        detail: `${target.email}: withdrawn, operator removed`,
-      },
-      async () => {
-        await voidOpenInvitations(server.database.db, target.id);
-        await removeOperator(server, target.id, request.headers);
-      },
-    );
+  {
+    ...consoleRoutes.revokeInvitation,
+    load: invitedOperator,
+    audit: {
+      action: 'invitation.void',
+      request: (_body, target) => ({ detail: `${target.email}: withdrawn, operator removed` }),
+    },
+  },
+  async ({ request, subject: target, server }) => {
+    await voidOpenInvitations(server.database.db, target.id);
+    await removeOperator(server, target.id, request.headers);
     return { done: true as const };
   },
 );

@@ -1,0 +1,82 @@
+import 'server-only';
+import type { JobActionBody, JobView } from '@/lib/console-api/jobs';
+import { ConsoleError } from '@/lib/console-error';
+import { type JobProgress, steerJob } from '@/lib/jobs/store';
+import { plural } from '@/lib/plural';
+import type { ConsoleServer } from './index';
+import { filedUnderJob, jobAction, jobRoute, loadJob, requireJobPermission, toJobView } from './jobs';
+import type { ActionAudit, RouteSpec } from './route';
+
+const refusals: Record<JobActionBody['action'], string> = {
+  start: 'Only a job not yet started can be started.',
+  pause: 'Only a running job can be paused.',
+  resume: 'Only a paused job can be resumed.',
+  cancel: 'This job has already ended.',
+};
+
+/**
+ * Start, pause, resume or cancel, on record: starting writes the job's own entry, which stays
+ * `started` until the runner settles it with the job's end (each row gets its own as it runs).
+ */
+const steerAudit: ActionAudit<JobActionBody, JobView, JobProgress> = {
+  action: (_body, progress) => jobAction(progress),
+  request: (body, { job, counts }) => ({
+    detail:
+      body.action === 'start'
+        ? `${job.source}: ${plural(counts.total, 'row')} (${counts.invalid} refused by the preview)`
+        : body.action,
+  }),
+  outcome: (_view, body) => (body.action === 'start' ? null : 'success'),
+  filedUnder: filedUnderJob,
+};
+
+/** What the steering route reads and records; the job's kind asks for its own permission. */
+export const steering: Pick<
+  RouteSpec<'/api/jobs/[id]', JobActionBody, JobView, JobProgress>,
+  'load' | 'environmentOf' | 'audit'
+> = {
+  ...jobRoute,
+  load: async (context) => {
+    const progress = await jobRoute.load(context);
+    requireJobPermission(context.operator.role, progress.job.kind);
+    return progress;
+  },
+  audit: steerAudit,
+};
+
+/**
+ * Steers the job, its entry (`entryId`) written: a start is checked first (a job with no good row;
+ * in Customer, a rotation asks for its number of tokens, typed), and cancelling settles the job's
+ * own entry. Answers the job as it is now.
+ */
+export async function steer(
+  server: ConsoleServer,
+  { job, counts }: JobProgress,
+  body: JobActionBody,
+  entryId: number | null,
+  requestId: string,
+): Promise<JobView> {
+  if (body.action === 'start') requireStartable(job, counts.total, body.confirmation);
+  const after = await steerJob(
+    server.database.db,
+    job.id,
+    body.action,
+    body.action === 'start' && entryId !== null ? { audit_event_id: entryId } : {},
+  );
+  if (!after) throw new ConsoleError('conflict', refusals[body.action]);
+  if (body.action === 'cancel' && after.audit_event_id !== null)
+    await server.auditLog.settle(after.audit_event_id, { outcome: 'cancelled' }, requestId);
+  if (body.action === 'start' || body.action === 'resume') server.jobs.runner.wake();
+  return toJobView(await loadJob(server, job.id));
+}
+
+function requireStartable(job: JobProgress['job'], total: number, confirmation: string | undefined): void {
+  if (total === 0)
+    throw new ConsoleError('conflict', 'The job has no good row to run: fix the file and upload it again.');
+  if (job.environment === 'Customer' && job.kind === 'rotate' && confirmation?.trim() !== String(total))
+    throw new ConsoleError(
+      'invalid_request',
+      `Type ${total} to confirm rotating ${plural(total, 'token')} in Customer.`,
+      { fields: { confirmation: `Type ${total} to confirm.` } },
+    );
+}
