@@ -25,10 +25,8 @@ export class ConsoleApiError extends Error {
 export const CONSOLE_UNREACHABLE_MESSAGE =
   'The console could not be reached. Check your connection and retry.';
 
-type NoParams = Record<never, string>;
-
 /** What a call sends: the path's params (when it has any), the body (when it takes one), a query. */
-export type CallInput<Path extends string, Body> = (PathParams<Path> extends NoParams
+export type CallInput<Path extends string, Body> = ([keyof PathParams<Path>] extends [never]
   ? { params?: PathParams<Path> }
   : { params: PathParams<Path> }) &
   ([Body] extends [undefined] ? { body?: undefined } : { body: Body }) & {
