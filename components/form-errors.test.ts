@@ -6,12 +6,12 @@ const NAMES = ['user_group_id', 'name', 'mapping', 'properties'] as const;
 
 describe('errors from a call', () => {
   it('uses a ConsoleApiError’s message and fields as they are', () => {
-    const error = new ConsoleApiError(
-      'rate_limited',
-      'Too many requests: retry in 5 s.',
-      { name: 'too long', 'mapping.sales': 'must be a data source id' },
-      5,
-    );
+    const error = ConsoleApiError.refused(429, {
+      code: 'rate_limited',
+      message: 'Too many requests: retry in 5 s.',
+      fields: { name: 'too long', 'mapping.sales': 'must be a data source id' },
+      retryAfterSeconds: 5,
+    });
     expect(formErrorMessage(error)).toBe('Too many requests: retry in 5 s.');
     expect(serverFieldErrors(error, NAMES)).toEqual([
       { name: 'name', message: 'too long' },

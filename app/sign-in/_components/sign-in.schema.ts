@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { AuthRequestError } from '@/lib/browser-client/auth-request-error';
 import { ConsoleApiError } from '@/lib/browser-client/console-client';
 
 export const signInSchema = z.object({
@@ -16,10 +15,10 @@ export type SignInValues = z.infer<typeof signInSchema>;
  * (better-auth's refusals are put in them on the server, lib/server/auth-answers.ts).
  */
 export function signInFailureMessage(error: unknown): string {
-  if (!(error instanceof AuthRequestError)) return 'Signing in failed. Try again in a moment.';
-  const { status, code, retryAfterSeconds } = error;
+  if (!(error instanceof ConsoleApiError)) return 'Signing in failed. Try again in a moment.';
+  const { status, explained, retryAfterSeconds } = error;
   if (status === null) return error.message;
-  if (status === 429 && (code === undefined || retryAfterSeconds !== undefined))
+  if (status === 429 && (!explained || retryAfterSeconds !== undefined))
     return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
   if (error.explained) return error.message;
   if (status === 401)
@@ -50,10 +49,10 @@ export function ssoErrorMessage(error: string | undefined): string | null {
 
 /** What a refused second-factor code means, in the console's words from /api/auth. */
 export function secondFactorFailureMessage(error: unknown): string {
-  if (!(error instanceof AuthRequestError)) return 'Checking the code failed. Try again in a moment.';
-  const { status, code, retryAfterSeconds } = error;
+  if (!(error instanceof ConsoleApiError)) return 'Checking the code failed. Try again in a moment.';
+  const { status, explained, retryAfterSeconds } = error;
   if (status === null) return error.message;
-  if (status === 429 && (code === undefined || retryAfterSeconds !== undefined))
+  if (status === 429 && (!explained || retryAfterSeconds !== undefined))
     return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
   if (error.explained) return error.message;
   return `Checking the code failed (HTTP ${status}). Try again in a moment.`;
@@ -61,9 +60,9 @@ export function secondFactorFailureMessage(error: unknown): string {
 
 /** What a failed passkey sign-in means: the authenticator's refusal, or /api/auth's answer. */
 export function passkeySignInFailureMessage(error: unknown): string {
-  if (error instanceof ConsoleApiError) return error.message;
-  if (!(error instanceof AuthRequestError)) return 'Signing in with a passkey failed. Try again in a moment.';
+  if (!(error instanceof ConsoleApiError)) return 'Signing in with a passkey failed. Try again in a moment.';
   const { status, retryAfterSeconds } = error;
+  // No answer: the authenticator's refusal, or no connection.
   if (status === null) return error.message;
   if (status === 429) return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
   if (status === 401)
