@@ -19,9 +19,21 @@ describe('errors from a call', () => {
     ]);
   });
 
+  it('keeps a route’s words and the client’s for a refusal without them', () => {
+    expect(formErrorMessage(ConsoleApiError.refused(502, undefined))).toBe(
+      'The console answered 502 without an explanation.',
+    );
+    expect(formErrorMessage(ConsoleApiError.refused(429, undefined))).toBe(
+      'The console answered 429 without an explanation.',
+    );
+  });
+
   it('never shows the text of an unexpected error', () => {
     const error = new Error('TypeError: internal detail');
     expect(formErrorMessage(error)).toBe(UNEXPECTED_ERROR_MESSAGE);
+    expect(formErrorMessage(error, 'The console could not be reached.')).toBe(
+      'The console could not be reached.',
+    );
     expect(serverFieldErrors(error, NAMES)).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ type Refusal = Pick<ConsoleErrorBody['error'], 'fields' | 'retryAfterSeconds'> &
 /**
  * The browser's one error for a console request that did not do its job, whichever client sent it
  * (this one, or ./auth-client.ts for /api/auth), and for a passkey the browser's authenticator
- * refused (./passkey-ceremony.ts).
+ * refused (./passkey-ceremony.ts). ./failure-message.ts turns it into what a person reads.
  */
 export class ConsoleApiError extends Error {
   /** The refusal's HTTP status; null when no answer came (no connection, a cancelled step-up, the authenticator). */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from '@/lib/browser-client/console-client';
-import { signInFailureMessage, ssoErrorMessage } from './sign-in.schema';
+import {
+  passkeySignInFailureMessage,
+  secondFactorFailureMessage,
+  signInFailureMessage,
+  ssoErrorMessage,
+} from './sign-in.schema';
 
 describe('signInFailureMessage', () => {
   it.each([
@@ -26,6 +31,41 @@ describe('signInFailureMessage', () => {
     [new Error('internal detail'), 'Signing in failed. Try again in a moment.'],
   ])('%o → %s', (error, message) => {
     expect(signInFailureMessage(error)).toBe(message);
+  });
+});
+
+describe('secondFactorFailureMessage', () => {
+  it.each([
+    [ConsoleApiError.refused(401, { code: 'unauthenticated', message: 'Not your code.' }), 'Not your code.'],
+    [
+      ConsoleApiError.refused(429, { code: 'rate_limited', message: 'Locked for 15 minutes.' }),
+      'Locked for 15 minutes.',
+    ],
+    [ConsoleApiError.refused(401, undefined), 'Checking the code failed (HTTP 401). Try again in a moment.'],
+    [new Error('internal detail'), 'Checking the code failed. Try again in a moment.'],
+  ])('%o → %s', (error, message) => {
+    expect(secondFactorFailureMessage(error)).toBe(message);
+  });
+});
+
+describe('passkeySignInFailureMessage', () => {
+  it.each([
+    [new ConsoleApiError('invalid_request', 'No passkey was used.'), 'No passkey was used.'],
+    [
+      ConsoleApiError.refused(401, { code: 'unauthenticated', message: 'That passkey did not sign you in.' }),
+      'That passkey did not sign you in (it may have been removed, or this operator disabled). Try again, or use your password.',
+    ],
+    [
+      ConsoleApiError.refused(429, { code: 'rate_limited', message: 'retry in 9 s', retryAfterSeconds: 9 }),
+      'Too many attempts. Wait 9 seconds, then try again.',
+    ],
+    [
+      ConsoleApiError.refused(400, { code: 'invalid_request', message: 'Theirs.' }),
+      'Signing in with a passkey failed (HTTP 400). Try again in a moment.',
+    ],
+    [new Error('internal detail'), 'Signing in with a passkey failed. Try again in a moment.'],
+  ])('%o → %s', (error, message) => {
+    expect(passkeySignInFailureMessage(error)).toBe(message);
   });
 });
 
