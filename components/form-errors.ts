@@ -3,13 +3,15 @@
  * Pure, so the mapping from a ConsoleApiError to what a person sees is tested without a browser.
  */
 import { ConsoleApiError } from '@/lib/browser-client/console-client';
+import { failureMessage } from '@/lib/browser-client/failure-message';
 import { fieldErrorsFor } from '@/lib/validation/field-errors';
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong. Your input is kept: try again.';
 
 /** The message for the form-level alert: the console's own words, or a calm fallback. */
-export function formErrorMessage(error: unknown): string {
-  return error instanceof ConsoleApiError ? error.message : UNEXPECTED_ERROR_MESSAGE;
+export function formErrorMessage(error: unknown, otherwise = UNEXPECTED_ERROR_MESSAGE): string {
+  // A route's own rate limit names what it counts and the delay: its words stand.
+  return failureMessage(error, { otherwise, rateLimited: (failure) => failure.message });
 }
 
 /** The per-field messages of any error (none unless it is a ConsoleApiError). */

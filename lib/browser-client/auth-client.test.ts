@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/browser-client/console-client';
-import { AuthRequestError, authApi } from './auth-client';
+import { authApi } from './auth-client';
+import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from './console-client';
 
 const ORIGIN = 'http://console.test';
 // The client keeps the fetch it was made with, so one stub answers every test.
@@ -27,13 +27,13 @@ function sent(): { url: string; method: string; contentType: string | null; body
   };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AuthRequestError> {
+async function refusal(promise: Promise<unknown>): Promise<ConsoleApiError> {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(AuthRequestError);
-  return error as AuthRequestError;
+  expect(error).toBeInstanceOf(ConsoleApiError);
+  return error as ConsoleApiError;
 }
 
 beforeAll(() => {
@@ -80,17 +80,17 @@ describe('authApi', () => {
       'better-auth’s own shape (never passed on), read as unexplained',
       401,
       { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' },
+      'internal',
       undefined,
-      undefined,
-      'The console refused the request (HTTP 401).',
+      'The console answered 401 without an explanation.',
     ],
     [
       'a body of another shape',
       500,
       { code: 42, error: 'nope' },
+      'internal',
       undefined,
-      undefined,
-      'The console refused the request (HTTP 500).',
+      'The console answered 500 without an explanation.',
     ],
   ])('reports a refusal: %s', async (_case, status, body, code, retryAfterSeconds, message) => {
     answer(status, body);
@@ -98,9 +98,10 @@ describe('authApi', () => {
     expect({
       status: error.status,
       code: error.code,
+      explained: error.explained,
       retryAfterSeconds: error.retryAfterSeconds,
       message: error.message,
-    }).toEqual({ status, code, retryAfterSeconds, message });
+    }).toEqual({ status, code, explained: code !== 'internal', retryAfterSeconds, message });
   });
 
   it('says so when the console cannot be reached', async () => {

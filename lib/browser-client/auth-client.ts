@@ -10,9 +10,7 @@
 import { createAuthClient } from 'better-auth/client';
 import * as z from 'zod/mini';
 import { consoleErrorBodySchema } from '@/lib/console-api/contract';
-import { AuthRequestError } from './auth-request-error';
-
-export { AuthRequestError };
+import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from './console-client';
 
 /** The single sign-on provider's id on the server (genericOAuth `providerId`). */
 const SSO_PROVIDER_ID = 'oidc';
@@ -54,19 +52,18 @@ const ssoStartSchema = z.object({ url: z.url({ protocol: /^https?$/ }) });
 
 const UNEXPECTED_ANSWER = 'The console answered in an unexpected shape.';
 
-/** One better-auth call: its data, or an AuthRequestError saying why not. */
+/** One better-auth call: its data, or a ConsoleApiError saying why not. */
 async function settle(call: () => Promise<{ data: unknown; error: unknown }>): Promise<unknown> {
   let answer: { data: unknown; error: unknown };
   try {
     answer = await call();
   } catch {
-    throw new AuthRequestError(null);
+    throw new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE);
   }
   if (!answer.error) return answer.data;
   const refusal = authRefusalSchema.safeParse(answer.error);
   if (!refusal.success) throw new Error(UNEXPECTED_ANSWER);
-  const { status, error } = refusal.data;
-  throw new AuthRequestError(status, error);
+  throw ConsoleApiError.refused(refusal.data.status, refusal.data.error);
 }
 
 /** What the password step answers when the operator has a second factor: no session yet. */

@@ -86,6 +86,8 @@ describe('callRoute', () => {
     const error = await failure(createOperator());
     expect(error).toMatchObject({
       code: 'rate_limited',
+      status: 429,
+      explained: true,
       message: 'Retry in 5 s.',
       fields: { name: 'x' },
       retryAfterSeconds: 5,
@@ -97,6 +99,8 @@ describe('callRoute', () => {
     const error = await failure(createOperator());
     expect(error).toMatchObject({
       code: 'internal',
+      status: 502,
+      explained: false,
       message: 'The console answered 502 without an explanation.',
     });
   });
@@ -109,7 +113,7 @@ describe('callRoute', () => {
       }),
     );
     const error = await failure(createOperator());
-    expect(error).toMatchObject({ code: 'internal', message: CONSOLE_UNREACHABLE_MESSAGE });
+    expect(error).toMatchObject({ code: 'internal', status: null, message: CONSOLE_UNREACHABLE_MESSAGE });
   });
 });
 

@@ -6,29 +6,69 @@
  */
 
 import * as z from 'zod/mini';
-import { type ConsoleErrorCode, consoleErrorBodySchema } from '@/lib/console-api/contract';
+import {
+  type ConsoleErrorBody,
+  type ConsoleErrorCode,
+  consoleErrorBodySchema,
+} from '@/lib/console-api/contract';
 import { type ConsoleRouteDefinition, type PathParams, routePath } from '@/lib/console-api/routes';
 import { askToStepUp } from './step-up-prompt';
 
+/** How the console refused: the HTTP status, and what its error body said, if it said anything. */
+type Refusal = Pick<ConsoleErrorBody['error'], 'fields' | 'retryAfterSeconds'> & {
+  status: number;
+  explained: boolean;
+};
+
+/**
+ * The browser's one error for a console request that did not do its job, whichever client sent it
+ * (this one, or ./auth-client.ts for /api/auth), and for a passkey the browser's authenticator
+ * refused (./passkey-ceremony.ts). ./failure-message.ts turns it into what a person reads.
+ */
 export class ConsoleApiError extends Error {
+  /** The refusal's HTTP status; null when no answer came (no connection, a cancelled step-up, the authenticator). */
+  readonly status: number | null;
+  /**
+   * Whether `message` says why in the product's words: false only for a refusal whose body did not
+   * explain it (a proxy's page, a status alone), which each form then words by its status.
+   */
+  readonly explained: boolean;
+  /** The field each problem is about, as the form names it. */
+  readonly fields?: Record<string, string>;
+  /** With rate_limited: how long to wait. */
+  readonly retryAfterSeconds?: number;
+
   constructor(
+    /** The console's code; `internal` for a refusal it did not explain. */
     readonly code: ConsoleErrorCode,
     message: string,
-    readonly fields?: Record<string, string>,
-    readonly retryAfterSeconds?: number,
+    refusal?: Refusal,
   ) {
     super(message);
     this.name = 'ConsoleApiError';
+    this.status = refusal?.status ?? null;
+    this.explained = refusal?.explained ?? true;
+    this.fields = refusal?.fields;
+    this.retryAfterSeconds = refusal?.retryAfterSeconds;
+  }
+
+  /** A refusal as the console answered it: its code and words when its body gave them, else its status. */
+  static refused(status: number, said: ConsoleErrorBody['error'] | undefined): ConsoleApiError {
+    if (!said)
+      return new ConsoleApiError('internal', `The console answered ${status} without an explanation.`, {
+        status,
+        explained: false,
+      });
+    const { code, message, fields, retryAfterSeconds } = said;
+    return new ConsoleApiError(code, message, { status, explained: true, fields, retryAfterSeconds });
   }
 }
 
 export const CONSOLE_UNREACHABLE_MESSAGE =
   'The console could not be reached. Check your connection and retry.';
 
-type NoParams = Record<never, string>;
-
 /** What a call sends: the path's params (when it has any), the body (when it takes one), a query. */
-export type CallInput<Path extends string, Body> = (PathParams<Path> extends NoParams
+export type CallInput<Path extends string, Body> = ([keyof PathParams<Path>] extends [never]
   ? { params?: PathParams<Path> }
   : { params: PathParams<Path> }) &
   ([Body] extends [undefined] ? { body?: undefined } : { body: Body }) & {
@@ -105,9 +145,5 @@ async function send<Path extends string, Body, Answer>(
 async function failureOf(response: Response): Promise<ConsoleApiError> {
   const payload: unknown = await response.json().catch(() => undefined);
   const parsed = consoleErrorBodySchema.safeParse(payload);
-  if (parsed.success) {
-    const { code, message, fields, retryAfterSeconds } = parsed.data.error;
-    return new ConsoleApiError(code, message, fields, retryAfterSeconds);
-  }
-  return new ConsoleApiError('internal', `The console answered ${response.status} without an explanation.`);
+  return ConsoleApiError.refused(response.status, parsed.success ? parsed.data.error : undefined);
 }

@@ -36,7 +36,6 @@ export const isAuthenticatorCode = (code: string) => /^\d{6}$/.test(code);
  * operator who has no password (SSO only) sends none, and must have signed in recently instead.
  */
 export const passwordConfirmationSchema = z.object({ password: z.optional(currentPassword) });
-export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;
 
 /** The secret to put in an authenticator app, as a QR code (its otpauth:// URI) and as text. */
 export const enrolmentSchema = z.object({
@@ -57,7 +56,6 @@ export const confirmEnrolmentSchema = z.object({
     )
     .check(z.regex(/^\d{6}$/, { error: 'must be the 6 digits your app shows' })),
 });
-export type ConfirmEnrolment = z.infer<typeof confirmEnrolmentSchema>;
 
 export const backupCodesSchema = z.object({ backupCodes: z.array(z.string()) });
 

@@ -24,7 +24,6 @@ export const rotateResultSchema = z.omit(rotateResponseSchema, { success: true }
 export type RotateResult = z.infer<typeof rotateResultSchema>;
 
 export const deleteResultSchema = z.object({ deleted: z.literal(true), user_group_id: z.string() });
-export type DeleteResult = z.infer<typeof deleteResultSchema>;
 
 /** Show token: the group's id only; the service is asked for nothing else. */
 export const showTokenBodySchema = z.object({ user_group_id: userGroupIdSchema });

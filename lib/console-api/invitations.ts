@@ -47,7 +47,6 @@ export type ChoosePasswordValues = z.infer<typeof choosePasswordSchema>;
 export const acceptInvitationSchema = z
   .strictObject({ secret, password, confirmPassword: z.string() })
   .check(passwordsMatch());
-export type AcceptInvitationRequest = z.infer<typeof acceptInvitationSchema>;
 
 /** Signed in (the session's cookie is set): who. */
 export const acceptedInvitationSchema = z.object({ email: z.string() });

@@ -67,11 +67,9 @@ export const createOperatorResultSchema = z.object({
   operator: operatorSummarySchema,
   invitation: invitationLinkSchema,
 });
-export type CreateOperatorResult = z.infer<typeof createOperatorResultSchema>;
 
 /** What PATCH /api/operators/:id answers: the operator as changed (null if it vanished meanwhile). */
 export const updateOperatorResultSchema = z.object({ operator: z.nullable(operatorSummarySchema) });
-export type UpdateOperatorResult = z.infer<typeof updateOperatorResultSchema>;
 
 export const changePasswordSchema = z
   .object({

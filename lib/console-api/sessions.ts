@@ -30,6 +30,5 @@ export const endSessionsSchema = z.union(
   ],
   { error: 'send either { sessionId } or { others: true }' },
 );
-export type EndSessionsRequest = z.infer<typeof endSessionsSchema>;
 
 export const endedSessionsSchema = z.object({ ended: z.number() });

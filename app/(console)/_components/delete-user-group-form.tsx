@@ -3,7 +3,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -11,7 +10,9 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { type Environment, environmentPhrase } from '@/lib/environments';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
 import { toDeleteRequest } from './delete-user-group.utils';
@@ -31,7 +32,9 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
   });
   const { errors } = form.formState;
 
-  const deleteUserGroup = useDeleteUserGroup(environment, {
+  // The group and its token, for good.
+  const deleteUserGroup = useRouteMutation(consoleRoutes.delete, {
+    params: { environment: slugOf[environment] },
     onSuccess: (_result, request) => {
       onTokenRevoked(request.current_token);
       form.reset();

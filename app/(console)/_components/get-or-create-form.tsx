@@ -4,14 +4,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import dynamic from 'next/dynamic';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useGetOrCreateUserGroup } from '@/app/(console)/_hooks/use-get-or-create-user-group';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { GetOrCreateResult } from '@/lib/console-api/contract';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import { groupPath } from '../[environment]/_components/paths';
@@ -56,7 +57,9 @@ export function GetOrCreateSection({
   });
   const { errors } = form.formState;
 
-  const getOrCreate = useGetOrCreateUserGroup(environment, {
+  // Nothing cached changes: the directory is read on the server at the next load of its page.
+  const getOrCreate = useRouteMutation(consoleRoutes.getOrCreate, {
+    params: { environment: slugOf[environment] },
     onSuccess: (result, request) =>
       setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),
     onError: (error) => {

@@ -10,9 +10,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import type { TokenIdentityAnswer } from '@/lib/console-api/tokens';
 import { type Environment, slugOf } from '@/lib/environments';
-import { useIdentifyToken } from '../_hooks/use-identify-token';
 import { groupPath, jobPath } from '../[environment]/_components/paths';
 
 type Match = TokenIdentityAnswer['matches'][number];
@@ -67,7 +68,8 @@ export function IdentifyTokenForm({
   const inputRef = useRef<HTMLInputElement>(null);
   const [token, setToken] = useState('');
   const [revealed, setRevealed] = useState(false);
-  const identify = useIdentifyToken();
+  // The token goes in the POST body only; the answer holds no token.
+  const identify = useRouteMutation(consoleRoutes.identifyToken);
   const { mutate } = identify;
 
   // A token typed into the palette or the directory's search arrives here, and is looked up at once.
@@ -75,9 +77,12 @@ export function IdentifyTokenForm({
     const handedOver = takeHandedOverToken();
     if (!handedOver) return;
     setToken(handedOver);
-    mutate(handedOver, {
-      onSuccess: (answer) => (answer.matches.length === 0 ? onUnknown(handedOver) : undefined),
-    });
+    mutate(
+      { token: handedOver },
+      {
+        onSuccess: (answer) => (answer.matches.length === 0 ? onUnknown(handedOver) : undefined),
+      },
+    );
   }, [mutate, onUnknown]);
 
   const answer = identify.data;
@@ -107,9 +112,12 @@ export function IdentifyTokenForm({
             event.preventDefault();
             const pasted = token.trim();
             if (!pasted) return inputRef.current?.focus();
-            identify.mutate(pasted, {
-              onSuccess: (found) => (found.matches.length === 0 ? onUnknown(pasted) : undefined),
-            });
+            identify.mutate(
+              { token: pasted },
+              {
+                onSuccess: (found) => (found.matches.length === 0 ? onUnknown(pasted) : undefined),
+              },
+            );
           }}
         >
           <label htmlFor={id} className="text-sm font-medium">

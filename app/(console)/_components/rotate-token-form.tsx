@@ -3,7 +3,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useRotateToken } from '@/app/(console)/_hooks/use-rotate-token';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -11,7 +10,9 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { type Environment, environmentPhrase } from '@/lib/environments';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
 import { rotateTokenFormFields, rotateTokenFormSchema } from './rotate-token.schema';
 import { toRotateRequest } from './rotate-token.utils';
@@ -49,7 +50,10 @@ export function RotateTokenSection({
   const { errors } = form.formState;
   const { setValue } = form;
 
-  const rotate = useRotateToken(environment, {
+  // The current token stops working at once. Never retried (components/providers.tsx): a second
+  // rotation would revoke the token just issued.
+  const rotate = useRouteMutation(consoleRoutes.rotate, {
+    params: { environment: slugOf[environment] },
     onSuccess: (result, request) => {
       const rotation = { id: nextRotationId.current++, oldToken: request.current_token, result };
       // Newest first; earlier ones stay until each is copied or closed.

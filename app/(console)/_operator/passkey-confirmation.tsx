@@ -2,7 +2,7 @@
 
 import { KeyRound } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step-up';
+import { useStepUpWithPasskey } from '@/app/(console)/_hooks/use-step-up-with-passkey';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';

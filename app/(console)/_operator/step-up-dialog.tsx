@@ -2,7 +2,6 @@
 
 import { ShieldCheck } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
 import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -19,6 +18,8 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { noteConfirmedFor, registerStepUpPrompt } from '@/lib/browser-client/step-up-prompt';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 import { PasskeyConfirmation } from './passkey-confirmation';
 
@@ -52,7 +53,8 @@ export function StepUpDialog({
   const [method, setMethod] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   const settle = useRef<((confirmed: boolean) => void) | null>(null);
-  const stepUp = useStepUp();
+  // The password, an authenticator code or a backup code.
+  const stepUp = useRouteMutation(consoleRoutes.stepUp);
   const returnPath = () => `${window.location.pathname}${window.location.search}`;
   const signInAgain = useStartSingleSignOn('/', { onError: () => undefined });
 

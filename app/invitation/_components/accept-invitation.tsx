@@ -4,13 +4,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRound } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useAcceptInvitation, useInvitation } from '@/app/invitation/_hooks/use-invitation';
+import { useInvitation } from '@/app/invitation/_hooks/use-invitation';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type ChoosePasswordValues, choosePasswordSchema } from '@/lib/console-api/invitations';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
 
 const fields = ['password', 'confirmPassword'] as const;
@@ -64,7 +66,10 @@ function ChoosePasswordForm({ secret, email, role }: { secret: string; email: st
     defaultValues: { password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
-  const accept = useAcceptInvitation({
+  const accept = useRouteMutation(consoleRoutes.acceptInvitation, {
+    // Signed in: the console, with a full load. Where the role must have a second factor, the
+    // console sends them on to enrol one.
+    onSuccess: () => window.location.assign('/'),
     onError: (error) => {
       for (const { name, message } of serverFieldErrors(error, fields)) form.setError(name, { message });
     },

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { AuthRequestError } from '@/lib/browser-client/auth-request-error';
-import { ConsoleApiError } from '@/lib/browser-client/console-client';
+import { failureMessage } from '@/lib/browser-client/failure-message';
 
 export const signInSchema = z.object({
   email: z.pipe(
@@ -11,22 +10,21 @@ export const signInSchema = z.object({
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 
+const SIGN_IN_REFUSED = 'The console refused this sign-in. Reload the page and try again.';
+
 /**
  * What a failed sign-in means for the person at the screen: the console's own words from /api/auth
  * (better-auth's refusals are put in them on the server, lib/server/auth-answers.ts).
  */
-export function signInFailureMessage(error: unknown): string {
-  if (!(error instanceof AuthRequestError)) return 'Signing in failed. Try again in a moment.';
-  const { status, code, retryAfterSeconds } = error;
-  if (status === null) return error.message;
-  if (status === 429 && (code === undefined || retryAfterSeconds !== undefined))
-    return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
-  if (error.explained) return error.message;
-  if (status === 401)
-    return 'The email or the password is wrong (or this operator was disabled: ask an admin of the console).';
-  if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
-  return `Signing in failed (HTTP ${status}). Try again in a moment.`;
-}
+export const signInFailureMessage = (error: unknown) =>
+  failureMessage(error, {
+    otherwise: 'Signing in failed. Try again in a moment.',
+    byStatus: {
+      401: 'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
+      403: SIGN_IN_REFUSED,
+    },
+    refused: (status) => `Signing in failed (HTTP ${status}). Try again in a moment.`,
+  });
 
 export const SSO_START_FAILED_MESSAGE =
   'Single sign-on could not start. Try again, or sign in with your password.';
@@ -49,25 +47,23 @@ export function ssoErrorMessage(error: string | undefined): string | null {
 }
 
 /** What a refused second-factor code means, in the console's words from /api/auth. */
-export function secondFactorFailureMessage(error: unknown): string {
-  if (!(error instanceof AuthRequestError)) return 'Checking the code failed. Try again in a moment.';
-  const { status, code, retryAfterSeconds } = error;
-  if (status === null) return error.message;
-  if (status === 429 && (code === undefined || retryAfterSeconds !== undefined))
-    return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
-  if (error.explained) return error.message;
-  return `Checking the code failed (HTTP ${status}). Try again in a moment.`;
-}
+export const secondFactorFailureMessage = (error: unknown) =>
+  failureMessage(error, {
+    otherwise: 'Checking the code failed. Try again in a moment.',
+    refused: (status) => `Checking the code failed (HTTP ${status}). Try again in a moment.`,
+  });
 
-/** What a failed passkey sign-in means: the authenticator's refusal, or /api/auth's answer. */
-export function passkeySignInFailureMessage(error: unknown): string {
-  if (error instanceof ConsoleApiError) return error.message;
-  if (!(error instanceof AuthRequestError)) return 'Signing in with a passkey failed. Try again in a moment.';
-  const { status, retryAfterSeconds } = error;
-  if (status === null) return error.message;
-  if (status === 429) return `Too many attempts. Wait ${retryAfterSeconds ?? 60} seconds, then try again.`;
-  if (status === 401)
-    return 'That passkey did not sign you in (it may have been removed, or this operator disabled). Try again, or use your password.';
-  if (status === 403) return 'The console refused this sign-in. Reload the page and try again.';
-  return `Signing in with a passkey failed (HTTP ${status}). Try again in a moment.`;
-}
+/**
+ * What a failed passkey sign-in means: the authenticator's refusal (no answer), or the sign-in's
+ * own words by status, whatever /api/auth said.
+ */
+export const passkeySignInFailureMessage = (error: unknown) =>
+  failureMessage(error, {
+    otherwise: 'Signing in with a passkey failed. Try again in a moment.',
+    consoleWords: false,
+    byStatus: {
+      401: 'That passkey did not sign you in (it may have been removed, or this operator disabled). Try again, or use your password.',
+      403: SIGN_IN_REFUSED,
+    },
+    refused: (status) => `Signing in with a passkey failed (HTTP ${status}). Try again in a moment.`,
+  });

@@ -1,29 +1,71 @@
 import { describe, expect, it } from 'vitest';
-import { AuthRequestError } from '@/lib/browser-client/auth-client';
-import { CONSOLE_UNREACHABLE_MESSAGE } from '@/lib/browser-client/console-client';
-import { signInFailureMessage, ssoErrorMessage } from './sign-in.schema';
+import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from '@/lib/browser-client/console-client';
+import {
+  passkeySignInFailureMessage,
+  secondFactorFailureMessage,
+  signInFailureMessage,
+  ssoErrorMessage,
+} from './sign-in.schema';
 
 describe('signInFailureMessage', () => {
   it.each([
     [
-      new AuthRequestError(429, { code: 'rate_limited', message: 'retry in 17 s', retryAfterSeconds: 17 }),
+      ConsoleApiError.refused(429, { code: 'rate_limited', message: 'retry in 17 s', retryAfterSeconds: 17 }),
       'Too many attempts. Wait 17 seconds, then try again.',
     ],
-    [new AuthRequestError(429), 'Too many attempts. Wait 60 seconds, then try again.'],
+    [ConsoleApiError.refused(429, undefined), 'Too many attempts. Wait 60 seconds, then try again.'],
     [
-      new AuthRequestError(401, { code: 'unauthenticated', message: 'The console’s own words.' }),
+      ConsoleApiError.refused(401, { code: 'unauthenticated', message: 'The console’s own words.' }),
       'The console’s own words.',
     ],
     [
-      new AuthRequestError(401),
+      ConsoleApiError.refused(401, undefined),
       'The email or the password is wrong (or this operator was disabled: ask an admin of the console).',
     ],
-    [new AuthRequestError(403), 'The console refused this sign-in. Reload the page and try again.'],
-    [new AuthRequestError(415), 'Signing in failed (HTTP 415). Try again in a moment.'],
-    [new AuthRequestError(null), CONSOLE_UNREACHABLE_MESSAGE],
+    [
+      ConsoleApiError.refused(403, undefined),
+      'The console refused this sign-in. Reload the page and try again.',
+    ],
+    [ConsoleApiError.refused(415, undefined), 'Signing in failed (HTTP 415). Try again in a moment.'],
+    [new ConsoleApiError('internal', CONSOLE_UNREACHABLE_MESSAGE), CONSOLE_UNREACHABLE_MESSAGE],
     [new Error('internal detail'), 'Signing in failed. Try again in a moment.'],
   ])('%o → %s', (error, message) => {
     expect(signInFailureMessage(error)).toBe(message);
+  });
+});
+
+describe('secondFactorFailureMessage', () => {
+  it.each([
+    [ConsoleApiError.refused(401, { code: 'unauthenticated', message: 'Not your code.' }), 'Not your code.'],
+    [
+      ConsoleApiError.refused(429, { code: 'rate_limited', message: 'Locked for 15 minutes.' }),
+      'Locked for 15 minutes.',
+    ],
+    [ConsoleApiError.refused(401, undefined), 'Checking the code failed (HTTP 401). Try again in a moment.'],
+    [new Error('internal detail'), 'Checking the code failed. Try again in a moment.'],
+  ])('%o → %s', (error, message) => {
+    expect(secondFactorFailureMessage(error)).toBe(message);
+  });
+});
+
+describe('passkeySignInFailureMessage', () => {
+  it.each([
+    [new ConsoleApiError('invalid_request', 'No passkey was used.'), 'No passkey was used.'],
+    [
+      ConsoleApiError.refused(401, { code: 'unauthenticated', message: 'That passkey did not sign you in.' }),
+      'That passkey did not sign you in (it may have been removed, or this operator disabled). Try again, or use your password.',
+    ],
+    [
+      ConsoleApiError.refused(429, { code: 'rate_limited', message: 'retry in 9 s', retryAfterSeconds: 9 }),
+      'Too many attempts. Wait 9 seconds, then try again.',
+    ],
+    [
+      ConsoleApiError.refused(400, { code: 'invalid_request', message: 'Theirs.' }),
+      'Signing in with a passkey failed (HTTP 400). Try again in a moment.',
+    ],
+    [new Error('internal detail'), 'Signing in with a passkey failed. Try again in a moment.'],
+  ])('%o → %s', (error, message) => {
+    expect(passkeySignInFailureMessage(error)).toBe(message);
   });
 });
 

@@ -1,9 +1,9 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import type { Environment } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { useCreateRotateJob } from '../bulk/_hooks/use-create-job';
@@ -102,9 +102,7 @@ export function RotateSelected({ environment, allMatches }: RotateSelectedProps)
       ) : null}
       {create.isError ? (
         <Alert variant="error" role="alert">
-          {create.error instanceof ConsoleApiError
-            ? create.error.message
-            : 'The console could not be reached.'}
+          {formErrorMessage(create.error, 'The console could not be reached.')}
         </Alert>
       ) : null}
     </div>

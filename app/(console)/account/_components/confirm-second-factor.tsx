@@ -2,12 +2,13 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useStepUp } from '@/app/(console)/_hooks/use-step-up';
 import { PasskeyConfirmation } from '@/app/(console)/_operator/passkey-confirmation';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
 
 type ConfirmSecondFactorProps = {
   /** An authenticator app is enrolled: its code (or a backup code) confirms. */
@@ -27,7 +28,7 @@ type ConfirmSecondFactorProps = {
 export function ConfirmSecondFactor({ authenticator, passkey, consoleOrigin }: ConfirmSecondFactorProps) {
   const router = useRouter();
   const [code, setCode] = useState('');
-  const confirm = useStepUp();
+  const confirm = useRouteMutation(consoleRoutes.stepUp);
   const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
   const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;
   return (

@@ -3,14 +3,16 @@
 import { KeyRound } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
-import { useAddPasskey, usePasskeys, useRemovePasskey } from '@/app/(console)/account/_hooks/use-passkeys';
+import { passkeysKey, useAddPasskey, usePasskeys } from '@/app/(console)/account/_hooks/use-passkeys';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/console-api/passkeys';
+import { consoleRoutes } from '@/lib/console-api/routes';
 
 const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -42,7 +44,10 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
       router.refresh();
     },
   });
-  const remove = useRemovePasskey({
+  // The one being confirmed: its dialog is open only while `removing` is set.
+  const remove = useRouteMutation(consoleRoutes.removePasskey, {
+    params: { id: removing?.id ?? '' },
+    invalidates: passkeysKey,
     onSuccess: () => {
       setRemoving(null);
       router.refresh();
@@ -141,7 +146,7 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
         pending={remove.isPending}
         pendingLabel="Removing…"
         error={remove.isError ? formErrorMessage(remove.error) : null}
-        onConfirm={() => removing && remove.mutate(removing.id)}
+        onConfirm={() => removing && remove.mutate()}
       />
     </div>
   );

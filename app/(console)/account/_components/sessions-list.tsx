@@ -1,16 +1,19 @@
 'use client';
 
-import { useEndSessions, useSessions } from '@/app/(console)/account/_hooks/use-sessions';
+import { sessionsKey, useSessions } from '@/app/(console)/account/_hooks/use-sessions';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
 
 const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** The operator's open sessions: where and when each signed in, and a way to end any of them. */
 export function SessionsList() {
   const sessions = useSessions();
-  const end = useEndSessions();
+  // One session or every other one; then the list is read again.
+  const end = useRouteMutation(consoleRoutes.endSessions, { invalidates: sessionsKey });
   if (sessions.isPending) return <p className="text-sm text-muted-foreground">Loading your sessions…</p>;
   if (sessions.isError)
     return (

@@ -3,17 +3,13 @@
 import { ShieldCheck } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import {
-  useConfirmTwoFactor,
-  useNewBackupCodes,
-  useRemoveTwoFactor,
-  useStartTwoFactor,
-} from '@/app/(console)/account/_hooks/use-two-factor';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { Enrolment } from '@/lib/console-api/account-security';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { BackupCodes } from './backup-codes';
 import { PasswordStep } from './password-step';
 
@@ -41,9 +37,11 @@ export function TwoFactorCard({
 }) {
   const router = useRouter();
   const [step, setStep] = useState<Step>({ name: 'idle' });
-  const start = useStartTwoFactor();
-  const newCodes = useNewBackupCodes();
-  const remove = useRemoveTwoFactor();
+  // Enrolling starts with the password: the secret (QR code and text) and ten backup codes come back.
+  const start = useRouteMutation(consoleRoutes.startTwoFactor);
+  // Ten new backup codes; the old ones stop working.
+  const newCodes = useRouteMutation(consoleRoutes.newBackupCodes);
+  const remove = useRouteMutation(consoleRoutes.removeTwoFactor);
   const idle = () => {
     start.reset();
     newCodes.reset();
@@ -166,7 +164,8 @@ function ScanStep({
   onConfirmed: () => void;
   onCancel: () => void;
 }) {
-  const confirm = useConfirmTwoFactor();
+  // The app's first code turns the second factor on.
+  const confirm = useRouteMutation(consoleRoutes.confirmTwoFactor);
   const [code, setCode] = useState('');
   const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
   const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;

@@ -1,5 +1,5 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import { AuthRequestError } from '@/lib/browser-client/auth-request-error';
+import { failureMessage } from '@/lib/browser-client/failure-message';
 import type { ChangePasswordValues } from '@/lib/console-api/operators';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
@@ -18,12 +18,9 @@ export function useChangePassword({ onSuccess }: Callbacks = {}) {
 }
 
 /** What a failed password change means for the person at the screen. */
-export function changePasswordFailureMessage(error: unknown): string {
-  if (!(error instanceof AuthRequestError)) return 'The password was not changed.';
-  if (error.status === null) return error.message;
-  if (error.status === 429 && (error.code === undefined || error.retryAfterSeconds !== undefined))
-    return 'Too many attempts. Wait a minute, then try again.';
-  // The console's own words, better-auth's refusals included (lib/server/auth-answers.ts).
-  if (error.explained) return error.message;
-  return `The password was not changed (HTTP ${error.status}).`;
-}
+export const changePasswordFailureMessage = (error: unknown) =>
+  failureMessage(error, {
+    otherwise: 'The password was not changed.',
+    rateLimited: () => 'Too many attempts. Wait a minute, then try again.',
+    refused: (status) => `The password was not changed (HTTP ${status}).`,
+  });

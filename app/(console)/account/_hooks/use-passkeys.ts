@@ -3,7 +3,7 @@ import { callRoute } from '@/lib/browser-client/console-client';
 import { createPasskey } from '@/lib/browser-client/passkey-ceremony';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
-const passkeysKey = ['account', 'passkeys'] as const;
+export const passkeysKey = ['account', 'passkeys'] as const;
 
 /** The operator's passkeys, newest first. */
 export function usePasskeys() {
@@ -25,15 +25,6 @@ export function useAddPasskey({ onSuccess }: { onSuccess: () => void }) {
       const response = await createPasskey(options);
       return callRoute(consoleRoutes.addPasskey, { body: { name, response } });
     },
-    onSuccess,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
-  });
-}
-
-export function useRemovePasskey({ onSuccess }: { onSuccess: () => void }) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => callRoute(consoleRoutes.removePasskey, { params: { id } }),
     onSuccess,
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
   });

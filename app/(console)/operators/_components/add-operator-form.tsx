@@ -4,17 +4,18 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useAddOperator } from '@/app/(console)/operators/_hooks/use-add-operator';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import {
   type CreateOperatorRequest,
   createOperatorSchema,
   type InvitationLink,
 } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
@@ -30,7 +31,9 @@ export function AddOperatorForm() {
     defaultValues: { email: '', name: '', role: 'viewer' },
   });
   const { errors } = form.formState;
-  const create = useAddOperator({
+  const create = useRouteMutation(consoleRoutes.createOperator, {
+    // The server-rendered list of operators is read again with the new one in it.
+    refresh: true,
     onSuccess: (result, request) => {
       setAdded({ email: request.email, invitation: result.invitation });
       form.reset();

@@ -1,18 +1,21 @@
 'use client';
 
 import { useState } from 'react';
-import { useEndOperatorSessions } from '@/app/(console)/operators/_hooks/use-end-operator-sessions';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 
 /** Ends every session of an operator (a lost laptop), after a confirmation; says how many ended. */
 export function EndSessionsButton({ operatorId, email }: { operatorId: string; email: string }) {
   const [confirming, setConfirming] = useState(false);
   const [ended, setEnded] = useState<number | null>(null);
-  const end = useEndOperatorSessions(operatorId, {
-    onSuccess: (count) => {
+  // Each of their browsers is signed out on its next request.
+  const end = useRouteMutation(consoleRoutes.endOperatorSessions, {
+    params: { id: operatorId },
+    onSuccess: ({ ended: count }) => {
       setConfirming(false);
       setEnded(count);
     },

@@ -1,25 +1,32 @@
 'use client';
 
 import { useState } from 'react';
-import { useResendInvitation } from '@/app/(console)/operators/_hooks/use-resend-invitation';
-import { useRevokeInvitation } from '@/app/(console)/operators/_hooks/use-revoke-invitation';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { InvitationLink, OperatorSummary } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
 /** For an operator invited but not yet in: send a new link (the old one stops working), or withdraw it. */
 export function InvitationActions({ operator }: { operator: OperatorSummary }) {
   const [link, setLink] = useState<InvitationLink | null>(null);
   const [confirming, setConfirming] = useState<'resend' | 'revoke' | null>(null);
-  const resend = useResendInvitation(operator.id, {
+  // Either way the server-rendered list is read again: the new link's expiry, or the row gone.
+  const resend = useRouteMutation(consoleRoutes.resendInvitation, {
+    params: { id: operator.id },
+    refresh: true,
     onSuccess: (invitation) => {
       setConfirming(null);
       setLink(invitation);
     },
   });
-  const revoke = useRevokeInvitation(operator.id, { onSuccess: () => setConfirming(null) });
+  const revoke = useRouteMutation(consoleRoutes.revokeInvitation, {
+    params: { id: operator.id },
+    refresh: true,
+    onSuccess: () => setConfirming(null),
+  });
   const pending = resend.isPending || revoke.isPending;
   /** Opens one confirmation, clearing what the last attempt of either said. */
   const ask = (action: 'resend' | 'revoke') => {

@@ -1,13 +1,12 @@
 'use client';
 
 import { useState } from 'react';
-import { useChangeOperatorRole } from '@/app/(console)/operators/_hooks/use-change-operator-role';
-import { useResetTwoFactor } from '@/app/(console)/operators/_hooks/use-reset-two-factor';
-import { useSetOperatorDisabled } from '@/app/(console)/operators/_hooks/use-set-operator-disabled';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { OperatorSummary } from '@/lib/console-api/operators';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Role, roles } from '@/lib/roles';
 import { EndSessionsButton } from './end-sessions-button';
 
@@ -16,9 +15,20 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
   const [role, setRole] = useState<Role>(operator.role ?? 'viewer');
   const [confirming, setConfirming] = useState(false);
   const [confirmingReset, setConfirmingReset] = useState(false);
-  const resetTwoFactor = useResetTwoFactor(operator.id, { onSuccess: () => setConfirmingReset(false) });
-  const changeRole = useChangeOperatorRole(operator.id);
-  const setDisabled = useSetOperatorDisabled(operator.id, { onSuccess: () => setConfirming(false) });
+  // Each change reads the server-rendered list of operators again. A new role applies to their next
+  // request; disabling ends their sessions; a reset turns off their second factor (a lost phone).
+  const params = { id: operator.id };
+  const resetTwoFactor = useRouteMutation(consoleRoutes.resetSecondFactor, {
+    params,
+    refresh: true,
+    onSuccess: () => setConfirmingReset(false),
+  });
+  const changeRole = useRouteMutation(consoleRoutes.updateOperator, { params, refresh: true });
+  const setDisabled = useRouteMutation(consoleRoutes.updateOperator, {
+    params,
+    refresh: true,
+    onSuccess: () => setConfirming(false),
+  });
   const pending = changeRole.isPending || setDisabled.isPending || resetTwoFactor.isPending;
   // Each change starts by clearing the others' errors, so the one shown is the latest.
   const error = changeRole.error ?? setDisabled.error ?? resetTwoFactor.error;
@@ -26,12 +36,12 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
   function changeRoleTo(newRole: Role) {
     setDisabled.reset();
     resetTwoFactor.reset();
-    changeRole.mutate(newRole);
+    changeRole.mutate({ role: newRole });
   }
   function disable(disabled: boolean) {
     changeRole.reset();
     resetTwoFactor.reset();
-    setDisabled.mutate(disabled);
+    setDisabled.mutate({ disabled });
   }
 
   return (

@@ -2,10 +2,10 @@
 
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { type JobView, jobActionAllowed } from '@/lib/console-api/jobs';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { environmentPhrase } from '@/lib/environments';
@@ -134,9 +134,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         ) : null}
         {steer.isError ? (
           <Alert variant="error" role="alert">
-            {steer.error instanceof ConsoleApiError
-              ? steer.error.message
-              : 'The console could not be reached.'}
+            {formErrorMessage(steer.error, 'The console could not be reached.')}
           </Alert>
         ) : null}
         {maySteer && !ended(job.status) ? (
@@ -188,9 +186,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
             </div>
             {takeTokens.isError ? (
               <Alert variant="error" role="alert">
-                {takeTokens.error instanceof ConsoleApiError
-                  ? takeTokens.error.message
-                  : 'The console could not be reached.'}
+                {formErrorMessage(takeTokens.error, 'The console could not be reached.')}
               </Alert>
             ) : null}
             {tokenDownload ? (

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute, downloadRoute } from '@/lib/browser-client/console-client';
-import type { JobActionBody, JobView } from '@/lib/console-api/jobs';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import type { JobView } from '@/lib/console-api/jobs';
 import { consoleRoutes } from '@/lib/console-api/routes';
 
 const ended = (status: JobView['status']) => status === 'finished' || status === 'cancelled';
@@ -22,11 +23,11 @@ export function useJob(initial: JobView) {
   });
 }
 
-/** Start, pause, resume or cancel; the answer is the job as it is now. */
+/** Start, pause, resume or cancel; the answer, the job as it is now, replaces the one read. */
 export function useSteerJob(id: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: JobActionBody) => callRoute(consoleRoutes.steerJob, { params: { id }, body }),
+  return useRouteMutation(consoleRoutes.steerJob, {
+    params: { id },
     onSuccess: (next) => queryClient.setQueryData(jobKey(id), next),
   });
 }

@@ -4,8 +4,6 @@ import { KeyRound, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { useDeleteUserGroup } from '@/app/(console)/_hooks/use-delete-user-group';
-import { useRotateToken } from '@/app/(console)/_hooks/use-rotate-token';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { NavigationGuard } from '@/components/navigation-guard';
@@ -13,8 +11,9 @@ import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { ConsoleApiError } from '@/lib/browser-client/console-client';
-import { type Environment, environmentPhrase } from '@/lib/environments';
-import { useShowToken } from '../_hooks/use-show-token';
+import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 
 type TokenPanelProps = {
   environment: Environment;
@@ -59,7 +58,10 @@ export function TokenPanel({
   const typeToConfirm = inCustomer ? ({ kind: 'id', value: userGroupId } as const) : null;
   const where = environmentPhrase(environment);
 
-  const show = useShowToken(environment, {
+  const params = { environment: slugOf[environment] };
+  // Never creates the group: `gone` when the service no longer has it.
+  const show = useRouteMutation(consoleRoutes.showToken, {
+    params,
     onSuccess: (result) => {
       if (result.gone) {
         setAbsence('gone');
@@ -68,7 +70,8 @@ export function TokenPanel({
       } else setToken(result.user_group.token);
     },
   });
-  const rotate = useRotateToken(environment, {
+  const rotate = useRouteMutation(consoleRoutes.rotate, {
+    params,
     onSuccess: (result, request) => {
       setRotated({ oldToken: request.current_token, newToken: result.user_group.token, copied: false });
       setToken(result.user_group.token);
@@ -76,7 +79,8 @@ export function TokenPanel({
       router.refresh();
     },
   });
-  const remove = useDeleteUserGroup(environment, {
+  const remove = useRouteMutation(consoleRoutes.delete, {
+    params,
     onSuccess: () => {
       setAbsence('deleted-now');
       setToken(null);

@@ -1,15 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
 import { answerWithPasskey } from '@/lib/browser-client/passkey-ceremony';
-import type { StepUpRequest } from '@/lib/console-api/account-security';
 import { consoleRoutes } from '@/lib/console-api/routes';
-
-/** Confirms who the operator is: the password, an authenticator code or a backup code. */
-export function useStepUp() {
-  return useMutation({
-    mutationFn: (proof: StepUpRequest) => callRoute(consoleRoutes.stepUp, { body: proof }),
-  });
-}
 
 /** Confirms with a passkey: this session's challenge, the authenticator, then its answer. */
 export function useStepUpWithPasskey() {
