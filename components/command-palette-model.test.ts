@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { groupHref, paletteSections, preselected } from './command-palette';
+import {
+  commandOf,
+  firstChoiceOf,
+  groupHref,
+  noSelectionOtherThan,
+  paletteSections,
+  paletteStatus,
+  preselected,
+} from './command-palette-model';
 
 const environments = [
   { environment: 'Customer', configured: true },
@@ -132,5 +140,66 @@ describe('groupHref', () => {
       .flatMap((section) => section.commands)
       .map((command) => command.label);
     expect(labels).not.toContain('Paste a token');
+  });
+});
+
+describe('the selection', () => {
+  const found = [{ userGroupId: 'acme-corp', name: null }];
+
+  it('finds a listed command by its value, and none by a value no command has', () => {
+    const sections = sectionsFor('acme', found);
+    expect(commandOf(sections, 'group:acme-corp')?.label).toBe('acme-corp');
+    expect(commandOf(sections, 'create:acme')?.neverPreselected).toBe(true);
+    expect(commandOf(sections, firstChoiceOf(sections, true))).toBeUndefined();
+  });
+
+  it('selects the preselected command once the search answered, and none while it runs or when only creating is left', () => {
+    expect(firstChoiceOf(sectionsFor('acme', found), false)).toBe('group:acme-corp');
+    const whileSearching = firstChoiceOf(sectionsFor('acme', found), true);
+    const onlyCreate = firstChoiceOf(sectionsFor('nothing-like-it'), false);
+    expect(whileSearching).toBe(onlyCreate);
+    expect(commandOf(sectionsFor('nothing-like-it'), onlyCreate)).toBeUndefined();
+  });
+
+  it('gives cmdk another value of none each time, so that its own choice never sticks', () => {
+    const none = firstChoiceOf([], false);
+    const again = noSelectionOtherThan(none);
+    expect(again).not.toBe(none);
+    expect(noSelectionOtherThan(again)).toBe(none);
+    expect(commandOf(sectionsFor('acme', found), again)).toBeUndefined();
+  });
+});
+
+describe('paletteStatus', () => {
+  const quiet = {
+    environment: 'Customer',
+    typed: '',
+    token: false,
+    mayPasteToken: true,
+    searching: false,
+    noGroupFound: false,
+  } as const;
+  const cases: Array<[string, Partial<Parameters<typeof paletteStatus>[0]>, string]> = [
+    ['asks for an id or a name while nothing is typed', {}, 'Type an id or a name to search Customer.'],
+    ['says it searches', { typed: 'acme', searching: true }, 'Searching Customer…'],
+    [
+      'says no group was found, naming what was typed',
+      { typed: 'acme', noGroupFound: true },
+      'No user group in Customer has an id or name containing “acme”.',
+    ],
+    ['says nothing once groups are listed', { typed: 'acme' }, ''],
+    [
+      'says Enter identifies a token (never searched)',
+      { typed: 'a3f1', token: true, searching: true },
+      'That looks like a token: Enter identifies it (it is not searched).',
+    ],
+    [
+      'tells a role that may not paste tokens that it cannot identify one',
+      { typed: 'a3f1', token: true, mayPasteToken: false },
+      'That looks like a token, which is not searched. Your role cannot identify tokens.',
+    ],
+  ];
+  it.each(cases)('%s', (_, change, expected) => {
+    expect(paletteStatus({ ...quiet, ...change })).toBe(expected);
   });
 });

@@ -1,0 +1,83 @@
+import 'server-only';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import { inConsoleWords } from '../auth-answers';
+import { type Operator, operatorFromHeaders } from '../index';
+import { limitProof, strike } from '../proofs';
+import { carriedFrom, replacingSession } from '../request-context';
+import { secondFactorDue, secondFactorRequired } from '../step-up';
+import { emailOf } from './auth-body';
+import { type AuthCall, askBetterAuth, forwardToBetterAuth } from './auth-call';
+import { errorCode, refuseUnrecordedSignIn } from './auth-outcomes';
+import { limitAttempt } from './sign-in-limits';
+import { knownOperator } from './who-signs-in';
+
+/**
+ * A sign-in with email and password. Successful ones are recorded where better-auth creates the
+ * session (lib/server/compose.ts); a refused one is recorded here.
+ */
+export async function signInWithPassword(call: AuthCall): Promise<Response> {
+  const { server, requestId } = call;
+  const attemptedEmail = emailOf(call.body.json);
+  await limitAttempt(server, 'sign-in', attemptedEmail, call.client, requestId);
+  const response = await forwardToBetterAuth(call);
+  if (response.status >= 400) {
+    const outcome = await errorCode(response);
+    // better-auth's own code (or http_<status>): a bounded set, never what the person typed.
+    consoleMetrics().signInFailures.inc({ method: 'password', reason: outcome });
+    refuseUnrecordedSignIn(outcome, requestId);
+    await server.auditLog.record({
+      action: 'sign-in',
+      operator: await knownOperator(server.database, attemptedEmail),
+      outcome,
+      requestId,
+      detail: 'email and password',
+    });
+    // A disabled operator's right password reads as a wrong one (lib/server/auth-answers.ts); the
+    // log keeps the real outcome.
+  }
+  // Only the console's words reach a person, and no session token reaches page scripts.
+  return inConsoleWords('sign-in', response, requestId);
+}
+
+export async function signOut(call: AuthCall): Promise<Response> {
+  const before = await operatorFromHeaders(call.server, call.request.headers);
+  const response = before
+    ? (await onRecord(call, 'sign-out', before, () => forwardToBetterAuth(call))).response
+    : await forwardToBetterAuth(call);
+  return inConsoleWords('sign-out', response, call.requestId);
+}
+
+export async function changePassword(call: AuthCall): Promise<Response> {
+  const { server, requestId } = call;
+  const before = await operatorFromHeaders(server, call.request.headers);
+  if (!before) return inConsoleWords('change-password', await forwardToBetterAuth(call), requestId);
+  // Like every route: a session still to confirm its second factor (a password alone) only confirms.
+  const due = secondFactorDue(before, server.config);
+  if (due) throw secondFactorRequired(due);
+  await limitProof(server, before);
+  // A password change replaces the session: the new one is no sign-in (its entry says why).
+  // It keeps how the session signed in and the second factor it proved.
+  const { response, outcome } = await onRecord(call, 'password.change', before, () =>
+    replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session)),
+  );
+  // A wrong current password is a wrong proof like any other: five in all end the session.
+  if (outcome === 'invalid_password') await strike(server, before, requestId);
+  return inConsoleWords('change-password', response, requestId);
+}
+
+/**
+ * Signing out and changing a password are changes: on record before they happen, or not done; the
+ * entry settled with better-auth's code when it refused.
+ */
+async function onRecord(
+  { server, requestId }: AuthCall,
+  action: 'sign-out' | 'password.change',
+  operator: Operator,
+  change: () => Promise<Response>,
+): Promise<{ response: Response; outcome: string }> {
+  const changeId = await server.auditLog.record({ action, operator, outcome: 'started', requestId });
+  const response = await change();
+  const outcome = response.ok ? 'success' : await errorCode(response);
+  await server.auditLog.settle(changeId, { outcome }, requestId);
+  return { response, outcome };
+}
