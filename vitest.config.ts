@@ -20,7 +20,7 @@ const pureTests = [
   'lib/audit/{csv,filters,fingerprint}.test.ts',
   'lib/auth/{origin,return-path}.test.ts',
   'lib/config/{listen-address,trusted-proxies}.test.ts',
-  'lib/console-api/tokens.test.ts',
+  'lib/tokens/contract.test.ts',
   'lib/jobs/{csv,outcome-writer,pause-reasons,result-csv,send-row,vault}.test.ts',
   'lib/metrics/{access,route-pattern}.test.ts',
   'lib/server/{errors,request-body,route-params}.test.ts',

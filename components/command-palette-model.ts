@@ -11,9 +11,9 @@ import {
   ScrollText,
   Users,
 } from 'lucide-react';
-import type { DirectoryEntryAnswer } from '@/lib/console-api/directory';
-import { looksLikeToken } from '@/lib/console-api/tokens';
+import type { DirectoryEntryAnswer } from '@/lib/directory/contract';
 import { type Environment, slugOf } from '@/lib/environments';
+import { looksLikeToken } from '@/lib/tokens/contract';
 
 export type EnvironmentState = { environment: Environment; configured: boolean };
 

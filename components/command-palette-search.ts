@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { directoryQueryString } from '@/lib/console-api/directory';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { looksLikeToken } from '@/lib/console-api/tokens';
+import { directoryQueryString } from '@/lib/directory/contract';
 import { type Environment, slugOf } from '@/lib/environments';
+import { looksLikeToken } from '@/lib/tokens/contract';
 import { useDebounced } from './use-debounced';
 
 /** How long typing pauses before the directory is searched. */

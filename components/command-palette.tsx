@@ -5,7 +5,7 @@ import { Search } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog-parts';
-import { DIRECTORY_SEARCH_MAX } from '@/lib/console-api/directory';
+import { DIRECTORY_SEARCH_MAX } from '@/lib/directory/contract';
 import type { Environment } from '@/lib/environments';
 import {
   commandOf,

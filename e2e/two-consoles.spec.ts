@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
-import type { JobView } from '@/lib/console-api/jobs';
+import type { JobView } from '@/lib/jobs/contract';
 import { reachableTestRedis } from '../lib/testing/test-redis';
 import { adminCredentials } from './support/auth-states';
 import { type CountingProxy, startCountingProxy } from './support/counting-proxy';

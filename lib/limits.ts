@@ -10,7 +10,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Wrong proofs (passwords, codes, passkeys typed or presented while signed in, on any route) that
  * end the session: the limit alone would let a stolen session guess at its pace for the session's
- * whole life; after this many in all it must sign in again (lib/server/proofs.ts).
+ * whole life; after this many in all it must sign in again (lib/two-factor/proofs.ts).
  */
 export const WRONG_PROOF_LIMIT = 5;
 

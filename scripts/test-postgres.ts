@@ -11,7 +11,22 @@ import pg from 'pg';
 import { POSTGRES_ADMIN_URL } from '@/lib/testing/console-test-database';
 
 /** The suites that open the console database (better-auth, audit, directory, routes, two instances). */
-const SUITES = ['lib/audit', 'lib/directory', 'lib/auth', 'lib/server', 'lib/db', 'lib/jobs'];
+const SUITES = [
+  'lib/audit',
+  'lib/directory',
+  'lib/auth',
+  'lib/server',
+  'lib/db',
+  'lib/jobs',
+  'lib/invitations',
+  'lib/operators',
+  'lib/passkeys',
+  'lib/sessions',
+  'lib/tokens',
+  'lib/two-factor',
+  'lib/upstream-status',
+  'lib/user-groups',
+];
 
 async function postgresAnswers(): Promise<boolean> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3_000 });

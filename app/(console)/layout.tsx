@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { environments } from '@/lib/environments';
+import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { pageContext } from '@/lib/server/page-context';
-import { stepUpRemainingMs } from '@/lib/server/step-up';
+import { stepUpRemainingMs } from '@/lib/two-factor/step-up';
 import { OperatorNav } from './_operator/operator-nav';
 import { StepUpDialog } from './_operator/step-up-dialog';
 

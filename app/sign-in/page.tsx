@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { passkeysWorkAt } from '@/lib/auth/passkeys';
 import { safeReturnPath } from '@/lib/auth/return-path';
+import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { pageContext } from '@/lib/server/page-context';
 import { ssoErrorMessage } from './_components/sign-in.schema';
 import { SignInForm } from './_components/sign-in-form';

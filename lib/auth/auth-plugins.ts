@@ -104,7 +104,7 @@ export function ssoPlugin(oidc: ConsoleConfig['oidc'], stepUpSeconds: number) {
             requireIdTokenVerification: true,
             disableImplicitSignUp: oidc.newOperatorRole === null,
             // A sign-in through the IdP counts as a recent authentication for Customer's step-up
-            // (lib/server/step-up.ts): ask the IdP to authenticate again when its own session is
+            // (lib/two-factor/step-up.ts): ask the IdP to authenticate again when its own session is
             // older than that window (OpenID Connect max_age).
             authorizationUrlParams: { max_age: String(stepUpSeconds) },
           },

@@ -15,14 +15,14 @@ export function sessionSettings(auth: ConsoleConfig['auth']) {
     additionalFields: {
       // Set when the session is created (lib/auth/session-hooks.ts), never from a request.
       signInMethod: { type: 'string', required: false, input: false },
-      /** The last step-up (lib/server/step-up.ts): with createdAt, how recently they authenticated. */
+      /** The last step-up (lib/two-factor/step-up.ts): with createdAt, how recently they authenticated. */
       steppedUpAt: { type: 'date', required: false, input: false },
-      /** Wrong step-up proofs since the last right one (lib/server/step-up.ts ends the session at a limit). */
+      /** Wrong step-up proofs since the last right one (lib/two-factor/step-up.ts ends the session at a limit). */
       stepUpFailures: { type: 'number', required: false, input: false },
       /**
        * When this session proved a second factor, if it did: a sign-in with a code or a passkey
        * does; a password alone or an SSO sign-in proves none, and must be followed by one where the
-       * operator has one (lib/server/step-up.ts).
+       * operator has one (lib/two-factor/step-up.ts).
        */
       secondFactorAt: { type: 'date', required: false, input: false },
       /**

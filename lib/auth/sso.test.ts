@@ -50,7 +50,7 @@ describe('single sign-on (new people welcome as viewers, one allowed domain)', (
     // Security round 3: the console asks the IdP for max_age, but took an ID token without auth_time
     // (or with an old one) as a fresh authentication for Customer's step-up.
     const { consoleServer, operatorFromHeaders } = await import('@/lib/server');
-    const { requireRecentAuthentication } = await import('@/lib/server/step-up');
+    const { requireRecentAuthentication } = await import('@/lib/two-factor/step-up');
     const server = await consoleServer();
     const operatorOf = async (cookie: string) => {
       const operator = await operatorFromHeaders(server, new Headers({ cookie }));

@@ -9,7 +9,7 @@
  */
 import { createAuthClient } from 'better-auth/client';
 import * as z from 'zod/mini';
-import { consoleErrorBodySchema } from '@/lib/console-api/contract';
+import { consoleErrorBodySchema } from '@/lib/user-groups/contract';
 import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from './console-client';
 
 /** The single sign-on provider's id on the server (genericOAuth `providerId`). */
@@ -112,7 +112,7 @@ export const authApi = {
       }),
     );
     if (typeof options !== 'object' || options === null) throw new Error(UNEXPECTED_ANSWER);
-    const { answerWithPasskey } = await import('@/lib/browser-client/passkey-ceremony');
+    const { answerWithPasskey } = await import('@/lib/passkeys/browser-ceremony');
     const response = await answerWithPasskey(options as Record<string, unknown>);
     await settle(() =>
       authClient().$fetch('/passkey/verify-authentication', {

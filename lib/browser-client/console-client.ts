@@ -6,12 +6,12 @@
  */
 
 import * as z from 'zod/mini';
+import { type ConsoleRouteDefinition, type PathParams, routePath } from '@/lib/console-api/routes';
 import {
   type ConsoleErrorBody,
   type ConsoleErrorCode,
   consoleErrorBodySchema,
-} from '@/lib/console-api/contract';
-import { type ConsoleRouteDefinition, type PathParams, routePath } from '@/lib/console-api/routes';
+} from '@/lib/user-groups/contract';
 import { askToStepUp } from './step-up-prompt';
 
 /** How the console refused: the HTTP status, and what its error body said, if it said anything. */

@@ -6,7 +6,39 @@
  * once, and the compiler finds every caller. Plain module: the browser imports it.
  */
 import * as z from 'zod/mini';
+import { auditPageSchema } from '@/lib/audit/contract';
+import { directoryPageSchema } from '@/lib/directory/contract';
+import {
+  acceptedInvitationSchema,
+  acceptInvitationSchema,
+  invitationDetailsSchema,
+  invitationLookupSchema,
+} from '@/lib/invitations/contract';
+import {
+  createGetOrCreateJobSchema,
+  createRotateJobSchema,
+  JOB_BODY_MAX_BYTES,
+  jobActionSchema,
+  jobViewSchema,
+} from '@/lib/jobs/contract';
+import {
+  createOperatorResultSchema,
+  createOperatorSchema,
+  invitationLinkSchema,
+  operatorSummarySchema,
+  updateOperatorResultSchema,
+  updateOperatorSchema,
+} from '@/lib/operators/contract';
+import {
+  addedPasskeySchema,
+  addPasskeySchema,
+  newPasskeySchema,
+  passkeyListSchema,
+  webAuthnOptionsSchema,
+} from '@/lib/passkeys/contract';
 import type { Permission } from '@/lib/roles';
+import { endedSessionsSchema, endSessionsSchema, sessionListSchema } from '@/lib/sessions/contract';
+import { identifyTokenSchema, tokenIdentitySchema } from '@/lib/tokens/contract';
 import {
   backupCodesSchema,
   confirmEnrolmentSchema,
@@ -15,8 +47,8 @@ import {
   passwordConfirmationSchema,
   stepUpResultSchema,
   stepUpSchema,
-} from './account-security';
-import { auditPageSchema } from './audit';
+} from '@/lib/two-factor/contract';
+import { upstreamStatusPageSchema } from '@/lib/upstream-status/contract';
 import {
   deleteBodySchema,
   deleteResultSchema,
@@ -26,39 +58,7 @@ import {
   rotateResultSchema,
   showTokenBodySchema,
   showTokenResultSchema,
-} from './contract';
-import { directoryPageSchema } from './directory';
-import {
-  acceptedInvitationSchema,
-  acceptInvitationSchema,
-  invitationDetailsSchema,
-  invitationLookupSchema,
-} from './invitations';
-import {
-  createGetOrCreateJobSchema,
-  createRotateJobSchema,
-  JOB_BODY_MAX_BYTES,
-  jobActionSchema,
-  jobViewSchema,
-} from './jobs';
-import {
-  createOperatorResultSchema,
-  createOperatorSchema,
-  invitationLinkSchema,
-  operatorSummarySchema,
-  updateOperatorResultSchema,
-  updateOperatorSchema,
-} from './operators';
-import {
-  addedPasskeySchema,
-  addPasskeySchema,
-  newPasskeySchema,
-  passkeyListSchema,
-  webAuthnOptionsSchema,
-} from './passkeys';
-import { endedSessionsSchema, endSessionsSchema, sessionListSchema } from './sessions';
-import { identifyTokenSchema, tokenIdentitySchema } from './tokens';
-import { upstreamStatusPageSchema } from './upstream-status';
+} from '@/lib/user-groups/contract';
 
 type RouteMethod = 'GET' | 'POST' | 'PATCH';
 
@@ -84,7 +84,7 @@ export interface ConsoleRouteDefinition<
   /** The largest body the route reads; default MAX_BODY_BYTES (1 MiB). */
   maxBodyBytes?: number;
   /**
-   * The action needs a recent authentication (lib/server/step-up.ts), which the route frame
+   * The action needs a recent authentication (lib/two-factor/step-up.ts), which the route frame
    * enforces from here; the browser's client then asks for one and sends the request again.
    * - `in-production`: in Customer only: the environment the URL's `[environment]` segment names,
    *   or, for a job's routes (`/api/jobs/[id]`), the job's own (the route frame reads it).
@@ -94,7 +94,7 @@ export interface ConsoleRouteDefinition<
    */
   stepUp?: StepUp | ((body: Body) => StepUp | null);
   /**
-   * Reachable before the session's second factor is settled (lib/server/step-up.ts):
+   * Reachable before the session's second factor is settled (lib/two-factor/step-up.ts):
    * - `to-enrol`: by an operator who must still enrol one (the enrolment itself), never by a session
    *   that must confirm the one it has: a password alone must not add a second factor of its own.
    * - `to-confirm`: by both (confirming it, the step-up).
@@ -205,7 +205,7 @@ export const consoleRoutes = {
     permission: 'console:use',
     answer: jobViewSchema,
   }),
-  /** Start, pause, resume or cancel; the job's kind asks for more (lib/server/jobs.ts). */
+  /** Start, pause, resume or cancel; the job's kind asks for more (lib/jobs/server.ts). */
   steerJob: defineRoute({
     name: 'jobs.steer',
     method: 'POST',
@@ -427,13 +427,13 @@ export const consoleRoutes = {
     stepUp: 'always',
     answer: endedSessionsSchema,
   }),
-  /** Confirming who you are again, for production tokens and changes (lib/server/step-up.ts). */
+  /** Confirming who you are again, for production tokens and changes (lib/two-factor/step-up.ts). */
   stepUp: defineRoute({
     name: 'step-up',
     method: 'POST',
     path: '/api/step-up',
     permission: 'console:use',
-    // Also the way an SSO session proves its second factor when the policy asks (lib/server/step-up.ts).
+    // Also the way an SSO session proves its second factor when the policy asks (lib/two-factor/step-up.ts).
     beforeSecondFactor: 'to-confirm',
     body: stepUpSchema,
     answer: stepUpResultSchema,

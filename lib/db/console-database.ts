@@ -151,7 +151,7 @@ interface InvitationTable {
   voided_at: string | null;
 }
 
-/** Authenticator codes already used, by a hash, until their life is over (lib/auth/used-codes.ts). */
+/** Authenticator codes already used, by a hash, until their life is over (lib/two-factor/used-codes.ts). */
 interface UsedCodeTable {
   identifier: string;
   expires_at: string;

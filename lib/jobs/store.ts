@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { type JobAction, jobTransitions } from '@/lib/console-api/jobs';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import { type JobAction, jobTransitions } from '@/lib/jobs/contract';
 import type { GetOrCreateRow, InvalidRow } from './csv';
 import {
   type BulkJobRowTable,

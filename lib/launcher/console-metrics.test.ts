@@ -198,7 +198,7 @@ describe('GET /api/ready on the console', () => {
     const answer = await fetch(`${base}/api/ready`);
     return { status: answer.status, body: await answer.json() };
   };
-  // A probe's answer is kept 5 s (lib/server/upstream-status.ts): wait it out.
+  // A probe's answer is kept 5 s (lib/upstream-status/server.ts): wait it out.
   const probeExpires = () => new Promise((resolve) => setTimeout(resolve, 5_100));
 
   it('turns 503 when the upstream stops answering and 200 when it is back; /api/health stays 200', async () => {

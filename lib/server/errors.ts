@@ -1,8 +1,8 @@
 import 'server-only';
-import type { UserGroupOperation } from '@/lib/console-api/contract';
 import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { UpstreamError } from '@/lib/user-group-api/client';
+import type { UserGroupOperation } from '@/lib/user-groups/contract';
 import { describeFieldErrors } from '@/lib/validation/field-errors';
 import { logger } from './logger';
 

@@ -2,9 +2,9 @@ import 'server-only';
 import { checkRequestOrigin } from '@/lib/auth/origin';
 import type { ConsoleError } from '@/lib/console-error';
 import { can, type Permission, permissionWords } from '@/lib/roles';
+import { secondFactorDue, secondFactorRequired } from '@/lib/two-factor/step-up';
 import { accessErrors } from './errors';
 import { type ConsoleServer, type Operator, operatorFromHeaders } from './index';
-import { secondFactorDue, secondFactorRequired } from './step-up';
 
 export type GuardResult =
   | { operator: Operator }

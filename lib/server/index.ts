@@ -1,8 +1,7 @@
 import 'server-only';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import type { SignInMethod } from '@/lib/auth/options';
-import { countPasskeys } from '@/lib/auth/passkeys';
-import { signInMethodOf } from '@/lib/auth/sessions';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
@@ -10,15 +9,16 @@ import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
 import { DRAFT_LOOK_UPS_PER_HOUR, IDENTIFY_PER_MINUTE } from '@/lib/limits';
 import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
+import { countPasskeys } from '@/lib/passkeys/store';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
+import { signInMethodOf } from '@/lib/sessions/store';
+import { createUpstreamProbe, type UpstreamProbe } from '@/lib/upstream-status/server';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
-import { type AuditLog, createAuditLog } from './audit-log';
 import { type ConsoleParts, composeConsole } from './compose';
 import { environmentNotConfigured } from './errors';
 import { logger } from './logger';
 import { migrateConsoleDatabase } from './migrate';
-import { createUpstreamProbe, type UpstreamProbe } from './upstream-status';
 
 /**
  * The Next server's console: built once per process on first use (never at import: `next build`
@@ -145,7 +145,7 @@ export interface Operator {
   role: Role | null;
   /** An authenticator app (TOTP) is enrolled. */
   twoFactorEnabled: boolean;
-  /** How many passkeys they have: each one is a second factor too (lib/auth/passkeys.ts). */
+  /** How many passkeys they have: each one is a second factor too (lib/passkeys/store.ts). */
   passkeys: number;
   /** The session of this request (server-side facts: never handed to the browser as is). */
   session: OperatorSession;

@@ -9,13 +9,13 @@
 import { getMigrations } from 'better-auth/db/migration';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
-import { migrateUsedCodes } from '@/lib/auth/used-codes';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { whileMigrationLocked } from '@/lib/db/migrate';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { migrateInvitations } from '@/lib/invitations/schema';
 import { migratePauseReasons } from '@/lib/jobs/pause-reasons-migration';
 import { migrateJobs } from '@/lib/jobs/schema';
+import { migrateUsedCodes } from '@/lib/two-factor/used-codes';
 
 export interface MigrationReport {
   createdTables: string[];

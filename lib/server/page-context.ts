@@ -4,8 +4,8 @@ import { forbidden, redirect } from 'next/navigation';
 import { fromAnotherSite } from '@/lib/auth/origin';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { can, type Permission } from '@/lib/roles';
+import { secondFactorDue } from '@/lib/two-factor/step-up';
 import { type ConsoleServer, consoleServer, type Operator, operatorFromHeaders } from './index';
-import { secondFactorDue } from './step-up';
 
 /** Where an operator enrols or confirms the second factor the policy asks for; every other page sends them there. */
 const ENROLMENT_PAGE = '/account';

@@ -1,13 +1,13 @@
 import 'server-only';
 import { sql } from 'kysely';
-import type { UpstreamState } from '@/lib/console-api/upstream-status';
 import { type Environment, environments } from '@/lib/environments';
+import type { UpstreamState } from '@/lib/upstream-status/contract';
 import type { ConsoleServer } from './index';
 import { logger } from './logger';
 
 /**
  * Whether this console can serve: its database answers `select 1`, and each configured
- * environment's User Group Service answers the status probe (lib/server/upstream-status.ts, the
+ * environment's User Group Service answers the status probe (lib/upstream-status/server.ts, the
  * header's, kept 5 s: many load balancers asking cost one probe per environment per 5 s). An
  * environment without an API key is not asked and does not count.
  *

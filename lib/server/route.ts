@@ -6,13 +6,13 @@ import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-a
 import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { hasRole, type Permission } from '@/lib/roles';
+import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
 import { internalError } from './errors';
 import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
 import { logger } from './logger';
 import { parseJson } from './request-body';
 import { routeEnvironment } from './route-params';
-import { requireRecentAuthentication, type StepUpScope } from './step-up';
 
 /** What one request's log line says; a handler may fill in who and what as it learns them. */
 export interface RequestScope {
@@ -109,7 +109,7 @@ export type RouteSpec<Path extends string, Body, Result, Subject = undefined> = 
   Path,
   Body,
   Result,
-  // A public route has a handler of its own (lib/server/invitations.ts): this wrapper needs a session.
+  // A public route has a handler of its own (lib/invitations/server.ts): this wrapper needs a session.
   Permission
 > & {
   /**

@@ -1,6 +1,6 @@
 /**
  * An authenticator app for tests, from the secret the enrolment hands out (base32, as in the QR
- * code). The console takes each code once (lib/auth/used-codes.ts), the enrolment's first code
+ * code). The console takes each code once (lib/two-factor/used-codes.ts), the enrolment's first code
  * included, so every call answers a code valid now that this app has not handed out before: the
  * current period's, else the next one's or the last one's, which the check also accepts.
  */

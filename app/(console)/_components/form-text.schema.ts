@@ -3,7 +3,7 @@
  * limits, in messages written for the field they sit under.
  */
 import * as z from 'zod/mini';
-import { looksLikeToken } from '@/lib/console-api/tokens';
+import { looksLikeToken } from '@/lib/tokens/contract';
 import { USER_GROUP_ID_MAX } from '@/lib/user-group-api/contract';
 
 const TOKEN_MAX = 1024;

@@ -11,10 +11,10 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+import type { GetOrCreateResult } from '@/lib/user-groups/contract';
 import { groupPath } from '../[environment]/_components/paths';
 import {
   emptyGetOrCreateForm,

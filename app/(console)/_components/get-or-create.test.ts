@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import { getOrCreateRequestSchema } from '@/lib/user-group-api/contract';
+import type { GetOrCreateResult } from '@/lib/user-groups/contract';
 import {
   emptyGetOrCreateForm,
   type GetOrCreateFormValues,

@@ -1,4 +1,3 @@
-import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import { parseJsonText } from '@/lib/json-text';
 import {
   type GetOrCreateRequest,
@@ -7,6 +6,7 @@ import {
   type Properties,
   propertiesSchema,
 } from '@/lib/user-group-api/contract';
+import type { GetOrCreateResult } from '@/lib/user-groups/contract';
 import type { GetOrCreateFormValues } from './get-or-create.schema';
 
 function jsonValue(text: string): unknown {

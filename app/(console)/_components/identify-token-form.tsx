@@ -12,8 +12,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import type { TokenIdentityAnswer } from '@/lib/console-api/tokens';
 import { type Environment, slugOf } from '@/lib/environments';
+import type { TokenIdentityAnswer } from '@/lib/tokens/contract';
 import { groupPath, jobPath } from '../[environment]/_components/paths';
 
 type Match = TokenIdentityAnswer['matches'][number];

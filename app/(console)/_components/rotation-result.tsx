@@ -5,8 +5,8 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Button } from '@/components/ui/button';
-import type { RotateResult } from '@/lib/console-api/contract';
 import { type Environment, environmentPhrase } from '@/lib/environments';
+import type { RotateResult } from '@/lib/user-groups/contract';
 import { DetailsList, OrNone } from './details-list';
 
 export type Rotation = { id: number; oldToken: string; result: RotateResult };

@@ -5,8 +5,8 @@ import { useEffect, useId, useRef } from 'react';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import type { GetOrCreateResult } from '@/lib/console-api/contract';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
+import type { GetOrCreateResult } from '@/lib/user-groups/contract';
 import { DetailsList, OrNone } from './details-list';
 import { unchangedGroupNotices } from './get-or-create.utils';
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { answerWithPasskey } from '@/lib/browser-client/passkey-ceremony';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { answerWithPasskey } from '@/lib/passkeys/browser-ceremony';
 
 /** Confirms with a passkey: this session's challenge, the authenticator, then its answer. */
 export function useStepUpWithPasskey() {

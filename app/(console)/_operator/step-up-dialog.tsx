@@ -37,7 +37,7 @@ type StepUpDialogProps = {
 };
 
 /**
- * The dialog over a production action that needs a recent authentication (lib/server/step-up.ts):
+ * The dialog over a production action that needs a recent authentication (lib/two-factor/step-up.ts):
  * the route client asks it (lib/browser-client/step-up-prompt.ts), and the action goes on once the
  * person has confirmed, with everything they typed still in place.
  */

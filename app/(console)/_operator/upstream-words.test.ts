@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UpstreamStatus } from '@/lib/console-api/upstream-status';
+import type { UpstreamStatus } from '@/lib/upstream-status/contract';
 import { describeUpstream, lastChecked } from './upstream-words';
 
 const status = (state: UpstreamStatus['state'], troubleSince: string | null = null): UpstreamStatus => ({

@@ -3,7 +3,7 @@
  * "Customer: answering", "Customer: not answering since 10:40 UTC", and when it last asked,
  * "checked 10:42 UTC". Plain module. Times are UTC, as everywhere in the console.
  */
-import type { UpstreamStatus } from '@/lib/console-api/upstream-status';
+import type { UpstreamStatus } from '@/lib/upstream-status/contract';
 
 export type UpstreamTone = 'well' | 'limited' | 'trouble' | 'off';
 

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { operatorHasPassword } from '@/lib/auth/operators';
-import { passkeysWorkAt } from '@/lib/auth/passkeys';
+import { operatorHasPassword } from '@/lib/operators/store';
+import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { roleDescriptions } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
-import { mustKeepSecondFactor, secondFactorDue } from '@/lib/server/step-up';
+import { mustKeepSecondFactor, secondFactorDue } from '@/lib/two-factor/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
 import { ConfirmSecondFactor } from './_components/confirm-second-factor';
 import { PasskeysCard } from './_components/passkeys-card';

@@ -5,10 +5,10 @@ import { Alert } from '@/components/ui/alert';
 import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
 import { listAuditItems } from '@/lib/audit/store';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
-import { looksLikeToken } from '@/lib/console-api/tokens';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
 import { type PageContext, pageContext } from '@/lib/server/page-context';
+import { looksLikeToken } from '@/lib/tokens/contract';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { listOperators } from '@/lib/auth/operators';
+import { listOperators } from '@/lib/operators/store';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';

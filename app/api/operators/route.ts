@@ -1,6 +1,6 @@
-import { createOperator, listOperators } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { inviteOperator } from '@/lib/server/invitations';
+import { inviteOperator } from '@/lib/invitations/server';
+import { createOperator, listOperators } from '@/lib/operators/store';
 import { consoleRoute } from '@/lib/server/route';
 
 export const GET = consoleRoute(consoleRoutes.listOperators, async ({ server }) => ({

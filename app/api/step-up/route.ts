@@ -1,9 +1,9 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
-import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { verifyStepUp } from '@/lib/server/second-factor';
-import { recordStepUp, secondFactorDue } from '@/lib/server/step-up';
+import { withProof } from '@/lib/two-factor/proofs';
+import { verifyStepUp } from '@/lib/two-factor/server';
+import { recordStepUp, secondFactorDue } from '@/lib/two-factor/step-up';
 
 /**
  * Confirming who you are again (the dialog over a production action or a change of access): the
@@ -12,7 +12,7 @@ import { recordStepUp, secondFactorDue } from '@/lib/server/step-up';
  * second factor, which a password sign-in of an operator who has one, or an SSO sign-in under
  * CONSOLE_REQUIRE_2FA_FOR_SSO, must do before anything else. Passed and failed attempts are both on
  * record (a refused proof as `wrong_proof`, a passed one with its kind); wrong ones count against
- * the session (lib/server/proofs.ts), which ends at the limit.
+ * the session (lib/two-factor/proofs.ts), which ends at the limit.
  */
 export const POST = consoleRoute(
   {

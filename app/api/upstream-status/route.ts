@@ -4,7 +4,7 @@ import { consoleRoute } from '@/lib/server/route';
 
 /**
  * How each environment's User Group Service answered lately: a probe that changes nothing upstream
- * (lib/server/upstream-status.ts), kept a few seconds, so many open pages cost one probe. Reading
+ * (lib/upstream-status/server.ts), kept a few seconds, so many open pages cost one probe. Reading
  * it is not on record: it tells nothing about any group.
  */
 export const GET = consoleRoute(consoleRoutes.upstreamStatus, async ({ server }) => ({

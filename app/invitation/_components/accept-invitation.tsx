@@ -11,8 +11,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { type ChoosePasswordValues, choosePasswordSchema } from '@/lib/console-api/invitations';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { type ChoosePasswordValues, choosePasswordSchema } from '@/lib/invitations/contract';
 import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
 
 const fields = ['password', 'confirmPassword'] as const;

@@ -23,7 +23,7 @@ type SignInFormProps = {
   /** Where to go once signed in (already checked to be a path on this console). */
   next: string;
   sso: { name: string } | null;
-  /** The console's address lets browsers use passkeys (lib/auth/passkeys.ts's passkeysWorkAt). */
+  /** The console's address lets browsers use passkeys (lib/passkeys/store.ts's passkeysWorkAt). */
   passkeys: boolean;
   initialError: string | null;
 };

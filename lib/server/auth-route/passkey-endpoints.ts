@@ -1,7 +1,7 @@
 import 'server-only';
-import { passkeyOwner } from '@/lib/auth/passkeys';
 import { failureGateOf } from '@/lib/auth/sign-in-limiter';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import { passkeyOwner } from '@/lib/passkeys/store';
 import { authRefusal, inConsoleWords } from '../auth-answers';
 import { credentialIdOf } from './auth-body';
 import { type AuthCall, forwardToBetterAuth } from './auth-call';

@@ -1,10 +1,10 @@
 import 'server-only';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import { limitProof, strike } from '@/lib/two-factor/proofs';
+import { secondFactorDue, secondFactorRequired } from '@/lib/two-factor/step-up';
 import { inConsoleWords } from '../auth-answers';
 import { type Operator, operatorFromHeaders } from '../index';
-import { limitProof, strike } from '../proofs';
 import { carriedFrom, replacingSession } from '../request-context';
-import { secondFactorDue, secondFactorRequired } from '../step-up';
 import { emailOf } from './auth-body';
 import { type AuthCall, askBetterAuth, forwardToBetterAuth } from './auth-call';
 import { errorCode, refuseUnrecordedSignIn } from './auth-outcomes';

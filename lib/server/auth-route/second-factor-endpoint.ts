@@ -1,7 +1,7 @@
 import 'server-only';
 import { failureGateOf } from '@/lib/auth/sign-in-limiter';
-import { claimCode, releaseCode } from '@/lib/auth/used-codes';
 import { ConsoleError } from '@/lib/console-error';
+import { claimCode, releaseCode } from '@/lib/two-factor/used-codes';
 import { authRefusal, inConsoleWords } from '../auth-answers';
 import { operatorFromHeaders } from '../index';
 import { type AuthCall, forwardToBetterAuth } from './auth-call';

@@ -5,9 +5,9 @@ import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { handOverToken } from '@/components/token-handoff';
 import { Input } from '@/components/ui/input';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { directoryQueryString } from '@/lib/console-api/directory';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { looksLikeToken } from '@/lib/console-api/tokens';
+import { directoryQueryString } from '@/lib/directory/contract';
+import { looksLikeToken } from '@/lib/tokens/contract';
 import { groupPath } from './paths';
 
 type DirectorySearchProps = {

@@ -11,8 +11,8 @@ import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { type ChangePasswordValues, changePasswordSchema } from '@/lib/console-api/operators';
 import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import { type ChangePasswordValues, changePasswordSchema } from '@/lib/operators/contract';
 
 export function ChangePasswordForm() {
   const [changed, setChanged] = useState(false);

@@ -13,7 +13,7 @@ import { consoleRoutes } from '@/lib/console-api/routes';
 type ConfirmSecondFactorProps = {
   /** An authenticator app is enrolled: its code (or a backup code) confirms. */
   authenticator: boolean;
-  /** Their passkeys: usable at this address, or not (an IP address: lib/auth/passkeys.ts), or none. */
+  /** Their passkeys: usable at this address, or not (an IP address: lib/passkeys/store.ts), or none. */
   passkey: 'usable' | 'unusable' | 'none';
   /** Where passkeys work, for an operator who has only a passkey and opened the console elsewhere. */
   consoleOrigin: string;

@@ -11,8 +11,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/console-api/passkeys';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/passkeys/contract';
 
 const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 

@@ -8,8 +8,8 @@ import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import type { Enrolment } from '@/lib/console-api/account-security';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import type { Enrolment } from '@/lib/two-factor/contract';
 import { BackupCodes } from './backup-codes';
 import { PasswordStep } from './password-step';
 

@@ -1,6 +1,6 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { failureMessage } from '@/lib/browser-client/failure-message';
-import type { ChangePasswordValues } from '@/lib/console-api/operators';
+import type { ChangePasswordValues } from '@/lib/operators/contract';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { createPasskey } from '@/lib/browser-client/passkey-ceremony';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { createPasskey } from '@/lib/passkeys/browser-ceremony';
 
 export const passkeysKey = ['account', 'passkeys'] as const;
 

@@ -8,8 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import type { AuditFilters } from '@/lib/audit/filters';
 import { auditActions } from '@/lib/audit/schema';
-import { looksLikeToken } from '@/lib/console-api/tokens';
 import { environmentFromSlug, environments, slugOf } from '@/lib/environments';
+import { looksLikeToken } from '@/lib/tokens/contract';
 
 type AuditFiltersFormProps = {
   /** The values as typed (kept even when invalid, so they can be corrected). */

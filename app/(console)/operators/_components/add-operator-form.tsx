@@ -10,12 +10,12 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import {
   type CreateOperatorRequest,
   createOperatorSchema,
   type InvitationLink,
-} from '@/lib/console-api/operators';
-import { consoleRoutes } from '@/lib/console-api/routes';
+} from '@/lib/operators/contract';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 

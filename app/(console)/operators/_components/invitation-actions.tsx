@@ -5,8 +5,8 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import type { InvitationLink, OperatorSummary } from '@/lib/console-api/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
 /** For an operator invited but not yet in: send a new link (the old one stops working), or withdraw it. */

@@ -10,7 +10,7 @@ import {
   DialogFooter,
   DialogTitle,
 } from '@/components/ui/dialog';
-import type { InvitationLink } from '@/lib/console-api/operators';
+import type { InvitationLink } from '@/lib/operators/contract';
 import { formatExpiry } from './invitation-expiry';
 
 /**

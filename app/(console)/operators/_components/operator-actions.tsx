@@ -5,8 +5,8 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import type { OperatorSummary } from '@/lib/console-api/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import type { OperatorSummary } from '@/lib/operators/contract';
 import { type Role, roles } from '@/lib/roles';
 import { EndSessionsButton } from './end-sessions-button';
 

@@ -1,8 +1,8 @@
-import { listPasskeys } from '@/lib/auth/passkeys';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { finishPasskeyRegistration } from '@/lib/server/passkeys';
+import { finishPasskeyRegistration } from '@/lib/passkeys/server';
+import { listPasskeys } from '@/lib/passkeys/store';
 import { consoleRoute } from '@/lib/server/route';
-import { recordSecondFactor } from '@/lib/server/step-up';
+import { recordSecondFactor } from '@/lib/two-factor/step-up';
 
 /** The operator's passkeys: name and when added. */
 export const GET = consoleRoute(consoleRoutes.listPasskeys, async ({ operator, server }) => ({

@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { requirePasswordOrFreshSession, startEnrolment } from '@/lib/server/second-factor';
+import { withProof } from '@/lib/two-factor/proofs';
+import { requirePasswordOrFreshSession, startEnrolment } from '@/lib/two-factor/server';
 
 /**
  * Enrolling an authenticator app, step one: for the current password (or, without one, a recent

@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { steer, steering } from '@/lib/server/job-steering';
-import { loadJob, toJobView } from '@/lib/server/jobs';
+import { loadJob, toJobView } from '@/lib/jobs/server';
+import { steer, steering } from '@/lib/jobs/steering';
 import { consoleRoute } from '@/lib/server/route';
 
 /** A job's progress, for every operator (no token is in it). */

@@ -1,6 +1,6 @@
-import { findOperator, setOperatorDisabled, setOperatorRole } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { targetOperator } from '@/lib/server/operators';
+import { targetOperator } from '@/lib/operators/server';
+import { findOperator, setOperatorDisabled, setOperatorRole } from '@/lib/operators/store';
 import { consoleRoute } from '@/lib/server/route';
 
 /** Changes one operator: `{ role }` or `{ disabled }`, on record before it happens. */

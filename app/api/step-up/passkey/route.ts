@@ -1,8 +1,8 @@
-import { startStepUpPasskey } from '@/lib/auth/passkeys';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
+import { startStepUpPasskey } from '@/lib/passkeys/store';
 import { consoleRoute } from '@/lib/server/route';
-import { relyingPartyOf } from '@/lib/server/second-factor';
+import { relyingPartyOf } from '@/lib/two-factor/server';
 
 /**
  * A step-up with a passkey, step one: a challenge for the operator's own passkeys, bound to this

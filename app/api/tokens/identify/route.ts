@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { identifyToken } from '@/lib/directory/identify-token';
-import { spendLookUps } from '@/lib/server/look-up-limits';
 import { consoleRoute } from '@/lib/server/route';
+import { identifyToken } from '@/lib/tokens/identify';
+import { spendLookUps } from '@/lib/tokens/look-up-limits';
 
 /**
  * Whose token is this, in both environments, from the directory and the audit log. On record by

@@ -1,5 +1,5 @@
-import { parseDirectoryQuery } from '@/lib/console-api/directory';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { parseDirectoryQuery } from '@/lib/directory/contract';
 import { searchDirectory } from '@/lib/directory/store';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UNEXPECTED_ERROR_MESSAGE } from '@/components/form-errors';
 import { ConsoleApiError } from '@/lib/browser-client/console-client';
-import { MAX_CSV_MB } from '@/lib/console-api/jobs';
+import { MAX_CSV_MB } from '@/lib/jobs/contract';
 import { errorMessage, readChosenFile } from './chosen-file';
 
 /** A chosen file whose reading fails as a browser's does when the file moved after it was chosen. */

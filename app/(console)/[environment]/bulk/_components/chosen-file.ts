@@ -3,7 +3,7 @@
  * that or the upload fails: the console's words only (a browser's or a library's own are not).
  */
 import { formErrorMessage } from '@/components/form-errors';
-import { MAX_CSV_MB } from '@/lib/console-api/jobs';
+import { MAX_CSV_MB } from '@/lib/jobs/contract';
 
 const MAX_BYTES = MAX_CSV_MB * 1024 * 1024;
 

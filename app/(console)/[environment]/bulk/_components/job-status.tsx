@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import type { JobView } from '@/lib/console-api/jobs';
+import type { JobView } from '@/lib/jobs/contract';
 
 const looks: Record<
   JobView['status'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JobView } from '@/lib/console-api/jobs';
-import type { UpstreamStatus } from '@/lib/console-api/upstream-status';
+import type { JobView } from '@/lib/jobs/contract';
+import type { UpstreamStatus } from '@/lib/upstream-status/contract';
 import { jobWaiting } from './job-waiting';
 
 const job = (changes: Partial<Pick<JobView, 'status' | 'ratePerMinute'>> & { left?: number } = {}) => ({

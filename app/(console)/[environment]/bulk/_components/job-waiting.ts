@@ -6,8 +6,8 @@
  * probe of the service. Plain module.
  */
 import { upstreamCondition } from '@/app/(console)/_operator/upstream-words';
-import type { JobView } from '@/lib/console-api/jobs';
-import type { UpstreamStatus } from '@/lib/console-api/upstream-status';
+import type { JobView } from '@/lib/jobs/contract';
+import type { UpstreamStatus } from '@/lib/upstream-status/contract';
 
 export function jobWaiting(
   job: Pick<JobView, 'status' | 'environment' | 'counts' | 'ratePerMinute'>,

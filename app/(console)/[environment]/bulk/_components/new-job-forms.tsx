@@ -4,8 +4,8 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { MAX_CSV_MB } from '@/lib/console-api/jobs';
 import type { Environment } from '@/lib/environments';
+import { MAX_CSV_MB } from '@/lib/jobs/contract';
 import { useCreateGetOrCreateJob, useCreateRotateJob } from '../_hooks/use-create-job';
 import { errorMessage, readChosenFile } from './chosen-file';
 

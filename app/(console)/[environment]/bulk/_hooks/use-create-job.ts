@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { callRoute } from '@/lib/browser-client/console-client';
-import type { CreateGetOrCreateJob, CreateRotateJob } from '@/lib/console-api/jobs';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
+import type { CreateGetOrCreateJob, CreateRotateJob } from '@/lib/jobs/contract';
 import { jobPath } from '../../_components/paths';
 
 /**

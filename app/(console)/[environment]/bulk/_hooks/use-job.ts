@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute, downloadRoute } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import type { JobView } from '@/lib/console-api/jobs';
 import { consoleRoutes } from '@/lib/console-api/routes';
+import type { JobView } from '@/lib/jobs/contract';
 
 const ended = (status: JobView['status']) => status === 'finished' || status === 'cancelled';
 const jobKey = (id: string) => ['job', id];

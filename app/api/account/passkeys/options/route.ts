@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { startPasskeyRegistration } from '@/lib/server/passkeys';
+import { startPasskeyRegistration } from '@/lib/passkeys/server';
 import { consoleRoute } from '@/lib/server/route';
-import { answerWithCookies } from '@/lib/server/second-factor';
+import { answerWithCookies } from '@/lib/two-factor/server';
 
 /**
  * Adding a passkey, step one: the options for the browser's authenticator. Their challenge is kept

@@ -1,7 +1,7 @@
-import { endSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
+import { endSessions } from '@/lib/sessions/store';
 
 /**
  * Ends one of the operator's own sessions, or every other one, on record first. The current one

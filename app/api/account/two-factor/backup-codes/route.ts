@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { newBackupCodes, requirePasswordOrFreshSession } from '@/lib/server/second-factor';
+import { withProof } from '@/lib/two-factor/proofs';
+import { newBackupCodes, requirePasswordOrFreshSession } from '@/lib/two-factor/server';
 
 /** Ten new backup codes for the current password, shown once; the old ones stop working. */
 export const POST = consoleRoute(

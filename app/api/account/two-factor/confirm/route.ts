@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
-import { answerWithCookies, confirmEnrolment } from '@/lib/server/second-factor';
+import { withProof } from '@/lib/two-factor/proofs';
+import { answerWithCookies, confirmEnrolment } from '@/lib/two-factor/server';
 
 /** Enrolling, step two: the app's first code turns the second factor on (a new session cookie). */
 export const POST = consoleRoute(

@@ -1,14 +1,14 @@
-import { endUnprovedSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
-import { withProof } from '@/lib/server/proofs';
 import { consoleRoute } from '@/lib/server/route';
+import { endUnprovedSessions } from '@/lib/sessions/store';
+import { withProof } from '@/lib/two-factor/proofs';
 import {
   answerWithCookies,
   removeSecondFactor,
   requirePasswordOrFreshSession,
-} from '@/lib/server/second-factor';
-import { mustKeepSecondFactor } from '@/lib/server/step-up';
+} from '@/lib/two-factor/server';
+import { mustKeepSecondFactor } from '@/lib/two-factor/step-up';
 
 /**
  * Removes the operator's authenticator app and backup codes, for the current password. Refused

@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { rotationPreviewFile } from '@/lib/server/job-files';
-import { filedUnderJob, jobRoute } from '@/lib/server/jobs';
+import { rotationPreviewFile } from '@/lib/jobs/files';
+import { filedUnderJob, jobRoute } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**

@@ -1,7 +1,7 @@
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
-import { jobResultFile } from '@/lib/server/job-files';
-import { filedUnderJob, jobRoute } from '@/lib/server/jobs';
+import { jobResultFile } from '@/lib/jobs/files';
+import { filedUnderJob, jobRoute } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**

@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { takeJobTokens } from '@/lib/server/job-files';
-import { filedUnderJob, jobRoute } from '@/lib/server/jobs';
+import { takeJobTokens } from '@/lib/jobs/files';
+import { filedUnderJob, jobRoute } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**

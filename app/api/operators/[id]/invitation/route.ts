@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
+import { inviteOperator } from '@/lib/invitations/server';
 import { voidOpenInvitations } from '@/lib/invitations/store';
-import { inviteOperator } from '@/lib/server/invitations';
-import { invitedOperator } from '@/lib/server/operators';
+import { invitedOperator } from '@/lib/operators/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**

@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { recordDeletion } from '@/lib/directory/store';
-import { userGroupRoute } from '@/lib/server/user-group-route';
+import { userGroupRoute } from '@/lib/user-groups/route';
 
 export const POST = userGroupRoute({
   operation: 'delete',

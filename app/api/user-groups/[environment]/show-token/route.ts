@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { consoleRoute } from '@/lib/server/route';
-import { showToken, showTokenAudit } from '@/lib/server/show-token';
+import { showToken, showTokenAudit } from '@/lib/user-groups/show-token';
 
 /** Show token on a group's page: its current token, or `gone`; never a group created by looking. */
 export const POST = consoleRoute(

@@ -1,9 +1,9 @@
-import { removePasskey } from '@/lib/auth/passkeys';
-import { endUnprovedSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
-import { removablePasskey } from '@/lib/server/passkeys';
+import { removablePasskey } from '@/lib/passkeys/server';
+import { removePasskey } from '@/lib/passkeys/store';
 import { consoleRoute } from '@/lib/server/route';
+import { endUnprovedSessions } from '@/lib/sessions/store';
 
 /**
  * Removes one of the operator's passkeys, on record first. Needs a recent authentication, and is

@@ -1,7 +1,7 @@
-import { removeOperator } from '@/lib/auth/operators';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { voidOpenInvitations } from '@/lib/invitations/store';
-import { invitedOperator } from '@/lib/server/operators';
+import { invitedOperator } from '@/lib/operators/server';
+import { removeOperator } from '@/lib/operators/store';
 import { consoleRoute } from '@/lib/server/route';
 
 /**

@@ -1,7 +1,7 @@
-import { endSessions } from '@/lib/auth/sessions';
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { targetOperator } from '@/lib/server/operators';
+import { targetOperator } from '@/lib/operators/server';
 import { consoleRoute } from '@/lib/server/route';
+import { endSessions } from '@/lib/sessions/store';
 
 /**
  * An admin ends every session of an operator (a lost laptop), on record first: each of their

@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { otherOperator } from '@/lib/server/operators';
+import { otherOperator } from '@/lib/operators/server';
 import { consoleRoute } from '@/lib/server/route';
-import { resetSecondFactor } from '@/lib/server/second-factor';
+import { resetSecondFactor } from '@/lib/two-factor/server';
 
 /**
  * An admin turns off another operator's second factor (a lost phone), on record first, and ends

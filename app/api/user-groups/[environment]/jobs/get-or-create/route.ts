@@ -1,5 +1,5 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { draftGetOrCreateJob } from '@/lib/server/jobs';
+import { draftGetOrCreateJob } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /** A CSV read and checked into a draft job: the answer previews its bad rows. */

@@ -1,5 +1,5 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { draftRotateJob } from '@/lib/server/jobs';
+import { draftRotateJob } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /** Tokens pasted or uploaded, or groups chosen in the directory, checked into a draft rotation job. */

@@ -1,10 +1,10 @@
 import 'server-only';
 import { APIError } from 'better-auth/api';
-import { passkeyName } from '@/lib/auth/passkeys';
-import type { AddPasskey, PasskeySummary } from '@/lib/console-api/passkeys';
 import { ConsoleError } from '@/lib/console-error';
-import type { ConsoleServer, Operator } from './index';
-import { mustKeepSecondFactor, requireRecentAuthentication } from './step-up';
+import type { AddPasskey, PasskeySummary } from '@/lib/passkeys/contract';
+import { passkeyName } from '@/lib/passkeys/store';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { mustKeepSecondFactor, requireRecentAuthentication } from '@/lib/two-factor/step-up';
 
 /**
  * Adding a passkey through better-auth's passkey plugin, called on the server with the request's

@@ -1,13 +1,13 @@
 import 'server-only';
-import type { UserGroupOperation } from '@/lib/console-api/contract';
 import type { ConsoleRouteDefinition } from '@/lib/console-api/routes';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
+import { fromUpstreamError } from '@/lib/server/errors';
+import { logger } from '@/lib/server/logger';
+import { type ActionAudit, consoleRoute } from '@/lib/server/route';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
-import { fromUpstreamError } from './errors';
-import { logger } from './logger';
-import { type ActionAudit, consoleRoute } from './route';
+import type { UserGroupOperation } from '@/lib/user-groups/contract';
 
 interface DirectoryChange<Body, Result> {
   db: ConsoleDb;

@@ -10,8 +10,8 @@ import {
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
-import type { AddPasskey, PasskeyAnswer } from '@/lib/console-api/passkeys';
-import { ConsoleApiError } from './console-client';
+import { ConsoleApiError } from '@/lib/browser-client/console-client';
+import type { AddPasskey, PasskeyAnswer } from '@/lib/passkeys/contract';
 
 const refused = (message: string) => new ConsoleApiError('invalid_request', message);
 

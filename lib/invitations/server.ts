@@ -1,17 +1,15 @@
 import 'server-only';
 import { isAPIError } from 'better-auth/api';
-import { findOperator, setFirstPassword } from '@/lib/auth/operators';
 import { checkRequestOrigin } from '@/lib/auth/origin';
 import { failureGateOf, signInKeys } from '@/lib/auth/sign-in-limiter';
 import { clientAddress } from '@/lib/config/trusted-proxies';
+import { consoleRoutes } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
 import {
   acceptInvitationSchema,
   type InvitationDetails,
   invitationLookupSchema,
-} from '@/lib/console-api/invitations';
-import type { InvitationLink, OperatorSummary } from '@/lib/console-api/operators';
-import { consoleRoutes } from '@/lib/console-api/routes';
-import { ConsoleError } from '@/lib/console-error';
+} from '@/lib/invitations/contract';
 import {
   claimInvitation,
   type FoundInvitation,
@@ -21,11 +19,13 @@ import {
   unclaimInvitation,
 } from '@/lib/invitations/store';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
-import { accessErrors } from './errors';
-import { type ConsoleServer, operatorFromHeaders } from './index';
-import { parseJson } from './request-body';
-import { withRequestId } from './request-context';
-import { handleRequest } from './route';
+import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
+import { findOperator, setFirstPassword } from '@/lib/operators/store';
+import { type ConsoleServer, operatorFromHeaders } from '@/lib/server';
+import { accessErrors } from '@/lib/server/errors';
+import { parseJson } from '@/lib/server/request-body';
+import { withRequestId } from '@/lib/server/request-context';
+import { handleRequest } from '@/lib/server/route';
 
 /**
  * Invitations, the console's side: an admin's new link (on record first), and the two public

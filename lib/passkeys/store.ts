@@ -12,8 +12,8 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   verifyAuthenticationResponse,
 } from '@simplewebauthn/server';
-import type { PasskeySummary } from '@/lib/console-api/passkeys';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import type { PasskeySummary } from '@/lib/passkeys/contract';
 
 const iso = (value: string | number | Date | null) => (value === null ? null : new Date(value).toISOString());
 

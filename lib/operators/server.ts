@@ -1,8 +1,8 @@
 import 'server-only';
-import { findOperator } from '@/lib/auth/operators';
-import type { OperatorSummary } from '@/lib/console-api/operators';
 import { ConsoleError } from '@/lib/console-error';
-import type { ConsoleServer, Operator } from './index';
+import type { OperatorSummary } from '@/lib/operators/contract';
+import { findOperator } from '@/lib/operators/store';
+import type { ConsoleServer, Operator } from '@/lib/server';
 
 /**
  * What an admin's change of another operator acts on, read by the route frame before the change is

@@ -6,7 +6,7 @@ import { startRouteTestConsole } from '@/lib/testing/route-harness';
 const harness = await startRouteTestConsole('sessions', 3992);
 const { params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
-const { browserOf } = await import('@/lib/auth/sessions');
+const { browserOf } = await import('@/lib/sessions/store');
 const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );

@@ -1,10 +1,10 @@
 import { isAPIError } from 'better-auth/api';
-import type { CreateOperatorRequest, OperatorSummary } from '@/lib/console-api/operators';
+import type { ConsoleAuth } from '@/lib/auth/options';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { openInvitations } from '@/lib/invitations/store';
+import type { CreateOperatorRequest, OperatorSummary } from '@/lib/operators/contract';
 import { parseRole, type Role } from '@/lib/roles';
-import type { ConsoleAuth } from './options';
 
 /**
  * Operator management for admins, on better-auth's admin plugin (roles, and bans as "disabled":
@@ -70,7 +70,7 @@ export async function createOperator(
       body: {
         email: input.email,
         name: input.name,
-        // No password: the operator chooses one through their invitation (lib/server/invitations.ts).
+        // No password: the operator chooses one through their invitation (lib/invitations/server.ts).
         role: input.role,
         // The admin vouches for the address: SSO may link to this operator later.
         data: { emailVerified: true },

@@ -1,8 +1,8 @@
 import 'server-only';
-import { endSessions } from '@/lib/auth/sessions';
 import { ConsoleError } from '@/lib/console-error';
 import { WRONG_PROOF_LIMIT } from '@/lib/limits';
-import type { ConsoleServer, Operator } from './index';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { endSessions } from '@/lib/sessions/store';
 import { countWrongProof } from './step-up';
 
 /**

@@ -4,8 +4,8 @@
  * when asked for and allowed.
  */
 import * as z from 'zod/mini';
+import { DIRECTORY_SEARCH_MAX } from '@/lib/directory/contract';
 import { environments } from '@/lib/environments';
-import { DIRECTORY_SEARCH_MAX } from './directory';
 
 export const MAX_CSV_MB = 5;
 /** A CSV sent as a JSON string may grow by its escapes: the route reads up to this much. */

@@ -2,9 +2,10 @@
  * Operators' open sessions in better-auth's `session` table: listed for their owner, ended by them
  * or by an admin. Ending deletes the row, so that browser is signed out on its next request.
  */
-import type { SessionSummary } from '@/lib/console-api/sessions';
+
+import type { SignInMethod } from '@/lib/auth/options';
 import type { ConsoleDb } from '@/lib/db/console-database';
-import type { SignInMethod } from './options';
+import type { SessionSummary } from '@/lib/sessions/contract';
 
 const iso = (value: string | number | Date | null) => (value === null ? null : new Date(value).toISOString());
 

@@ -4,10 +4,10 @@ import { jobResultToCsv } from '@/lib/jobs/result-csv';
 import { rotationPreview, rotationPreviewToCsv } from '@/lib/jobs/rotation-preview';
 import { claimResultTokens, type JobProgress, jobResultRows } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
+import type { ConsoleServer, Operator } from '@/lib/server';
 import type { AuditFacts } from '@/lib/server/route';
 import { formatUtc } from '@/lib/time';
-import type { ConsoleServer, Operator } from './index';
-import { csvFile, resultFileName, tokenDownloadRefusal } from './jobs';
+import { csvFile, resultFileName, tokenDownloadRefusal } from './server';
 
 /** What a file's entry learns as it is made (its row count), to say when it is settled. */
 type Note = (facts: AuditFacts) => void;

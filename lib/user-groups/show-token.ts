@@ -1,13 +1,13 @@
 import 'server-only';
-import type { ShowTokenRequest, ShowTokenResult } from '@/lib/console-api/contract';
 import { ConsoleError } from '@/lib/console-error';
 import { findDirectoryEntry, recordDeletion, recordGetOrCreate } from '@/lib/directory/store';
 import { type Environment, environmentLooks } from '@/lib/environments';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { fromUpstreamError } from '@/lib/server/errors';
+import { logger } from '@/lib/server/logger';
+import type { ActionAudit } from '@/lib/server/route';
 import type { GetOrCreateResponse } from '@/lib/user-group-api/contract';
-import { fromUpstreamError } from './errors';
-import type { ConsoleServer, Operator } from './index';
-import { logger } from './logger';
-import type { ActionAudit } from './route';
+import type { ShowTokenRequest, ShowTokenResult } from '@/lib/user-groups/contract';
 
 /** What the show-token entry says when the look found the group gone. */
 const GONE_DETAIL =

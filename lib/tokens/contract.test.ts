@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeToken } from './tokens';
+import { looksLikeToken } from './contract';
 
 describe('looksLikeToken', () => {
   it.each([

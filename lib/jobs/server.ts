@@ -1,17 +1,17 @@
 import 'server-only';
-import type { CreateGetOrCreateJob, CreateRotateJob, JobView } from '@/lib/console-api/jobs';
 import { ConsoleError } from '@/lib/console-error';
 import { directoryMatchingIds } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
+import type { CreateGetOrCreateJob, CreateRotateJob, JobView } from '@/lib/jobs/contract';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { describePauseReason } from '@/lib/jobs/pause-reasons';
 import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
 import { createGetOrCreateJob, createRotateJob, type JobProgress, jobProgress } from '@/lib/jobs/store';
 import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
 import { can, hasRole, type Permission, permissionWords, type Role } from '@/lib/roles';
-import { accessErrors } from './errors';
-import type { ConsoleServer, Operator } from './index';
-import { spendLookUps } from './look-up-limits';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { accessErrors } from '@/lib/server/errors';
+import { spendLookUps } from '@/lib/tokens/look-up-limits';
 
 /** What running or steering a job of this kind needs: the single action's permission. */
 export const jobPermission: Record<JobKind, Permission> = {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleApiError, callRoute } from '@/lib/browser-client/console-client';
+import { consoleRoutes } from '@/lib/console-api/routes';
 import type { Environment } from '@/lib/environments';
 import { slugOf } from '@/lib/environments';
-import { type DirectorySearch, directoryQueryString, parseDirectoryQuery } from './directory';
-import { consoleRoutes } from './routes';
+import { type DirectorySearch, directoryQueryString, parseDirectoryQuery } from './contract';
 
 const parse = (query: string) => parseDirectoryQuery(new URLSearchParams(query));
 

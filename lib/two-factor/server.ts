@@ -2,15 +2,15 @@ import 'server-only';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { APIError } from 'better-auth/api';
 import QRCode from 'qrcode';
-import { operatorHasPassword } from '@/lib/auth/operators';
-import { type StepUpPasskeyRefusal, verifyStepUpPasskey } from '@/lib/auth/passkeys';
-import { claimCode, releaseCode } from '@/lib/auth/used-codes';
-import type { ConsoleConfig } from '@/lib/config';
-import { isAuthenticatorCode, type StepUpRequest } from '@/lib/console-api/account-security';
+import type { ConsoleConfig } from '@/lib/config/index';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import type { ConsoleServer, Operator, OperatorSession } from './index';
-import { carriedFrom, replacingSession } from './request-context';
+import { operatorHasPassword } from '@/lib/operators/store';
+import { type StepUpPasskeyRefusal, verifyStepUpPasskey } from '@/lib/passkeys/store';
+import type { ConsoleServer, Operator, OperatorSession } from '@/lib/server';
+import { carriedFrom, replacingSession } from '@/lib/server/request-context';
+import { isAuthenticatorCode, type StepUpRequest } from '@/lib/two-factor/contract';
+import { claimCode, releaseCode } from '@/lib/two-factor/used-codes';
 import { requireRecentAuthentication } from './step-up';
 
 /**
@@ -146,7 +146,7 @@ export async function removeSecondFactor(
 /**
  * Checks a step-up: the password, an authenticator code (only once one is on: a pending enrolment's
  * code would turn it on), a backup code, which is then used up, or a passkey's answer to this
- * session's challenge (lib/auth/passkeys.ts).
+ * session's challenge (lib/passkeys/store.ts).
  */
 export async function verifyStepUp(
   server: ConsoleServer,
@@ -171,7 +171,7 @@ export async function verifyStepUp(
   if (!operator.twoFactorEnabled)
     throw fieldError('code', 'cannot be checked: you have no authenticator app (use your password)');
   if (isAuthenticatorCode(proof.code)) {
-    // Once only (lib/auth/used-codes.ts): a code seen over a shoulder does not confirm again.
+    // Once only (lib/two-factor/used-codes.ts): a code seen over a shoulder does not confirm again.
     const { db } = server.database;
     if (!(await claimCode(db, operator.id, proof.code)))
       throw fieldError('code', 'was used already: wait for the next one your app shows');

@@ -1,11 +1,11 @@
 import 'server-only';
 import { sql } from 'kysely';
-import type { ConsoleConfig } from '@/lib/config';
+import type { ConsoleConfig } from '@/lib/config/index';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { type Environment, environmentLooks } from '@/lib/environments';
 import { plural } from '@/lib/plural';
-import type { Operator } from './index';
+import type { Operator } from '@/lib/server';
 
 /**
  * Two checks on top of the role (lib/roles.ts), both made by the server whatever the page did:
@@ -100,7 +100,7 @@ export function stepUpRemainingMs(operator: Operator, config: ConsoleConfig, now
 
 /**
  * Marks the session as authenticated now; a code or a passkey (not the password) also proves its
- * second factor. Its count of wrong proofs stays: five in all end it (lib/server/proofs.ts).
+ * second factor. Its count of wrong proofs stays: five in all end it (lib/two-factor/proofs.ts).
  */
 export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFactor: boolean): Promise<void> {
   const now = new Date().toISOString();

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { UpstreamState, UpstreamStatus } from '@/lib/console-api/upstream-status';
 import type { Environment } from '@/lib/environments';
+import type { UpstreamState, UpstreamStatus } from '@/lib/upstream-status/contract';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_PASSWORD_LENGTH } from '@/lib/limits';
-import { authenticationResponseSchema } from './passkeys';
+import { authenticationResponseSchema } from '@/lib/passkeys/contract';
 
 const currentPassword = z
   .string()

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '@/lib/audit/schema';
-import { passkeysWorkAt } from '@/lib/auth/passkeys';
+import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 import { createSoftwareAuthenticator } from '@/lib/testing/software-authenticator';
 

@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '@/lib/environments';
 import { createUserGroupApi, UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
-import type { RunningUserGroupService } from '@/lib/user-group-service';
+import type { RunningUserGroupService } from '@/lib/user-group-service/index';
 import { createTestKeys, makeTempDir, startTestService } from '@/lib/user-group-service/test-support';
-import { createUpstreamProbe, PROBE_FRESH_MS } from './upstream-status';
+import { createUpstreamProbe, PROBE_FRESH_MS } from './server';
 
 /** A client whose rotate answers what the test says, counting calls. */
 function scripted(outcomes: (UpstreamError | 'ok')[]) {

@@ -1,11 +1,11 @@
 import 'server-only';
-import type { JobActionBody, JobView } from '@/lib/console-api/jobs';
 import { ConsoleError } from '@/lib/console-error';
+import type { JobActionBody, JobView } from '@/lib/jobs/contract';
 import { type JobProgress, steerJob } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
-import type { ConsoleServer } from './index';
-import { filedUnderJob, jobAction, jobRoute, loadJob, requireJobPermission, toJobView } from './jobs';
-import type { ActionAudit, RouteSpec } from './route';
+import type { ConsoleServer } from '@/lib/server';
+import type { ActionAudit, RouteSpec } from '@/lib/server/route';
+import { filedUnderJob, jobAction, jobRoute, loadJob, requireJobPermission, toJobView } from './server';
 
 const refusals: Record<JobActionBody['action'], string> = {
   start: 'Only a job not yet started can be started.',

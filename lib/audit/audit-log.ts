@@ -8,13 +8,13 @@ import {
   recordAuditEvents,
   settleAuditEvent,
 } from '@/lib/audit/store';
-import { looksLikeToken } from '@/lib/console-api/tokens';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { plural } from '@/lib/plural';
-import { auditUnavailable } from './errors';
-import { logger } from './logger';
+import { auditUnavailable } from '@/lib/server/errors';
+import { logger } from '@/lib/server/logger';
+import { looksLikeToken } from '@/lib/tokens/contract';
 
 /**
  * The audit log of the console database, as route handlers and helpers use it: built once by the

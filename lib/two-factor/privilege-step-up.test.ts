@@ -14,7 +14,7 @@ const revokeRoute = (await import('@/app/api/operators/[id]/invitation/revoke/ro
 const resetRoute = (await import('@/app/api/operators/[id]/two-factor/reset/route')).POST;
 const endSessionsRoute = (await import('@/app/api/operators/[id]/sessions/end/route')).POST;
 const stepUpRoute = (await import('@/app/api/step-up/route')).POST;
-const { findOperator } = await import('@/lib/auth/operators');
+const { findOperator } = await import('@/lib/operators/store');
 
 afterAll(() => harness.close());
 
