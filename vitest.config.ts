@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Test files that only compute: they start no server, open no database or Redis, spawn nothing, mock
@@ -26,37 +23,8 @@ const pureTests = [
   'lib/server/{errors,request-body,route-params}.test.ts',
   'lib/browser-client/step-up-prompt.test.ts',
   'lib/validation/field-errors.test.ts',
-  'lib/{environments,import-graph,json-text,plural,redact-url,roles,secret-file}.test.ts',
+  'lib/{clock,environments,import-graph,json-text,plural,redact-url,roles,secret-file}.test.ts',
 ];
-
-/**
- * Test files that spend most of their time waiting on a clock, longest first: the runner's pace at
- * 3 requests a second (34 s), readiness waiting out the 5 s probe cache twice, the shared pacer's
- * slots, the service CLI's child processes, a revoked key's cache lifetime. They start first, so their
- * waiting overlaps the other files' work instead of ending the run.
- */
-const waitingTests = [
-  'lib/jobs/runner-pace.test.ts',
-  'lib/launcher/console-metrics.test.ts',
-  'lib/jobs/pacer.test.ts',
-  'lib/user-group-service/cli.test.ts',
-  'lib/user-group-service/instances.test.ts',
-];
-// A renamed file would quietly lose its place at the front: say so instead.
-for (const file of waitingTests) {
-  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts: no ${file}`);
-}
-
-class WaitingFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => {
-      const at = waitingTests.indexOf(path.relative(import.meta.dirname, file.moduleId));
-      return at === -1 ? waitingTests.length : at;
-    };
-    // Array.prototype.sort is stable: the rest keep Vitest's own order (longest last time first).
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
-  }
-}
 
 export default defineConfig({
   resolve: {
@@ -72,11 +40,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Operator passwords hashed at a test cost in the test workers (the file says why and how).
     setupFiles: ['lib/testing/test-password-cost.ts'],
-    // One worker per core, and one more for the waiting files above: with them first, one worker
-    // mostly sleeps through the pace test while the others keep both cores busy. (Measured on this
-    // 2-core machine, 2026-11-26, idle: one worker 163 s; three, waiting files first, 60 s.)
-    maxWorkers: availableParallelism() + 1,
-    sequence: { sequencer: WaitingFirstSequencer },
+    // One worker per core (Vitest's own default leaves one core to itself: on 2 cores, one worker).
+    // The files that slept on the clock (the runner's pace, the probe cache, the pacer, the leases)
+    // move a test clock now (lib/clock.ts): no worker sits idle through a wait, so neither a third
+    // worker nor a waiting-first order earns its keep, and Vitest's own order (longest last time
+    // first) stands. Measured on this 2-core machine, 2026-11-26, shared with other agents' runs (load
+    // averages of 1 to 13): before, 3 workers with the waiting files first, 47.9, 49.2, 64.6 and 71.1 s
+    // (the tests' own time 95 s, 34 of it the pace test); after, 2 workers, 40.2 and 46.8 s at load
+    // 1 to 8 (the tests' own time 40 s); 3 workers and 2 back to back at load 5 to 7: 65.0 and 67.6 s.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,

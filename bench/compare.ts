@@ -19,6 +19,7 @@ const savedRun = z.object({
     .optional()
     .catch(undefined),
   bulk: z.object({ ratio: z.number() }).optional(),
+  pace: z.object({ ratio: z.number() }).optional(),
 });
 
 export type SavedRun = z.infer<typeof savedRun>;
@@ -33,6 +34,7 @@ function ratiosOf(run: SavedRun): Map<string, number> {
       ratios.set(`one person: ${operation}`, figure.ratio);
   }
   if (run.bulk) ratios.set('bulk: job runner / typed client', run.bulk.ratio);
+  if (run.pace) ratios.set('pace: job runner / paced client', run.pace.ratio);
   return ratios;
 }
 

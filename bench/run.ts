@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- service bulk console pages directory footprint]`: loopback only, bounded in time. Prints a table
+ * `npm run bench [-- service bulk pace console pages directory footprint]`: loopback only, bounded in time. Prints a table
  * per section and writes bench/results.json. Every figure is a ratio against a baseline measured
  * in the same run, because these machines are shared and noisy.
  */
@@ -11,6 +11,7 @@ import { benchConsole } from './console';
 import { ensureBuild } from './console-server';
 import { benchDirectory } from './directory';
 import { benchFootprint, FOOTPRINT_BUDGET_MB, START_BUDGET_MS } from './footprint';
+import { benchPace } from './pace';
 import { benchPageWeight } from './page-weight';
 import { benchBrowserPageWeight } from './page-weight-browser';
 import {
@@ -182,6 +183,20 @@ if (wanted('bulk')) {
       'job runner rows/s': bulk.runnerRowsPerSecond,
       ratio: bulk.ratio,
       [`at least ${bulk.goal}`]: bulk.ratio >= bulk.goal ? 'yes' : 'NO',
+    },
+  ]);
+}
+
+if (wanted('pace')) {
+  const pace = await benchPace();
+  results.pace = pace;
+  console.table([
+    {
+      scenario: `${pace.rows} get-or-create rows at ${pace.requestsPerMinute}/min, the service allowing ${pace.serviceLimitPerSecond}/s; ratio: job runner over the paced client`,
+      'paced client rows/s (baseline)': pace.clientRowsPerSecond,
+      'job runner rows/s': pace.runnerRowsPerSecond,
+      ratio: pace.ratio,
+      '429s client / runner': `${pace.clientRefusals} / ${pace.runnerRefusals}`,
     },
   ]);
 }

@@ -1,12 +1,13 @@
 /**
  * Job leases on a real console database (SQLite, or PostgreSQL in the PostgreSQL pass), as two
  * console instances sharing it hold them: one holder at a time, renewed while held, free once run
- * out or released.
+ * out or released. The instances share a test clock, moved on instead of waited for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestClock, testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { readGetOrCreateCsv } from './csv';
-import { createLeases } from './lease';
+import { createLeases, type Leases } from './lease';
 import { jobsDb, migrateJobs } from './schema';
 import { createGetOrCreateJob, steerJob } from './store';
 
@@ -43,11 +44,23 @@ const holder = async (id: string) =>
       .executeTakeFirst()
   )?.lease_owner;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Two console instances on the one database and one clock. */
+function instances(leaseMs: number, clock: TestClock = testClock()): [Leases, Leases] {
+  return [
+    createLeases(jobsDb(database.db), leaseMs, clock),
+    createLeases(jobsDb(database.db), leaseMs, clock),
+  ];
+}
+
+/** Time moves to the next renewal, which is written before time moves again (it sleeps once more). */
+async function nextRenewal(clock: TestClock) {
+  expect(await clock.next()).toBe(true);
+  await clock.sleeping(1);
+}
 
 describe('job leases', () => {
   it('lets one instance claim a running job, and not another while it holds it', async () => {
-    const [a, b] = [createLeases(jobsDb(database.db), 60_000), createLeases(jobsDb(database.db), 60_000)];
+    const [a, b] = instances(60_000);
     const id = await job();
     const draft = await job({ start: false });
     expect(await a.claimable()).toContain(id);
@@ -62,11 +75,14 @@ describe('job leases', () => {
   });
 
   it('renews a held lease until released; one not renewed runs out and is taken over', async () => {
-    const [a, b] = [createLeases(jobsDb(database.db), 300), createLeases(jobsDb(database.db), 300)];
+    const clock = testClock();
+    const [a, b] = instances(300, clock);
     const held = await job();
     expect(await a.claim(held)).toBe(true);
     const lease = a.hold(held);
-    await sleep(900);
+    // Nine renewals, every 100 ms: three leases' time.
+    for (let renewal = 0; renewal < 9; renewal++) await nextRenewal(clock);
+    expect(clock.monotonic()).toBe(900);
     expect(await b.claim(held)).toBe(false);
     expect(lease.held()).toBe(true);
     await lease.release();
@@ -76,13 +92,16 @@ describe('job leases', () => {
     // A console that died: claimed, never renewed.
     const abandoned = await job();
     expect(await a.claim(abandoned)).toBe(true);
-    await sleep(400);
+    await clock.advance(300);
+    expect(await b.claim(abandoned)).toBe(false);
+    await clock.advance(1);
     expect(await b.claim(abandoned)).toBe(true);
     expect(await holder(abandoned)).toBe(b.owner);
   });
 
   it('tells a holder whose lease another instance took (it stalled past its lease) that it is lost', async () => {
-    const [a, b] = [createLeases(jobsDb(database.db), 300), createLeases(jobsDb(database.db), 300)];
+    const clock = testClock();
+    const [a, b] = instances(300, clock);
     const id = await job();
     expect(await a.claim(id)).toBe(true);
     const lease = a.hold(id);
@@ -92,7 +111,7 @@ describe('job leases', () => {
       .set({ lease_owner: b.owner })
       .where('id', '=', id)
       .execute();
-    await sleep(250);
+    await nextRenewal(clock);
     expect(lease.held()).toBe(false);
     // Releasing a lease taken over leaves the new holder's.
     await lease.release();

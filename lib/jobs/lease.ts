@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Clock, realClock } from '@/lib/clock';
 import type { JobsDb } from './schema';
 
 export interface Leases {
@@ -26,8 +27,11 @@ interface HeldLease {
   release(): Promise<void>;
 }
 
-export function createLeases(jobs: JobsDb, leaseMs: number, owner: string = randomUUID()): Leases {
-  const expiresAt = () => new Date(Date.now() + leaseMs).toISOString();
+/** `clock`: the wall time a lease's end is written in and compared with (instances share it). */
+export function createLeases(jobs: JobsDb, leaseMs: number, clock: Clock = realClock): Leases {
+  const owner = randomUUID();
+  const isoTime = (ms: number) => new Date(ms).toISOString();
+  const expiresAt = () => isoTime(clock.now() + leaseMs);
   const free = (now: string): Expression<SqlBool> =>
     sql<SqlBool>`(lease_owner is null or lease_owner = ${owner} or lease_expires_at < ${now})`;
 
@@ -38,7 +42,7 @@ export function createLeases(jobs: JobsDb, leaseMs: number, owner: string = rand
         .selectFrom('bulk_job')
         .select('id')
         .where('status', '=', 'running')
-        .where(free(new Date().toISOString()))
+        .where(free(isoTime(clock.now())))
         .execute();
       return rows.map((row) => row.id);
     },
@@ -48,7 +52,7 @@ export function createLeases(jobs: JobsDb, leaseMs: number, owner: string = rand
         .set({ lease_owner: owner, lease_expires_at: expiresAt() })
         .where('id', '=', jobId)
         .where('status', '=', 'running')
-        .where(free(new Date().toISOString()))
+        .where(free(isoTime(clock.now())))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -56,25 +60,27 @@ export function createLeases(jobs: JobsDb, leaseMs: number, owner: string = rand
       let held = true;
       const ours = () =>
         jobs.updateTable('bulk_job').where('id', '=', jobId).where('lease_owner', '=', owner);
+      const stop = new AbortController();
       // A third of the lease: two renewals may fail (a slow database) before it runs out.
-      const renewal = setInterval(
-        () => {
-          ours()
-            .set({ lease_expires_at: expiresAt() })
-            .executeTakeFirst()
-            .then((result) => {
-              if (Number(result.numUpdatedRows) === 0) held = false;
-            })
-            .catch(() => {
-              held = false;
-            });
-        },
-        Math.max(50, Math.floor(leaseMs / 3)),
-      );
+      const every = Math.max(50, Math.floor(leaseMs / 3));
+      const renewing = (async () => {
+        for (;;) {
+          await clock.sleep(every, stop.signal);
+          if (stop.signal.aborted) return;
+          try {
+            const result = await ours().set({ lease_expires_at: expiresAt() }).executeTakeFirst();
+            if (Number(result.numUpdatedRows) === 0) held = false;
+          } catch {
+            held = false;
+          }
+        }
+      })();
       return {
         held: () => held,
         async release() {
-          clearInterval(renewal);
+          stop.abort();
+          // A renewal under way ends first: it cannot then write the lease back after it is freed.
+          await renewing;
           // Not worth failing a job's end for: unreleased, the lease runs out by itself.
           await ours()
             .set({ lease_owner: null, lease_expires_at: null })

@@ -1,3 +1,4 @@
+import { type Clock, realClock } from '@/lib/clock';
 import type { LimitCounters } from '@/lib/rate-limit/counters';
 
 /**
@@ -29,14 +30,19 @@ export interface SharedSchedule {
 
 /**
  * `shared`: take slots from that schedule; when it is not shared or does not answer (Redis down),
- * from this process's own, as without it.
+ * from this process's own, as without it. `clock`: this process's schedule and the waits (a shared
+ * schedule keeps Redis's time).
  */
-export function createPacer(requestsPerMinute: number | null, shared?: SharedSchedule): Pacer {
+export function createPacer(
+  requestsPerMinute: number | null,
+  shared?: SharedSchedule,
+  clock: Clock = realClock,
+): Pacer {
   if (!requestsPerMinute) return { wait: async () => {} };
   const interval = (60_000 / requestsPerMinute) * JITTER_MARGIN;
   let nextSlot = 0;
   const ownSlot = () => {
-    const now = performance.now();
+    const now = clock.monotonic();
     const slot = Math.max(now, nextSlot);
     nextSlot = slot + interval;
     return slot - now;
@@ -45,7 +51,7 @@ export function createPacer(requestsPerMinute: number | null, shared?: SharedSch
     async wait() {
       const delay =
         (shared ? await shared.slots.nextSlot(`pace:${shared.name}`, interval) : null) ?? ownSlot();
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (delay > 0) await clock.sleep(delay);
     },
   };
 }

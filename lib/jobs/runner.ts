@@ -11,6 +11,7 @@
  *   through outcome-writer.ts's group commit;
  * - directory-catch-up.ts: done rows whose directory write failed reach the directory later.
  */
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
@@ -39,6 +40,8 @@ export interface JobRunnerOptions {
   /** For tests: how long a lease lasts and how often running jobs are looked for. */
   leaseMs?: number;
   pollMs?: number;
+  /** What the leases and the paces read and wait on (lib/clock.ts); the real one unless a test moves it. */
+  clock?: Clock;
 }
 
 export interface JobRunner {
@@ -53,7 +56,7 @@ export interface JobRunner {
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { db, log } = options;
   const jobs = jobsDb(db);
-  const leases = createLeases(jobs, options.leaseMs ?? 10_000);
+  const leases = createLeases(jobs, options.leaseMs ?? 10_000, options.clock);
   const pollMs = options.pollMs ?? 2_000;
   const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +67,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     let found = pacers.get(environment);
     if (!found) {
       const slots = options.paceSlots;
-      found = createPacer(options.pace(environment), slots && { slots, name: environment });
+      found = createPacer(options.pace(environment), slots && { slots, name: environment }, options.clock);
       pacers.set(environment, found);
     }
     return found;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import type { Environment } from '@/lib/environments';
 import { createUserGroupApi, UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import type { RunningUserGroupService } from '@/lib/user-group-service/index';
@@ -39,17 +40,14 @@ describe('the upstream probe', () => {
   });
 
   it('keeps an answer a few seconds, shares a probe in flight, and says since when it is in trouble', async () => {
-    let clock = Date.parse('2026-11-24T10:40:00Z');
+    const clock = testClock(Date.parse('2026-11-24T10:40:00Z'));
     const { api, calls } = scripted([
       failure('invalid_request'),
       failure('unreachable'),
       failure('unreachable'),
       'ok',
     ]);
-    const probe = createUpstreamProbe(
-      () => api,
-      () => clock,
-    );
+    const probe = createUpstreamProbe(() => api, clock);
     const [first, same] = await Promise.all([probe.status('Customer'), probe.status('Customer')]);
     expect(first).toBe(same);
     expect(first).toEqual({
@@ -59,22 +57,22 @@ describe('the upstream probe', () => {
       lastAnswerAt: '2026-11-24T10:40:00.000Z',
       troubleSince: null,
     });
-    clock += PROBE_FRESH_MS - 1;
+    await clock.advance(PROBE_FRESH_MS - 1);
     await probe.status('Customer');
     expect(calls()).toBe(1);
-    clock += 1;
+    await clock.advance(1);
     expect(await probe.status('Customer')).toMatchObject({
       state: 'not_answering',
       lastAnswerAt: '2026-11-24T10:40:00.000Z',
       troubleSince: '2026-11-24T10:40:05.000Z',
     });
-    clock += 60_000;
+    await clock.advance(60_000);
     expect(await probe.status('Customer')).toMatchObject({
       state: 'not_answering',
       checkedAt: '2026-11-24T10:41:05.000Z',
       troubleSince: '2026-11-24T10:40:05.000Z',
     });
-    clock += 60_000;
+    await clock.advance(60_000);
     expect(await probe.status('Customer')).toMatchObject({ state: 'answering', troubleSince: null });
   });
 

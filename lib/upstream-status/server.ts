@@ -1,4 +1,5 @@
 import 'server-only';
+import { type Clock, realClock } from '@/lib/clock';
 import type { Environment } from '@/lib/environments';
 import type { UpstreamState, UpstreamStatus } from '@/lib/upstream-status/contract';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
@@ -55,11 +56,12 @@ export interface UpstreamProbe {
 
 /**
  * `api` answers an environment's client, or throws when it has no API key (not configured). One
- * probe at a time per environment: callers meanwhile share it.
+ * probe at a time per environment: callers meanwhile share it. `clock`: when a probe was made, and
+ * how old its answer is.
  */
 export function createUpstreamProbe(
   api: (environment: Environment) => UserGroupApi,
-  now: () => number = Date.now,
+  clock: Pick<Clock, 'now'> = realClock,
 ): UpstreamProbe {
   const last = new Map<Environment, Probed>();
   const running = new Map<Environment, Promise<UpstreamStatus>>();
@@ -85,7 +87,7 @@ export function createUpstreamProbe(
     } catch (error) {
       state = stateOf(error);
     }
-    const at = now();
+    const at = clock.now();
     const checkedAt = new Date(at).toISOString();
     const before = last.get(environment)?.status;
     const status: UpstreamStatus = {
@@ -102,7 +104,7 @@ export function createUpstreamProbe(
   return {
     status(environment) {
       const known = last.get(environment);
-      if (known && now() - known.at < PROBE_FRESH_MS) return Promise.resolve(known.status);
+      if (known && clock.now() - known.at < PROBE_FRESH_MS) return Promise.resolve(known.status);
       let pending = running.get(environment);
       if (!pending) {
         pending = probe(environment).finally(() => running.delete(environment));
