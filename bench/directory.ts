@@ -7,7 +7,8 @@
 import { sql } from 'kysely';
 import type { ConsoleDialect } from '@/lib/db/console-database';
 import { migrateDirectory } from '@/lib/directory/schema';
-import { type DirectoryQuery, findDirectoryEntry, searchDirectory } from '@/lib/directory/store';
+import { type DirectoryQuery, searchDirectory } from '@/lib/directory/search';
+import { findDirectoryEntry } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 
 const GROUPS = 100_000;

@@ -92,7 +92,7 @@ function findCycle(graph: Map<string, Set<string>>): string[] | null {
  */
 const features: Record<string, string[]> = {
   audit: ['audit-log', 'csv', 'fingerprint', 'filters'],
-  directory: [],
+  directory: ['search'],
   invitations: [],
   jobs: ['steering', 'files', 'csv', 'token-list'],
   operators: [],

@@ -1,16 +1,15 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { migrateDirectory } from './schema';
+import { directoryMatchingIds, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
 import {
-  directoryMatchingIds,
   findDirectoryEntry,
   recordDeletion,
   recordGetOrCreate,
   recordGroupsSeen,
   recordRotation,
-  SEARCH_MATCH_LIMIT,
-  searchDirectory,
 } from './store';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
@@ -32,6 +31,42 @@ const group = (id: string, token: string, name = `Group ${id}`) => ({
 });
 
 describe('the directory', () => {
+  it('never undoes a field of the console’s own about a group: the service’s answers write only their columns', async () => {
+    // A later console-side field (a display name, a note, an owner) is a column of its own that no
+    // record of the service's answers names. This one is unknown to the code, as such a field would
+    // be to today's upserts: a get-or-create, a re-creation, a rotation and a deletion leave it be.
+    await sql`alter table directory_entry add column console_note text`.execute(database.db);
+    const seen = (isNew: boolean, token: string) =>
+      recordGetOrCreate(database.db, {
+        environment: 'Testing',
+        operatorEmail: 'ann@example.com',
+        isNew,
+        group: group('noted', token, 'Name from the service'),
+        mappingSent: undefined,
+      });
+    await seen(true, 'n'.repeat(64));
+    await sql`update directory_entry set console_note = 'renewal in May' where user_group_id = 'noted'`.execute(
+      database.db,
+    );
+    await seen(false, 'n'.repeat(64));
+    await recordRotation(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'bob@example.com',
+      group: group('noted', 'o'.repeat(64), 'Renamed by the service'),
+    });
+    await recordDeletion(database.db, {
+      environment: 'Testing',
+      operatorEmail: 'bob@example.com',
+      userGroupId: 'noted',
+    });
+    await seen(true, 'p'.repeat(64));
+    const { rows } = await sql<{
+      name: string;
+      console_note: string;
+    }>`select name, console_note from directory_entry where user_group_id = 'noted'`.execute(database.db);
+    expect(rows).toEqual([{ name: 'Name from the service', console_note: 'renewal in May' }]);
+  });
+
   it('records a created group with the mapping sent, by whom, and a token fingerprint only', async () => {
     await recordGetOrCreate(database.db, {
       environment: 'Testing',

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
-import { directoryMatchingIds } from '@/lib/directory/store';
+import { directoryMatchingIds } from '@/lib/directory/search';
 import type { Environment } from '@/lib/environments';
 import type { CreateGetOrCreateJob, CreateRotateJob, JobView } from '@/lib/jobs/contract';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';

@@ -2,12 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { cn } from '@/components/ui/cn';
 import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import {
-  type DirectorySort,
-  directorySorts,
-  findDirectoryEntry,
-  searchDirectory,
-} from '@/lib/directory/store';
+import { type DirectorySort, directorySorts, searchDirectory } from '@/lib/directory/search';
+import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';

@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { parseDirectoryQuery } from '@/lib/directory/contract';
-import { searchDirectory } from '@/lib/directory/store';
+import { searchDirectory } from '@/lib/directory/search';
 import { invalidRequest } from '@/lib/server/errors';
 import { consoleRoute } from '@/lib/server/route';
 
