@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Logger } from 'pino';
 import { type AuditFilters, auditFiltersQuery } from '@/lib/audit/filters';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import {
@@ -10,10 +11,9 @@ import {
 } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
 import { plural } from '@/lib/plural';
 import { auditUnavailable } from '@/lib/server/errors';
-import { logger } from '@/lib/server/logger';
 import { looksLikeToken } from '@/lib/tokens/contract';
 
 /**
@@ -47,14 +47,22 @@ export interface AuditLog {
   ): Promise<void>;
 }
 
-export function createAuditLog(db: ConsoleDb): AuditLog {
+/** What the log reports its own failures to: handed down by the composition root. */
+interface Log {
+  db: ConsoleDb;
+  metrics: Pick<ConsoleMetrics, 'auditWriteFailures'>;
+  logger: Pick<Logger, 'error'>;
+}
+
+export function createAuditLog(db: ConsoleDb, deps: Omit<Log, 'db'>): AuditLog {
+  const log: Log = { db, ...deps };
   return {
-    record: (entry) => audit(db, entry),
-    recordMany: (entries) => auditMany(db, entries),
-    settle: (id, settlement, requestId) => settleAudit(db, id, settlement, requestId),
-    audited: (entry, run, settle) => audited(db, entry, run, settle),
+    record: (entry) => audit(log, entry),
+    recordMany: (entries) => auditMany(log, entries),
+    settle: (id, settlement, requestId) => settleAudit(log, id, settlement, requestId),
+    audited: (entry, run, settle) => audited(log, entry, run, settle),
     read: (action, operator, requestId, filters, rows, fromAnotherSite = false) =>
-      auditRead(db, action, operator, requestId, filters, rows, fromAnotherSite),
+      auditRead(log, action, operator, requestId, filters, rows, fromAnotherSite),
   };
 }
 
@@ -63,23 +71,29 @@ export function createAuditLog(db: ConsoleDb): AuditLog {
  * written, this throws (503 audit_unavailable), and the caller answers without doing (or without
  * revealing) what the entry was to record. Answers the entry's id.
  */
-async function audit(db: ConsoleDb, entry: AuditEntry): Promise<number> {
-  return failingClosed(entry, () => recordAuditEvent(db, entry));
+async function audit(log: Log, entry: AuditEntry): Promise<number> {
+  return failingClosed(log, entry, () => recordAuditEvent(log.db, entry));
 }
 
 /** Many entries, all or none (one transaction), failing closed like one. */
-async function auditMany(db: ConsoleDb, entries: AuditEntry[]): Promise<void> {
+async function auditMany(log: Log, entries: AuditEntry[]): Promise<void> {
   const [first] = entries;
   if (!first) return;
-  await failingClosed(first, () => db.transaction().execute((trx) => recordAuditEvents(trx, entries)));
+  await failingClosed(log, first, () =>
+    log.db.transaction().execute((trx) => recordAuditEvents(trx, entries)),
+  );
 }
 
 /** A write of the log that cannot happen is counted, logged by name only, and answered 503. */
-async function failingClosed<T>(entry: AuditEntry, write: () => Promise<T>): Promise<T> {
+async function failingClosed<T>(
+  { metrics, logger }: Log,
+  entry: AuditEntry,
+  write: () => Promise<T>,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
+    metrics.auditWriteFailures.inc({ stage: 'record' });
     logger.error(
       { action: entry.action, requestId: entry.requestId, err: { name: (error as Error)?.name } },
       'could not write the audit log',
@@ -94,7 +108,7 @@ async function failingClosed<T>(entry: AuditEntry, write: () => Promise<T>): Pro
  * failure here is logged, not thrown.
  */
 async function settleAudit(
-  db: ConsoleDb,
+  { db, metrics, logger }: Log,
   id: number,
   settlement: AuditSettlement,
   requestId: string,
@@ -102,7 +116,7 @@ async function settleAudit(
   try {
     await settleAuditEvent(db, id, settlement);
   } catch (error) {
-    consoleMetrics().auditWriteFailures.inc({ stage: 'settle' });
+    metrics.auditWriteFailures.inc({ stage: 'settle' });
     logger.error({ requestId, err: { name: (error as Error)?.name } }, 'could not complete an audit entry');
   }
 }
@@ -115,18 +129,18 @@ interface Settling<T> {
 }
 
 async function audited<T>(
-  db: ConsoleDb,
+  log: Log,
   entry: Omit<AuditEntry, 'outcome'>,
   run: (entryId: number) => Promise<T>,
   { settled = () => ({ outcome: 'success' }), refused = (code) => ({ outcome: code }) }: Settling<T> = {},
 ): Promise<T> {
-  const id = await audit(db, { ...entry, outcome: 'started' });
+  const id = await audit(log, { ...entry, outcome: 'started' });
   let result: T;
   try {
     result = await run(id);
   } catch (error) {
     await settleAudit(
-      db,
+      log,
       id,
       refused(error instanceof ConsoleError ? error.code : 'internal'),
       entry.requestId,
@@ -134,7 +148,7 @@ async function audited<T>(
     throw error;
   }
   const settlement = settled(result);
-  if (settlement) await settleAudit(db, id, settlement, entry.requestId);
+  if (settlement) await settleAudit(log, id, settlement, entry.requestId);
   return result;
 }
 
@@ -143,7 +157,7 @@ const withoutToken = (value: string | undefined) =>
 
 /** Reading or exporting the log is itself on record: who, which filters, how many rows. */
 async function auditRead(
-  db: ConsoleDb,
+  log: Log,
   action: 'audit.read' | 'audit.export',
   operator: { id: string; email: string },
   requestId: string,
@@ -158,7 +172,7 @@ async function auditRead(
     group: withoutToken(filters.group),
   };
   const query = auditFiltersQuery(recorded, action === 'audit.read' ? filters.page : undefined);
-  await audit(db, {
+  await audit(log, {
     action,
     operator: { id: operator.id, email: operator.email },
     outcome: 'success',

@@ -18,7 +18,6 @@ import {
   makeInvitation,
   unclaimInvitation,
 } from '@/lib/invitations/store';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
 import { findOperator, setFirstPassword } from '@/lib/operators/store';
 import { type ConsoleServer, operatorFromHeaders } from '@/lib/server';
@@ -148,7 +147,7 @@ async function publicRequest(server: ConsoleServer, request: Request): Promise<C
   const keys = signInKeys(null, client ?? 'unknown').map((key) => `invitation:${key}`);
   const verdict = (await server.signInLimiter?.attempt(keys)) ?? { allowed: true };
   if (!verdict.allowed) {
-    consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
+    server.metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
     throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {
       retryAfterSeconds: verdict.retryAfterSeconds,
     });

@@ -10,7 +10,7 @@
  */
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import { finishJobIfDone, pauseJob } from './job-end';
 import type { Leases } from './lease';
@@ -32,6 +32,7 @@ export interface JobRunContext {
   pacer: (environment: Environment) => Pacer;
   concurrency: number;
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
+  metrics: Pick<ConsoleMetrics, 'bulkRows'>;
   /** True once the runner is stopping: no row is taken after that. */
   stopping: () => boolean;
   /** Told once rows were committed without their directory entry (directory-catch-up.ts). */
@@ -64,7 +65,7 @@ export async function runJob(context: JobRunContext, id: string): Promise<void> 
         .execute((trx) => writeOutcomes(trx, { job, batch, vault, log }));
       // Only once committed: a catch-up that looked earlier would not have seen these rows.
       if (!directoryWritten) context.directoryDue();
-      const { bulkRows } = consoleMetrics();
+      const { bulkRows } = context.metrics;
       for (const { outcome } of batch) {
         bulkRows.inc({ environment: job.environment, kind: job.kind, status: outcome.kind });
       }

@@ -11,9 +11,11 @@
  *   through outcome-writer.ts's group commit;
  * - directory-catch-up.ts: done rows whose directory write failed reach the directory later.
  */
+
 import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import { type ConsoleMetrics, consoleMetrics } from '@/lib/metrics/console-metrics';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { createDirectoryCatchUp } from './directory-catch-up';
 import { createLeases } from './lease';
@@ -42,6 +44,8 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** What the leases and the paces read and wait on (lib/clock.ts); the real one unless a test moves it. */
   clock?: Clock;
+  /** Where settled rows are counted: the console's registry, handed down by its composition root. */
+  metrics?: Pick<ConsoleMetrics, 'bulkRows'>;
 }
 
 export interface JobRunner {
@@ -83,6 +87,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     pacer,
     concurrency: options.concurrency,
     log,
+    metrics: options.metrics ?? consoleMetrics(),
     stopping: () => stopped,
     directoryDue: () => directory.markDue(),
   };

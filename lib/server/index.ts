@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import 'server-only';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
@@ -8,7 +9,7 @@ import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
 import { DRAFT_LOOK_UPS_PER_HOUR, IDENTIFY_PER_MINUTE } from '@/lib/limits';
-import { recordUpstreamCall } from '@/lib/metrics/console-metrics';
+import { type ConsoleMetrics, consoleMetrics, recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { countPasskeys } from '@/lib/passkeys/store';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
@@ -42,6 +43,10 @@ export interface ConsoleServer extends ConsoleParts {
   upstreamProbe: UpstreamProbe;
   /** The audit log on the console database: every change on record before it happens. */
   auditLog: AuditLog;
+  /** The console's Prometheus registry and its counters. */
+  metrics: ConsoleMetrics;
+  /** The console's log (pino, tokens and keys redacted): one line per request, failures by name. */
+  logger: Logger;
   /**
    * Token look-ups per operator, shared through Redis like the sign-in limit: Identify's
    * (IDENTIFY_PER_MINUTE), and a draft rotation's pasted tokens (DRAFT_LOOK_UPS_PER_HOUR).
@@ -101,6 +106,8 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   const signInLimiter = signInRateLimit ? new SignInLimiter(signInRateLimit, limitCounters) : null;
   const vault = createTokenVault(jobTokenKey(config.dataDir, config.jobs.tokenKey));
   const jobLogger = logger.child({ component: 'jobs' });
+  // The one registry, handed down to what counts (the audit log, the runner, the sign-in route).
+  const metrics = consoleMetrics();
   const runner = createJobRunner({
     db: parts.database.db,
     vault,
@@ -109,6 +116,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     paceSlots: limitCounters,
     concurrency: config.jobs.concurrency,
     log: (level, fields, message) => jobLogger[level](fields, message),
+    metrics,
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
@@ -119,7 +127,9 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     userGroupApi,
     jobs: { runner, vault },
     upstreamProbe,
-    auditLog: createAuditLog(parts.database.db),
+    metrics,
+    logger,
+    auditLog: createAuditLog(parts.database.db, { metrics, logger }),
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,

@@ -4,10 +4,10 @@ import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
 import { fromUpstreamError } from '@/lib/server/errors';
-import { logger } from '@/lib/server/logger';
 import { type ActionAudit, consoleRoute } from '@/lib/server/route';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import type { UserGroupOperation } from '@/lib/user-groups/contract';
+import { updateDirectory } from './directory-update';
 
 interface DirectoryChange<Body, Result> {
   db: ConsoleDb;
@@ -44,15 +44,8 @@ export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) 
       } catch (error) {
         throw fromUpstreamError(error, spec.operation, environment, requestId);
       }
-      // The action happened: a directory that missed it is repaired by the next look at the group.
-      await spec
-        .directory({ db: server.database.db, environment, operatorEmail: operator.email, body, result })
-        .catch((error: unknown) =>
-          logger.error(
-            { requestId, err: { name: (error as Error)?.name } },
-            'could not update the directory',
-          ),
-        );
+      const directory = { db: server.database.db, environment, operatorEmail: operator.email, body, result };
+      await updateDirectory(server, requestId, spec.directory(directory));
       return result;
     },
   );

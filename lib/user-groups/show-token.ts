@@ -4,10 +4,10 @@ import { findDirectoryEntry, recordDeletion, recordGetOrCreate } from '@/lib/dir
 import { type Environment, environmentLooks } from '@/lib/environments';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { fromUpstreamError } from '@/lib/server/errors';
-import { logger } from '@/lib/server/logger';
 import type { ActionAudit } from '@/lib/server/route';
 import type { GetOrCreateResponse } from '@/lib/user-group-api/contract';
 import type { ShowTokenRequest, ShowTokenResult } from '@/lib/user-groups/contract';
+import { updateDirectory } from './directory-update';
 
 /** What the show-token entry says when the look found the group gone. */
 const GONE_DETAIL =
@@ -65,7 +65,7 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
     });
 
   if (!answer.new_user_group) {
-    await updateDirectory(requestId, seen(false));
+    await updateDirectory(server, requestId, seen(false));
     return { gone: false, user_group: userGroup };
   }
 
@@ -96,23 +96,17 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
     );
   } catch (error) {
     // The group the look created is still there: the directory says so, and so does the answer.
-    await updateDirectory(requestId, seen(true));
+    await updateDirectory(server, requestId, seen(true));
     throw notUndone(error, userGroupId, environment, requestId);
   }
   if (believedLive) {
     await updateDirectory(
+      server,
       requestId,
       recordDeletion(db, { environment, operatorEmail: operator.email, userGroupId }),
     );
   }
   return { gone: true };
-}
-
-/** The look happened either way: a directory that missed it is repaired by the next look. */
-async function updateDirectory(requestId: string, change: Promise<void>): Promise<void> {
-  await change.catch((error: unknown) =>
-    logger.error({ requestId, err: { name: (error as Error)?.name } }, 'could not update the directory'),
-  );
 }
 
 /** The look created the group and it could not be deleted again: say so, with the cause's words. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { SIGN_IN_NOT_RECORDED } from '@/lib/auth/options';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { auditUnavailable } from '../errors';
+import type { ConsoleServer } from '../index';
 
 /** better-auth's error code (INVALID_EMAIL_OR_PASSWORD → invalid_email_or_password). */
 export async function errorCode(response: Response): Promise<string> {
@@ -31,8 +31,12 @@ export function ssoError(response: Response): string | null {
 export const notRecorded = (outcome: string): boolean => outcome === SIGN_IN_NOT_RECORDED.toLowerCase();
 
 /** The session was refused because its entry could not be written: there is no log to write to. */
-export function refuseUnrecordedSignIn(outcome: string, requestId: string): void {
+export function refuseUnrecordedSignIn(
+  { metrics }: Pick<ConsoleServer, 'metrics'>,
+  outcome: string,
+  requestId: string,
+): void {
   if (!notRecorded(outcome)) return;
-  consoleMetrics().auditWriteFailures.inc({ stage: 'record' });
+  metrics.auditWriteFailures.inc({ stage: 'record' });
   throw auditUnavailable(requestId);
 }

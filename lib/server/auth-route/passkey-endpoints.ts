@@ -1,6 +1,5 @@
 import 'server-only';
 import { failureGateOf } from '@/lib/auth/sign-in-limiter';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { passkeyOwner } from '@/lib/passkeys/store';
 import { authRefusal, inConsoleWords } from '../auth-answers';
 import { credentialIdOf } from './auth-body';
@@ -24,8 +23,8 @@ export async function signInWithPasskey(call: AuthCall): Promise<Response> {
   if (response.status < 400) return inConsoleWords('passkey-sign-in', response, requestId);
 
   const outcome = await errorCode(response);
-  consoleMetrics().signInFailures.inc({ method: 'passkey', reason: outcome });
-  refuseUnrecordedSignIn(outcome, requestId);
+  server.metrics.signInFailures.inc({ method: 'passkey', reason: outcome });
+  refuseUnrecordedSignIn(server, outcome, requestId);
   // An answer naming no operator's passkey: nobody signed in to cause it, once per client and window.
   if (
     passkeyHolder !== null ||

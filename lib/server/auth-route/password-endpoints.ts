@@ -1,5 +1,4 @@
 import 'server-only';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { limitProof, strike } from '@/lib/two-factor/proofs';
 import { secondFactorDue, secondFactorRequired } from '@/lib/two-factor/step-up';
 import { inConsoleWords } from '../auth-answers';
@@ -23,8 +22,8 @@ export async function signInWithPassword(call: AuthCall): Promise<Response> {
   if (response.status >= 400) {
     const outcome = await errorCode(response);
     // better-auth's own code (or http_<status>): a bounded set, never what the person typed.
-    consoleMetrics().signInFailures.inc({ method: 'password', reason: outcome });
-    refuseUnrecordedSignIn(outcome, requestId);
+    server.metrics.signInFailures.inc({ method: 'password', reason: outcome });
+    refuseUnrecordedSignIn(server, outcome, requestId);
     await server.auditLog.record({
       action: 'sign-in',
       operator: await knownOperator(server.database, attemptedEmail),

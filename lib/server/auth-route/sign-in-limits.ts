@@ -1,14 +1,13 @@
 import 'server-only';
 import { failureGateOf, signInKeys } from '@/lib/auth/sign-in-limiter';
 import { ConsoleError } from '@/lib/console-error';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import type { ConsoleServer } from '../index';
 import type { EndpointKind } from './auth-call';
 import { knownOperator } from './who-signs-in';
 
 /** Counts a sign-in, SSO start or password change against the limiter; over the limit, 429. */
 export async function limitAttempt(
-  { database, signInLimiter, auditLog }: ConsoleServer,
+  { database, signInLimiter, auditLog, metrics }: ConsoleServer,
   kind: EndpointKind,
   attemptedEmail: string | null,
   client: string | null,
@@ -16,7 +15,7 @@ export async function limitAttempt(
 ): Promise<void> {
   const verdict = (await signInLimiter?.attempt(signInKeys(attemptedEmail, client))) ?? { allowed: true };
   if (verdict.allowed) return;
-  consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
+  metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
   // One entry per window and key, not one per refused guess: a flood cannot flood the log.
   if (kind === 'sign-in' && verdict.firstRefusal) {
     await auditLog.record({
@@ -35,13 +34,13 @@ export async function limitAttempt(
  * sign-in with a passkey asks for one challenge, then counts its answer as a sign-in attempt).
  */
 export async function limitPasskeyOptions(
-  { signInLimiter }: ConsoleServer,
+  { signInLimiter, metrics }: ConsoleServer,
   client: string | null,
 ): Promise<void> {
   const key = `passkey-options:${client ?? 'unknown'}`;
   const verdict = (await signInLimiter?.attempt([key])) ?? { allowed: true };
   if (verdict.allowed) return;
-  consoleMetrics().rateLimitRefusals.inc({ limit: 'sign-in' });
+  metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
   throw rateLimited(verdict.retryAfterSeconds);
 }
 
@@ -50,13 +49,13 @@ export async function limitPasskeyOptions(
  * shares the gate of failed callbacks: one unauthenticated entry per client and window in all.
  */
 export async function limitSsoCallback(
-  { signInLimiter, auditLog }: ConsoleServer,
+  { signInLimiter, auditLog, metrics }: ConsoleServer,
   callbackKey: string,
   requestId: string,
 ): Promise<void> {
   const verdict = (await signInLimiter?.attempt([callbackKey])) ?? { allowed: true };
   if (verdict.allowed) return;
-  consoleMetrics().rateLimitRefusals.inc({ limit: 'sso-callback' });
+  metrics.rateLimitRefusals.inc({ limit: 'sso-callback' });
   if (await failureGateOf(signInLimiter).first(callbackKey)) {
     await auditLog.record({
       action: 'sign-in',

@@ -1,6 +1,5 @@
 import 'server-only';
 import { failureGateOf, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
-import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { inConsoleWords } from '../auth-answers';
 import { type AuthCall, forwardToBetterAuth } from './auth-call';
 import { notRecorded, ssoError } from './auth-outcomes';
@@ -24,7 +23,7 @@ export async function finishSso(call: AuthCall): Promise<Response> {
   const response = await forwardToBetterAuth(call);
   const error = ssoError(response);
   // The IdP's `?error=` is anyone's to write: one reason, so a client cannot mint labels.
-  if (error) consoleMetrics().signInFailures.inc({ method: 'sso', reason: 'failed' });
+  if (error) server.metrics.signInFailures.inc({ method: 'sso', reason: 'failed' });
   // Anyone can fail a callback without signing in: on record once per client and window.
   if (error && !notRecorded(error) && (await failureGateOf(server.signInLimiter).first(callbackKey))) {
     await server.auditLog.record({
