@@ -22,8 +22,9 @@ const pureTests = [
   'lib/metrics/{access,route-pattern}.test.ts',
   'lib/server/{errors,request-body,route-params}.test.ts',
   'lib/browser-client/step-up-prompt.test.ts',
+  'lib/console-api/routes.test.ts',
   'lib/validation/field-errors.test.ts',
-  'lib/{clock,environments,import-graph,json-text,plural,redact-url,roles,secret-file}.test.ts',
+  'lib/{clock,environments,import-graph,json-text,plural,redact-url,roles,secret-file,source-size}.test.ts',
 ];
 
 export default defineConfig({

@@ -9,8 +9,10 @@ import { findDirectoryEntry } from '@/lib/directory/store';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { readGetOrCreateCsv } from './csv';
 import { createDirectoryCatchUp } from './directory-catch-up';
+import { createGetOrCreateJob } from './drafts';
+import { steerJob } from './job-transitions';
+import { jobResultRows } from './result-rows';
 import { jobsDb } from './schema';
-import { createGetOrCreateJob, jobResultRows, steerJob } from './store';
 import { apiFor, csv, owner, runnerTestBed } from './test-support';
 
 const bed = runnerTestBed('jobs-directory-catch-up');

@@ -1,8 +1,10 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
 import { jobResultToCsv } from '@/lib/jobs/result-csv';
+import { jobResultRows } from '@/lib/jobs/result-rows';
 import { rotationPreview, rotationPreviewToCsv } from '@/lib/jobs/rotation-preview';
-import { claimResultTokens, type JobProgress, jobResultRows } from '@/lib/jobs/store';
+import type { JobProgress } from '@/lib/jobs/store';
+import { claimResultTokens } from '@/lib/jobs/token-claim';
 import { plural } from '@/lib/plural';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import type { AuditFacts } from '@/lib/server/route';

@@ -5,9 +5,9 @@
  */
 import { settleAuditEvent } from '@/lib/audit/store';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { eraseInputTokens } from './job-transitions';
 import type { PauseReason } from './pause-reasons';
 import { type BulkJobTable, jobsDb } from './schema';
-import { eraseInputTokens } from './store';
 
 type Log = (level: 'info' | 'warn', fields: Record<string, unknown>, message: string) => void;
 

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClock, testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { readGetOrCreateCsv } from './csv';
+import { createGetOrCreateJob } from './drafts';
+import { steerJob } from './job-transitions';
 import { createLeases, type Leases } from './lease';
 import { jobsDb, migrateJobs } from './schema';
-import { createGetOrCreateJob, steerJob } from './store';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '@/lib/environments';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { readGetOrCreateCsv } from './csv';
+import { createGetOrCreateJob } from './drafts';
 import { migratePauseReasons } from './pause-reasons-migration';
 import { jobsDb, migrateJobs } from './schema';
-import { createGetOrCreateJob } from './store';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 

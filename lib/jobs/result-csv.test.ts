@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { jobResultToCsv } from './result-csv';
-import type { ResultRow } from './store';
+import type { ResultRow } from './result-rows';
 
 const row: ResultRow = {
   line: 2,

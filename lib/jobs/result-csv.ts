@@ -4,7 +4,7 @@
  * formula are neutralised, as in the audit export: ids and names come from customers' files.
  */
 import { spreadsheetCsv } from '@/lib/audit/csv';
-import type { ResultRow } from './store';
+import type { ResultRow } from './result-rows';
 
 export function jobResultToCsv(rows: readonly ResultRow[], withTokens: boolean): string {
   const columns = [

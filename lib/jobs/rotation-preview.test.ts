@@ -6,9 +6,9 @@ import { migrateAuditLog } from '@/lib/audit/schema';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { recordGetOrCreate } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { createRotateJob } from './drafts';
 import { rotationPreview, rotationPreviewToCsv } from './rotation-preview';
 import { migrateJobs } from './schema';
-import { createRotateJob } from './store';
 import { readTokenList, readUserGroupIds } from './token-list';
 import { createTokenVault } from './vault';
 

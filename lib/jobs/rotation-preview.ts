@@ -10,7 +10,7 @@ import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { jobsDb } from './schema';
-import { tokenPlace } from './store';
+import { tokenPlace } from './token-place';
 import type { TokenVault } from './vault';
 
 export interface RotationPreviewRow {

@@ -7,10 +7,11 @@ import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent } from '@/lib/audit/store';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { createRotateJob } from './drafts';
 import { finishJobIfDone, pauseJob } from './job-end';
+import { steerJob } from './job-transitions';
 import { claimRowsAhead } from './row-claims';
 import { jobsDb, migrateJobs } from './schema';
-import { createRotateJob, steerJob } from './store';
 import { readTokenList } from './token-list';
 import { createTokenVault } from './vault';
 

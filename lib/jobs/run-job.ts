@@ -20,7 +20,7 @@ import type { PauseReason } from './pause-reasons';
 import { claimRowsAhead, setRowStatus } from './row-claims';
 import { jobsDb } from './schema';
 import { type Row, sendRow } from './send-row';
-import { tokenPlace } from './store';
+import { tokenPlace } from './token-place';
 import type { TokenVault } from './vault';
 import { type RowOutcome, writeOutcomes } from './write-outcomes';
 

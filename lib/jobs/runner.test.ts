@@ -7,8 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { findDirectoryEntry } from '@/lib/directory/store';
+import { steerJob } from './job-transitions';
+import { jobResultRows } from './result-rows';
 import { jobsDb } from './schema';
-import { jobResultRows, steerJob } from './store';
 import { apiFor, csv, owner, type RunnerTestBed, runnerTestBed } from './test-support';
 
 const bed = runnerTestBed('jobs-runner');

@@ -1,7 +1,8 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
 import type { JobActionBody, JobView } from '@/lib/jobs/contract';
-import { type JobProgress, steerJob } from '@/lib/jobs/store';
+import { steerJob } from '@/lib/jobs/job-transitions';
+import type { JobProgress } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
 import type { ConsoleServer } from '@/lib/server';
 import type { ActionAudit, RouteSpec } from '@/lib/server/route';

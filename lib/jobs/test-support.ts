@@ -15,9 +15,11 @@ import { createUserGroupApi } from '@/lib/user-group-api/client';
 import type { RunningUserGroupService } from '@/lib/user-group-service';
 import { createTestKeys, makeTempDir, startTestService } from '@/lib/user-group-service/test-support';
 import { readGetOrCreateCsv } from './csv';
+import { createGetOrCreateJob, createRotateJob } from './drafts';
+import { steerJob } from './job-transitions';
 import { createJobRunner, type JobRunnerOptions } from './runner';
 import { migrateJobs } from './schema';
-import { createGetOrCreateJob, createRotateJob, jobProgress, steerJob } from './store';
+import { jobProgress } from './store';
 import { readTokenList } from './token-list';
 import { createTokenVault } from './vault';
 

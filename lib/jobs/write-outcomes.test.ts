@@ -12,8 +12,9 @@ import { findDirectoryEntry } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { readGetOrCreateCsv } from './csv';
+import { createGetOrCreateJob } from './drafts';
+import { jobResultRows } from './result-rows';
 import { jobsDb, migrateJobs } from './schema';
-import { createGetOrCreateJob, jobResultRows } from './store';
 import { createTokenVault } from './vault';
 import {
   type DoneRow,

@@ -11,7 +11,7 @@ import type { ConsoleDb } from '@/lib/db/console-database';
 import { recordGroupsSeen } from '@/lib/directory/store';
 import type { BulkJobRowTable, BulkJobTable, JobTables } from './schema';
 import type { Outcome, Row } from './send-row';
-import { tokenPlace } from './store';
+import { tokenPlace } from './token-place';
 import type { TokenVault } from './vault';
 
 /** What a worker was answered for a row, waiting to be written. */

@@ -1,0 +1,177 @@
+/**
+ * Creating a bulk job as a draft, from a read CSV: its good rows to run and its bad rows to show,
+ * in one transaction. Nothing is sent until the job is started (lib/jobs/job-transitions.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
+import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import type { ConsoleDb } from '@/lib/db/console-database';
+import type { Environment } from '@/lib/environments';
+import type { GetOrCreateRow, InvalidRow } from './csv';
+import { type BulkJobRowTable, type JobKind, jobsDb } from './schema';
+import type { RotateInput } from './token-list';
+import { tokenPlace } from './token-place';
+import type { TokenVault } from './vault';
+
+export interface JobOwner {
+  id: string;
+  email: string;
+}
+
+const INSERT_CHUNK = 500;
+
+type RowValues = Insertable<BulkJobRowTable>;
+
+interface NewJob {
+  /** Chosen by the caller when a row's values depend on it (sealed tokens name their row). */
+  id?: string;
+  environment: Environment;
+  kind: JobKind;
+  source: string;
+  owner: JobOwner;
+  rows: Omit<RowValues, 'job_id' | 'row_number'>[];
+  invalid: InvalidRow[];
+}
+
+async function insertJob(db: ConsoleDb, job: NewJob): Promise<string> {
+  const id = job.id ?? randomUUID();
+  const now = new Date().toISOString();
+  const rows: RowValues[] = [
+    ...job.rows.map((row, index) => ({ ...row, job_id: id, row_number: index + 1 })),
+    ...job.invalid.map((row, index) => ({
+      job_id: id,
+      row_number: job.rows.length + index + 1,
+      source_line: row.line,
+      user_group_id: row.userGroupId,
+      name: null,
+      mapping: null,
+      properties: null,
+      input_token: null,
+      status: 'invalid' as const,
+      error: row.problems.join('; '),
+    })),
+  ];
+  await jobsDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto('bulk_job')
+        .values({
+          id,
+          environment: job.environment,
+          kind: job.kind,
+          status: 'draft',
+          source: job.source,
+          created_at: now,
+          created_by: job.owner.email,
+          created_by_id: job.owner.id,
+          updated_at: now,
+          started_at: null,
+          finished_at: null,
+          paused_reason: null,
+          audit_event_id: null,
+          tokens_erased_at: null,
+          tokens_taken_by: null,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .execute();
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK)
+        await trx
+          .insertInto('bulk_job_row')
+          .values(rows.slice(start, start + INSERT_CHUNK))
+          .execute();
+    });
+  return id;
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/** A draft job from a read CSV: its good rows to run, its bad rows to show. Nothing is sent yet. */
+export function createGetOrCreateJob(
+  db: ConsoleDb,
+  job: {
+    environment: Environment;
+    source: string;
+    owner: JobOwner;
+    rows: GetOrCreateRow[];
+    invalid: InvalidRow[];
+  },
+): Promise<string> {
+  return insertJob(db, {
+    ...job,
+    kind: 'get-or-create',
+    rows: job.rows.map((row) => ({
+      source_line: row.line,
+      user_group_id: row.user_group_id,
+      name: row.name ?? null,
+      mapping: json(row.mapping),
+      properties: json(row.properties),
+      input_token: null,
+      status: 'pending' as const,
+      error: null,
+    })),
+  });
+}
+
+/** A pasted token, and the group the directory says it is (null: unknown to the console). */
+export interface TokenLookUp {
+  token: string;
+  userGroupId: string | null;
+}
+
+/**
+ * A draft rotation job. A pasted token is sealed at rest; its group is looked up in the directory
+ * by the token's fingerprint, so that a rotation cut short by a crash can still be settled.
+ */
+export async function createRotateJob(
+  db: ConsoleDb,
+  vault: TokenVault,
+  job: {
+    environment: Environment;
+    source: string;
+    owner: JobOwner;
+    rows: RotateInput[];
+    invalid: InvalidRow[];
+  },
+  /**
+   * Puts the look-up of pasted tokens on record (which group each one is, as the directory knows
+   * it) before the draft that names them exists; when it throws, no draft is made.
+   */
+  recordLookUps: (jobId: string, lookUps: TokenLookUp[]) => Promise<void> = async () => undefined,
+): Promise<string> {
+  const fingerprints = job.rows.flatMap((row) => (row.token ? [tokenFingerprint(row.token) as string] : []));
+  const known = new Map<string, string>();
+  for (let start = 0; start < fingerprints.length; start += INSERT_CHUNK) {
+    const found = await db
+      .selectFrom('directory_entry')
+      .select(['token_fingerprint', 'user_group_id'])
+      .where('environment', '=', job.environment)
+      .where('token_fingerprint', 'in', fingerprints.slice(start, start + INSERT_CHUNK))
+      .execute();
+    for (const row of found) if (row.token_fingerprint) known.set(row.token_fingerprint, row.user_group_id);
+  }
+  /** The group a pasted token is, as the directory knows it. */
+  const groupOf = (token: string) => known.get(tokenFingerprint(token) as string) ?? null;
+  // Sealed with the row's place, which names the job: its id is chosen before the rows are written.
+  const id = randomUUID();
+  await recordLookUps(
+    id,
+    job.rows.flatMap((row) => (row.token ? [{ token: row.token, userGroupId: groupOf(row.token) }] : [])),
+  );
+  return insertJob(db, {
+    ...job,
+    id,
+    kind: 'rotate',
+    rows: job.rows.map((row, index) => ({
+      source_line: row.line,
+      user_group_id: row.userGroupId ?? (row.token ? groupOf(row.token) : null),
+      name: null,
+      mapping: null,
+      properties: null,
+      input_token: row.token ? vault.seal(row.token, tokenPlace(id, index + 1, 'input')) : null,
+      status: 'pending' as const,
+      error: null,
+    })),
+  });
+}
