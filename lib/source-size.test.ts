@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 const MAX_LINES = 350;
 const folders = ['app', 'components', 'lib'];
 
-const allowedOver = [
-  'lib/directory/store.ts', // being split in a parallel change
-];
+/** Files allowed over the limit, each with why; an exception must say when it goes. */
+const allowedOver: string[] = [];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

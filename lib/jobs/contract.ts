@@ -70,7 +70,7 @@ export type JobView = z.infer<typeof jobViewSchema>;
 
 /**
  * Which states each action applies to, and the state it leaves: the rule the server applies
- * (lib/jobs/store.ts's steerJob, in one conditional update) and the job page's buttons both.
+ * (lib/jobs/job-transitions.ts's steerJob, in one conditional update) and the job page's buttons both.
  */
 export const jobTransitions: Record<
   JobAction,

@@ -102,7 +102,7 @@ export interface ActionAudit<Body, Result, Subject = undefined> {
 }
 
 /**
- * A route's definition (lib/console-api/routes.ts: path, permission, step-up, body and answer
+ * A route's definition (its feature's routes.ts, in lib/console-api/routes.ts's registry: path, permission, step-up, body and answer
  * schemas) and what the server adds to it: what the route acts on, and how the action is on record.
  */
 export type RouteSpec<Path extends string, Body, Result, Subject = undefined> = ConsoleRouteDefinition<
