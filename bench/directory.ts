@@ -4,9 +4,10 @@
  * or none, sorted and paged, in-process on the console's database: SQLite, or (`directory-postgres`) a
  * throwaway PostgreSQL database on 127.0.0.1:5432. Baseline in the same run: a lookup of one group by its id.
  */
+
 import { sql } from 'kysely';
 import type { ConsoleDialect } from '@/lib/db/console-database';
-import { migrateDirectory } from '@/lib/directory/schema';
+import { directoryDb, migrateDirectory } from '@/lib/directory/schema';
 import { type DirectoryQuery, searchDirectory } from '@/lib/directory/search';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -64,7 +65,7 @@ export async function benchDirectory(dialect: ConsoleDialect = 'sqlite'): Promis
           updated_by: 'bench@example.com',
         };
       });
-      await database.db.insertInto('directory_entry').values(rows).execute();
+      await directoryDb(database.db).insertInto('directory_entry').values(rows).execute();
     }
     // PostgreSQL plans by statistics and reads index-only by the visibility map, which autovacuum
     // keeps for a live table; a table loaded a moment ago has neither yet (searches then take 2-5x).

@@ -35,26 +35,6 @@ export interface AuditEventTable {
   detail: string | null;
 }
 
-/** The directory of user groups (lib/directory), one row per environment and id. */
-export interface DirectoryEntryTable {
-  environment: string;
-  user_group_id: string;
-  name: string | null;
-  team_id: number | null;
-  /** JSON, as the service last returned them. */
-  properties: string | null;
-  /** JSON, as this console last sent it (the service never returns a mapping). */
-  mapping: string | null;
-  token_fingerprint: string | null;
-  /** null when the group was created elsewhere, before this console knew it. */
-  created_at: string | null;
-  created_by: string | null;
-  updated_at: string;
-  updated_by: string | null;
-  deleted_at: string | null;
-  deleted_by: string | null;
-}
-
 /** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
 interface OperatorTable {
   id: string;
@@ -160,7 +140,6 @@ interface UsedCodeTable {
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
-  directory_entry: DirectoryEntryTable;
   user: OperatorTable;
   account: AccountTable;
   session: SessionTable;

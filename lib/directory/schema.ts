@@ -4,8 +4,38 @@
  * rotated or deleted. Tokens are never stored, only their fingerprints.
  */
 import { type Kysely, sql } from 'kysely';
-import type { ConsoleDatabase } from '@/lib/db/console-database';
+import type { ConsoleDatabase, ConsoleDb, ConsoleTables } from '@/lib/db/console-database';
 import { binaryText, type ConsoleMigrations, migrateModule } from '@/lib/db/migrate';
+
+/** The directory of user groups, one row per environment and id: its table, declared with it. */
+export interface DirectoryEntryTable {
+  environment: string;
+  user_group_id: string;
+  name: string | null;
+  team_id: number | null;
+  /** JSON, as the service last returned them. */
+  properties: string | null;
+  /** JSON, as this console last sent it (the service never returns a mapping). */
+  mapping: string | null;
+  token_fingerprint: string | null;
+  /** null when the group was created elsewhere, before this console knew it. */
+  created_at: string | null;
+  created_by: string | null;
+  updated_at: string;
+  updated_by: string | null;
+  deleted_at: string | null;
+  deleted_by: string | null;
+}
+
+// A type, not an interface: Kysely's withTables asks for an index signature.
+export type DirectoryTables = {
+  directory_entry: DirectoryEntryTable;
+};
+
+/** The console database seen with the directory's table (as lib/jobs/schema.ts's jobsDb). */
+export function directoryDb(db: ConsoleDb): Kysely<ConsoleTables & DirectoryTables> {
+  return db.withTables<DirectoryTables>();
+}
 
 const migrations: ConsoleMigrations = (dialect) => ({
   '2026-11-23-001-directory': {

@@ -3,10 +3,12 @@
  * and paged, and the ids a search matches (a rotation of every match). SQLite's FTS5 trigram table,
  * or ILIKE over pg_trgm indexes on PostgreSQL, with the same results.
  */
+
 import { type SqlBool, sql } from 'kysely';
-import type { ConsoleDatabase, ConsoleDb, DirectoryEntryTable } from '@/lib/db/console-database';
+import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
+import { type DirectoryEntryTable, directoryDb } from './schema';
 import { type DirectoryEntry, toEntry } from './store';
 
 export const directorySorts = ['updated', 'id', 'name', 'created'] as const;
@@ -56,7 +58,9 @@ export const SEARCH_MATCH_LIMIT = 1_000;
 type DirectoryRows = ReturnType<typeof liveRows>;
 
 function liveRows(db: ConsoleDb, query: DirectoryQuery) {
-  const rows = db.selectFrom('directory_entry').where('directory_entry.environment', '=', query.environment);
+  const rows = directoryDb(db)
+    .selectFrom('directory_entry')
+    .where('directory_entry.environment', '=', query.environment);
   return query.includeDeleted ? rows : rows.where('directory_entry.deleted_at', 'is', null);
 }
 
@@ -155,7 +159,7 @@ export async function searchDirectory(
   const rows =
     order.length === 0
       ? []
-      : await db
+      : await directoryDb(db)
           .selectFrom('directory_entry')
           .selectAll()
           .select(rowKey.as('row_key'))

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
-import { migrateDirectory } from './schema';
+import { directoryDb, migrateDirectory } from './schema';
 import { directoryMatchingIds, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
 import {
   findDirectoryEntry,
@@ -288,7 +288,7 @@ describe('the directory', () => {
       updated_at: new Date(at + n * 1000).toISOString(),
     }));
     for (let start = 0; start < rows.length; start += 200)
-      await database.db
+      await directoryDb(database.db)
         .insertInto('directory_entry')
         .values(rows.slice(start, start + 200))
         .execute();

@@ -9,10 +9,12 @@
  * columns it writes, never the whole row, so a field of the console's own about a group (a display
  * name, a note, an owner) is a column of its own that no answer undoes (store.test.ts proves it).
  */
+
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import type { ConsoleDb, DirectoryEntryTable } from '@/lib/db/console-database';
+import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import { type DirectoryEntryTable, directoryDb } from './schema';
 
 export interface DirectoryEntry {
   environment: Environment;
@@ -88,7 +90,7 @@ export async function recordGroupsSeen(
   const flush = async () => {
     if (chunk.length === 0) return;
     const { withProperties, isNew } = shape;
-    await db
+    await directoryDb(db)
       .insertInto('directory_entry')
       .values(chunk)
       .onConflict((conflict) =>
@@ -167,7 +169,7 @@ export async function recordDeletion(db: ConsoleDb, change: Change & { userGroup
     deleted_at: at,
     deleted_by: change.operatorEmail,
   };
-  await db
+  await directoryDb(db)
     .insertInto('directory_entry')
     .values({ environment: change.environment, user_group_id: change.userGroupId, ...deleted })
     .onConflict((conflict) => conflict.columns(['environment', 'user_group_id']).doUpdateSet(deleted))
@@ -179,7 +181,7 @@ export async function findDirectoryEntry(
   environment: Environment,
   userGroupId: string,
 ): Promise<DirectoryEntry | null> {
-  const row = await db
+  const row = await directoryDb(db)
     .selectFrom('directory_entry')
     .selectAll()
     .where('environment', '=', environment)

@@ -3,8 +3,10 @@
  * later, as the outcome write would have written them; through the runner (when it starts, and
  * after a write the directory refused) and on its own (batches, stopping, failing).
  */
+
 import { describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { directoryDb } from '@/lib/directory/schema';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { readGetOrCreateCsv } from './csv';
@@ -26,7 +28,7 @@ describe('the directory catch-up, through the runner', () => {
     await finished(id);
     await first.stop();
     // As a console leaves rows whose directory write failed when it dies before catching up.
-    await bed.database.db
+    await directoryDb(bed.database.db)
       .deleteFrom('directory_entry')
       .where('user_group_id', 'in', ['late-1', 'late-3'])
       .execute();

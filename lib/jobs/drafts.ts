@@ -2,10 +2,12 @@
  * Creating a bulk job as a draft, from a read CSV: its good rows to run and its bad rows to show,
  * in one transaction. Nothing is sent until the job is started (lib/jobs/job-transitions.ts).
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { directoryDb } from '@/lib/directory/schema';
 import type { Environment } from '@/lib/environments';
 import type { GetOrCreateRow, InvalidRow } from './csv';
 import { type BulkJobRowTable, type JobKind, jobsDb } from './schema';
@@ -143,7 +145,7 @@ export async function createRotateJob(
   const fingerprints = job.rows.flatMap((row) => (row.token ? [tokenFingerprint(row.token) as string] : []));
   const known = new Map<string, string>();
   for (let start = 0; start < fingerprints.length; start += INSERT_CHUNK) {
-    const found = await db
+    const found = await directoryDb(db)
       .selectFrom('directory_entry')
       .select(['token_fingerprint', 'user_group_id'])
       .where('environment', '=', job.environment)

@@ -8,6 +8,7 @@
 import { spreadsheetCsv } from '@/lib/audit/csv';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { directoryDb } from '@/lib/directory/schema';
 import type { Environment } from '@/lib/environments';
 import { jobsDb } from './schema';
 import { tokenPlace } from './token-place';
@@ -57,7 +58,7 @@ export async function rotationPreview(
   const ids = [...new Set(rows.flatMap((row) => (row.user_group_id ? [row.user_group_id] : [])))];
   const known = new Map<string, { name: string | null; tokenFingerprint: string | null }>();
   for (let start = 0; start < ids.length; start += LOOKUP_CHUNK) {
-    const found = await db
+    const found = await directoryDb(db)
       .selectFrom('directory_entry')
       .select(['user_group_id', 'name', 'token_fingerprint'])
       .where('environment', '=', job.environment)

@@ -5,8 +5,10 @@
  * rotation or a deletion ended it. Nothing is asked of the service: the answer is "as this console
  * last saw it", which the page says.
  */
+
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
+import { directoryDb } from '@/lib/directory/schema';
 import type { Environment } from '@/lib/environments';
 
 /**
@@ -50,7 +52,11 @@ const MAX_EVENTS = 500;
 export async function identifyToken(db: ConsoleDb, token: string): Promise<TokenIdentity> {
   const fingerprint = tokenFingerprint(token) ?? '';
   const [entries, events, sameId] = await Promise.all([
-    db.selectFrom('directory_entry').selectAll().where('token_fingerprint', '=', fingerprint).execute(),
+    directoryDb(db)
+      .selectFrom('directory_entry')
+      .selectAll()
+      .where('token_fingerprint', '=', fingerprint)
+      .execute(),
     db
       .selectFrom('audit_event')
       .select([
@@ -74,7 +80,7 @@ export async function identifyToken(db: ConsoleDb, token: string): Promise<Token
       .orderBy('id')
       .limit(MAX_EVENTS)
       .execute(),
-    db
+    directoryDb(db)
       .selectFrom('directory_entry')
       .select(['environment', 'user_group_id', 'name'])
       .where('user_group_id', '=', token)
@@ -147,7 +153,7 @@ export async function identifyToken(db: ConsoleDb, token: string): Promise<Token
     [...matches.values()]
       .filter((match) => !recorded.has(match))
       .map(async (match) => {
-        const record = await db
+        const record = await directoryDb(db)
           .selectFrom('directory_entry')
           .select(['deleted_at'])
           .where('environment', '=', match.environment)
