@@ -11,6 +11,7 @@ import { environmentPhrase } from '@/lib/environments';
 import { type JobView, jobActionAllowed } from '@/lib/jobs/contract';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
 import { plural } from '@/lib/plural';
+import { formatUtc } from '@/lib/time';
 import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
 import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
 import { JobStatusBadge } from './job-status';
@@ -192,7 +193,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
             {tokenDownload ? (
               <p className="text-sm text-muted-foreground" data-testid="tokens-note">
                 {job.tokensErasedAt
-                  ? `The tokens were downloaded${job.tokensTakenBy ? ` by ${job.tokensTakenBy}` : ''} on ${job.tokensErasedAt.slice(0, 16).replace('T', ' ')} UTC and erased from the console. A group’s current token is on its page (Show token).`
+                  ? `The tokens were downloaded${job.tokensTakenBy ? ` by ${job.tokensTakenBy}` : ''} on ${formatUtc(job.tokensErasedAt)} and erased from the console. A group’s current token is on its page (Show token).`
                   : takeTokens.isSuccess
                     ? 'The tokens were downloaded and erased from the console. A group’s current token is on its page (Show token).'
                     : !tokenDownload.allowed
