@@ -5,7 +5,6 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { environmentPhrase } from '@/lib/environments';
 import { type JobView, jobActionAllowed } from '@/lib/jobs/contract';
@@ -14,6 +13,7 @@ import { plural } from '@/lib/plural';
 import { formatUtc } from '@/lib/time';
 import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
 import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
+import { JobRowsTable } from './job-rows-table';
 import { JobStatusBadge } from './job-status';
 import { jobWaiting } from './job-waiting';
 import { RotationPreviewTable } from './rotation-preview';
@@ -211,14 +211,14 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         <RotationPreviewTable jobId={job.id} environment={job.environment} preview={preview} />
       ) : null}
       {job.invalidRows.length > 0 ? (
-        <RowTable
+        <JobRowsTable
           heading={`Rows with problems (${counts.invalid}${counts.invalid > job.invalidRows.length ? `, first ${job.invalidRows.length} shown` : ''})`}
           rows={job.invalidRows.map((row) => ({ line: row.line, id: row.userGroupId, text: row.problems }))}
           testId="invalid-rows"
         />
       ) : null}
       {job.failedRows.length > 0 ? (
-        <RowTable
+        <JobRowsTable
           heading={`Failed rows (${counts.failed}${counts.failed > job.failedRows.length ? `, first ${job.failedRows.length} shown` : ''})`}
           rows={job.failedRows.map((row) => ({ line: row.line, id: row.userGroupId, text: row.error }))}
           testId="failed-rows"
@@ -277,39 +277,5 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         }}
       />
     </div>
-  );
-}
-
-function RowTable({
-  heading,
-  rows,
-  testId,
-}: {
-  heading: string;
-  rows: { line: number; id: string | null; text: string }[];
-  testId: string;
-}) {
-  return (
-    <section aria-label={heading} className="flex flex-col gap-2">
-      <h2 className="text-base font-semibold">{heading}</h2>
-      <Table label={`${heading}, table`} className="min-w-[32rem]" data-testid={testId}>
-        <TableHeader>
-          <tr>
-            <TableHead>Line</TableHead>
-            <TableHead>ID</TableHead>
-            <TableHead>What is wrong</TableHead>
-          </tr>
-        </TableHeader>
-        <tbody>
-          {rows.map((row) => (
-            <TableRow key={row.line}>
-              <TableCell className="tabular-nums">{row.line}</TableCell>
-              <TableCell className="font-mono wrap-anywhere">{row.id ?? '—'}</TableCell>
-              <TableCell>{row.text}</TableCell>
-            </TableRow>
-          ))}
-        </tbody>
-      </Table>
-    </section>
   );
 }
