@@ -11,7 +11,8 @@ import { decodeParam } from '@/lib/server/route-params';
 import { formatUtc } from '@/lib/time';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { bulkPath } from '../../_components/paths';
-import { JobPanel, type TokenDownload } from '../_components/job-panel';
+import { JobPanel } from '../_components/job-panel';
+import type { TokenDownload } from '../_components/job-panel-state';
 import { jobTitle } from '../_components/job-status';
 
 /** The groups a draft rotation lists on its page; the rest are in its CSV. */
