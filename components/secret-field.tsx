@@ -3,14 +3,20 @@
 import { Check, Copy, Eye, EyeOff } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { confirmedRemainingMs, ensureConfirmedRecently } from '@/lib/browser-client/step-up-prompt';
+import {
+  type CopyOutcomeKind,
+  copyAnnouncement,
+  copyAnnouncementVisible,
+  copyFeedbackMs,
+  hideAgainInMs,
+} from './secret-field-state';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { cn } from './ui/cn';
 
 const MASK = '•'.repeat(24);
-const COPIED_FEEDBACK_MS = 2000;
 
-type CopyOutcome = { kind: 'copied' | 'failed' | 'cancelled'; at: number };
+type CopyOutcome = { kind: CopyOutcomeKind; at: number };
 
 type SecretFieldProps = {
   /** The accessible name of the field, shown above it: "Token", "New token". */
@@ -61,17 +67,15 @@ export function SecretField({
 
   useEffect(() => {
     if (!copyOutcome) return;
-    const timer = setTimeout(
-      () => setCopyOutcome(null),
-      copyOutcome.kind === 'copied' ? COPIED_FEEDBACK_MS : 4 * COPIED_FEEDBACK_MS,
-    );
+    const timer = setTimeout(() => setCopyOutcome(null), copyFeedbackMs(copyOutcome.kind));
     return () => clearTimeout(timer);
   }, [copyOutcome]);
 
   // A production token revealed within the window hides again when the window closes.
   useEffect(() => {
-    if (!confirmFirst || !revealed) return;
-    const timer = setTimeout(() => setRevealed(false), confirmedRemainingMs());
+    const hideIn = hideAgainInMs({ confirmFirst, revealed }, confirmedRemainingMs());
+    if (hideIn === null) return;
+    const timer = setTimeout(() => setRevealed(false), hideIn);
     return () => clearTimeout(timer);
   }, [confirmFirst, revealed]);
 
@@ -111,13 +115,8 @@ export function SecretField({
     }
   }
 
-  const copied = copyOutcome?.kind === 'copied';
-  const announcement =
-    copyOutcome?.kind === 'copied'
-      ? `${label} copied to the clipboard.`
-      : copyOutcome?.kind === 'failed'
-        ? `Could not copy automatically. The ${label.toLowerCase()} is selected: press Ctrl+C (⌘C on a Mac) to copy it.`
-        : '';
+  const outcome = copyOutcome?.kind ?? null;
+  const copied = outcome === 'copied';
 
   return (
     <fieldset aria-labelledby={labelId} className={cn('flex min-w-0 flex-col gap-2', className)}>
@@ -162,12 +161,9 @@ export function SecretField({
       </div>
       <p
         aria-live="polite"
-        className={cn(
-          'text-xs',
-          copyOutcome?.kind === 'copied' || !copyOutcome ? 'sr-only' : 'text-foreground',
-        )}
+        className={cn('text-xs', copyAnnouncementVisible(outcome) ? 'text-foreground' : 'sr-only')}
       >
-        {announcement}
+        {copyAnnouncement(label, outcome)}
       </p>
     </fieldset>
   );

@@ -8,6 +8,7 @@ import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
+import { utcMinute } from '@/lib/time';
 import { DirectorySearch } from './_components/directory-search';
 import { environmentTitle, pageEnvironment } from './_components/environment';
 import { createPath, groupPath } from './_components/paths';
@@ -166,7 +167,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
                   </TableCell>
                   <TableCell>{group.name ?? '—'}</TableCell>
                   <TableCell className="whitespace-nowrap">
-                    <time dateTime={group.updatedAt}>{group.updatedAt.slice(0, 16).replace('T', ' ')}</time>
+                    <time dateTime={group.updatedAt}>{utcMinute(group.updatedAt)}</time>
                     {group.updatedBy ? (
                       <span className="text-muted-foreground"> · {group.updatedBy}</span>
                     ) : null}

@@ -13,13 +13,12 @@ import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
+import { formatUtc } from '@/lib/time';
 import type { TokenIdentityAnswer } from '@/lib/tokens/contract';
 import { groupPath, jobPath } from '../[environment]/_components/paths';
 
 type Match = TokenIdentityAnswer['matches'][number];
 type TokenEvent = NonNullable<Match['issued']>;
-
-const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 
 const actionWords: Record<string, string> = {
   'get-or-create': 'a get-or-create',
@@ -29,7 +28,7 @@ const actionWords: Record<string, string> = {
 
 function eventText(event: TokenEvent): string {
   const how = actionWords[event.action] ?? event.action;
-  return `${utc(event.at)}${event.by ? ` by ${event.by}` : ''}, in ${how}${event.jobId ? ' of a bulk job' : ''}`;
+  return `${formatUtc(event.at)}${event.by ? ` by ${event.by}` : ''}, in ${how}${event.jobId ? ' of a bulk job' : ''}`;
 }
 
 const standingTitle: Record<Match['standing'], (match: Match) => string> = {

@@ -5,6 +5,7 @@ import { listOperators } from '@/lib/operators/store';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
+import { formatUtc } from '@/lib/time';
 import { AddOperatorForm } from './_components/add-operator-form';
 import { InvitationActions } from './_components/invitation-actions';
 import { formatExpiry } from './_components/invitation-expiry';
@@ -16,8 +17,6 @@ export const metadata: Metadata = { title: 'Operators · User Group Console' };
  * Admins only: who may use the console, with which role; invite, send a new link or revoke it,
  * change a role, disable, end sessions.
  */
-const formatUtc = (iso: string) => iso.slice(0, 16).replace('T', ' ');
-
 export default async function OperatorsPage() {
   const { server, operator: admin } = await pageContext('operators:manage');
   const operators = await listOperators(server);
@@ -79,7 +78,7 @@ export default async function OperatorsPage() {
                 <div className="text-xs text-muted-foreground">{operator.name}</div>
                 <div className="text-xs text-muted-foreground" data-testid="operator-row-facts">
                   Second factor: {operator.secondFactor} · Last sign-in:{' '}
-                  {operator.lastSignInAt ? `${formatUtc(operator.lastSignInAt)} UTC` : 'not yet'}
+                  {operator.lastSignInAt ? formatUtc(operator.lastSignInAt) : 'not yet'}
                 </div>
               </div>
               {operator.id === admin.id ? (

@@ -5,6 +5,7 @@ import { slugOf } from '@/lib/environments';
 import { listJobs } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
+import { utcMinute } from '@/lib/time';
 import { environmentTitle, pageEnvironment } from '../_components/environment';
 import { jobPath } from '../_components/paths';
 import { JobStatusBadge, jobTitle } from './_components/job-status';
@@ -61,7 +62,7 @@ export default async function BulkPage({ params }: BulkPageProps) {
                   </TableCell>
                   <TableCell>{job.created_by}</TableCell>
                   <TableCell className="whitespace-nowrap text-muted-foreground">
-                    <time dateTime={job.created_at}>{job.created_at.slice(0, 16).replace('T', ' ')}</time>
+                    <time dateTime={job.created_at}>{utcMinute(job.created_at)}</time>
                   </TableCell>
                 </TableRow>
               ))}

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { GetOrCreateSection } from '@/app/(console)/_components/get-or-create-form';
 import { type DirectoryEntry, findDirectoryEntry } from '@/lib/directory/store';
 import { pageContext } from '@/lib/server/page-context';
+import { formatUtc } from '@/lib/time';
 import { userGroupIdSchema } from '@/lib/user-group-api/contract';
 import { environmentTitle, pageEnvironment } from '../_components/environment';
 
@@ -19,7 +20,7 @@ const jsonText = (value: Record<string, unknown> | null) => (value ? JSON.string
 /** A deleted group's record as the form's values (Create it again), with when and by whom it went. */
 function recordedValues(entry: DirectoryEntry | null) {
   if (!entry?.deletedAt) return null;
-  const at = `${entry.deletedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const at = formatUtc(entry.deletedAt);
   return {
     values: {
       name: entry.name ?? '',

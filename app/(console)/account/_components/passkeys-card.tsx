@@ -13,8 +13,7 @@ import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/passkeys/contract';
-
-const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
+import { formatUtc } from '@/lib/time';
 
 type PasskeysCardProps = {
   /** The console's address lets browsers use passkeys (a host name; https or http://localhost). */
@@ -91,7 +90,9 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
               <div className="flex min-w-0 flex-col">
                 <span className="font-medium break-words">{passkey.name}</span>
                 <span className="text-xs text-muted-foreground">
-                  {passkey.createdAt ? `added ${utc(passkey.createdAt)}` : 'added before dates were kept'}
+                  {passkey.createdAt
+                    ? `added ${formatUtc(passkey.createdAt)}`
+                    : 'added before dates were kept'}
                 </span>
               </div>
               {lastOne ? null : (

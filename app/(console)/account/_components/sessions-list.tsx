@@ -6,8 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
-
-const utc = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
+import { formatUtc } from '@/lib/time';
 
 /** The operator's open sessions: where and when each signed in, and a way to end any of them. */
 export function SessionsList() {
@@ -39,9 +38,9 @@ export function SessionsList() {
                 ) : null}
               </span>
               <span className="text-xs text-muted-foreground">
-                {session.address ?? 'address unknown'} · signed in {utc(session.signedInAt)}
+                {session.address ?? 'address unknown'} · signed in {formatUtc(session.signedInAt)}
                 {session.signInMethod === 'sso' ? ' through single sign-on' : ''}
-                {session.confirmedAt ? ` · confirmed ${utc(session.confirmedAt)}` : ''}
+                {session.confirmedAt ? ` · confirmed ${formatUtc(session.confirmedAt)}` : ''}
               </span>
             </div>
             {session.current ? null : (
@@ -49,7 +48,7 @@ export function SessionsList() {
                 size="sm"
                 variant="outline"
                 disabled={end.isPending}
-                aria-label={`End the session of ${session.browser} signed in ${utc(session.signedInAt)}`}
+                aria-label={`End the session of ${session.browser} signed in ${formatUtc(session.signedInAt)}`}
                 onClick={() => end.mutate({ sessionId: session.id })}
               >
                 End

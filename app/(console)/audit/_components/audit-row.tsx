@@ -6,6 +6,7 @@ import { cn } from '@/components/ui/cn';
 import { TableCell } from '@/components/ui/table';
 import type { AuditEvent } from '@/lib/audit/store';
 import { environments, slugOf } from '@/lib/environments';
+import { utcSecond } from '@/lib/time';
 
 /** The environment an entry names, when it is one the console has (its group page lives there). */
 export function environmentOf(event: Pick<AuditEvent, 'environment'>) {
@@ -21,7 +22,7 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
   return (
     <tr className={cn('border-t border-border align-top', nested && 'bg-muted/40')} data-testid="audit-row">
       <TableCell className={cn('font-mono text-xs whitespace-nowrap', nested && 'pl-8')}>
-        {event.at.replace('T', ' ').slice(0, 19)}
+        {utcSecond(event.at)}
       </TableCell>
       <TableCell className="wrap-anywhere">{event.operator_email ?? <Muted>unknown</Muted>}</TableCell>
       <TableCell className="whitespace-nowrap">

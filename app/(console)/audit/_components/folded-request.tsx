@@ -10,6 +10,7 @@ import { TableCell } from '@/components/ui/table';
 import type { AuditItem } from '@/lib/audit/store';
 import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
+import { utcSecond } from '@/lib/time';
 import { summariseFold } from './audit-fold';
 import { AuditRow, environmentOf, Muted } from './audit-row';
 
@@ -31,7 +32,7 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
       <tbody>
         <tr className="border-t border-border align-top" data-testid="audit-fold">
           <TableCell className="font-mono text-xs whitespace-nowrap">
-            {newest?.at.replace('T', ' ').slice(0, 19)}
+            {newest ? utcSecond(newest.at) : null}
           </TableCell>
           <TableCell className="wrap-anywhere">{newest?.operator_email ?? <Muted>unknown</Muted>}</TableCell>
           <TableCell>

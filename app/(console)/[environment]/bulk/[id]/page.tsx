@@ -8,9 +8,11 @@ import { jobProgress } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { decodeParam } from '@/lib/server/route-params';
+import { formatUtc } from '@/lib/time';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { bulkPath } from '../../_components/paths';
-import { JobPanel, type TokenDownload } from '../_components/job-panel';
+import { JobPanel } from '../_components/job-panel';
+import type { TokenDownload } from '../_components/job-panel-state';
 import { jobTitle } from '../_components/job-status';
 
 /** The groups a draft rotation lists on its page; the rest are in its CSV. */
@@ -56,7 +58,7 @@ export default async function JobPage({ params }: JobPageProps) {
           {jobTitle(job.kind, job.source)}
         </h1>
         <p className="text-sm text-muted-foreground">
-          Created by {job.createdBy} on {job.createdAt.slice(0, 16).replace('T', ' ')} UTC
+          Created by {job.createdBy} on {formatUtc(job.createdAt)}
         </p>
       </div>
       <JobPanel

@@ -10,6 +10,7 @@ import { slugOf } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { decodeParam } from '@/lib/server/route-params';
+import { formatUtc } from '@/lib/time';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { createPath } from '../../_components/paths';
 import { TokenPanel } from './_components/token-panel';
@@ -22,7 +23,7 @@ export async function generateMetadata({ params }: GroupPageProps): Promise<Meta
 }
 
 const when = (at: string | null, by: string | null) =>
-  at ? `${at.slice(0, 16).replace('T', ' ')} UTC${by ? ` by ${by}` : ''}` : null;
+  at ? `${formatUtc(at)}${by ? ` by ${by}` : ''}` : null;
 
 const json = (value: Record<string, unknown> | null) =>
   value === null ? (

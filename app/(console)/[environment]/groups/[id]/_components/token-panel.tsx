@@ -3,17 +3,28 @@
 import { KeyRound, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { formErrorMessage } from '@/components/form-errors';
 import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { ConsoleApiError } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
+import {
+  absenceMessage,
+  deleteGroupLabel,
+  initialTokenPanelState,
+  rotateTokenLabel,
+  showTokenLabel,
+  type TokenConfirmation,
+  tokenActionsOffered,
+  tokenConfirmation,
+  tokenPanelFailure,
+  tokenPanelReducer,
+  tokenPanelStep,
+} from './token-panel-state';
 
 type TokenPanelProps = {
   environment: Environment;
@@ -25,11 +36,6 @@ type TokenPanelProps = {
   /** Where Create it again leads (the create form, filled in from the directory's record), if allowed. */
   createHref: string | null;
 };
-
-type Rotated = { oldToken: string; newToken: string; copied: boolean };
-
-/** Why there is no token: deleted here and now, found gone by Show token, or deleted before. */
-type Absence = 'deleted-now' | 'gone' | null;
 
 /**
  * The group's token and what can be done with it, in place: Show token (which never creates the
@@ -47,16 +53,12 @@ export function TokenPanel({
   createHref,
 }: TokenPanelProps) {
   const router = useRouter();
-  const [token, setToken] = useState<string | null>(null);
-  const [rotated, setRotated] = useState<Rotated | null>(null);
-  const [confirming, setConfirming] = useState<'rotate' | 'delete' | null>(null);
-  const [closingUncopied, setClosingUncopied] = useState(false);
-  const [absence, setAbsence] = useState<Absence>(null);
+  const [state, dispatch] = useReducer(tokenPanelReducer, initialTokenPanelState);
+  const { token, rotated, confirming, closingUncopied } = state;
   const rotatedRef = useRef<HTMLElement>(null);
   const newToken = rotated?.newToken;
   const inCustomer = environment === 'Customer';
-  const typeToConfirm = inCustomer ? ({ kind: 'id', value: userGroupId } as const) : null;
-  const where = environmentPhrase(environment);
+  const group = { userGroupId, environment };
 
   const params = { environment: slugOf[environment] };
   // Never creates the group: `gone` when the service no longer has it.
@@ -64,17 +66,16 @@ export function TokenPanel({
     params,
     onSuccess: (result) => {
       if (result.gone) {
-        setAbsence('gone');
+        dispatch({ type: 'found-gone' });
         // The directory now records it deleted, and the history has the look and the undoing.
         router.refresh();
-      } else setToken(result.user_group.token);
+      } else dispatch({ type: 'shown', token: result.user_group.token });
     },
   });
   const rotate = useRouteMutation(consoleRoutes.rotate, {
     params,
     onSuccess: (result, request) => {
-      setRotated({ oldToken: request.current_token, newToken: result.user_group.token, copied: false });
-      setToken(result.user_group.token);
+      dispatch({ type: 'rotated', oldToken: request.current_token, newToken: result.user_group.token });
       // The fingerprint and the history change now; the new token stays here (this state survives).
       router.refresh();
     },
@@ -82,41 +83,29 @@ export function TokenPanel({
   const remove = useRouteMutation(consoleRoutes.delete, {
     params,
     onSuccess: () => {
-      setAbsence('deleted-now');
-      setToken(null);
+      dispatch({ type: 'deleted' });
       router.refresh();
     },
   });
-  const failure = show.error ?? rotate.error ?? remove.error;
-  const staleToken = remove.error instanceof ConsoleApiError && remove.error.code === 'not_found';
+  const step = tokenPanelStep(state, deleted);
+  const offered = tokenActionsOffered(state, { mayRotate, mayDelete });
+  const failure = tokenPanelFailure({ show: show.error, rotate: rotate.error, remove: remove.error });
 
   // The Rotate button is gone once the new token is on screen: the focus goes to it, not to the page.
   useEffect(() => {
     if (newToken) rotatedRef.current?.focus();
   }, [newToken]);
 
-  const finishRotation = () => {
-    setRotated(null);
-    setClosingUncopied(false);
-  };
+  const confirmationProps = (which: TokenConfirmation) => ({
+    ...tokenConfirmation(which, group),
+    open: confirming === which,
+    onOpenChange: (open: boolean) => dispatch({ type: 'confirming', which: open ? which : null }),
+  });
 
-  if (absence === 'gone') {
+  if (step === 'gone' || step === 'deleted') {
     return (
       <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
-        <p>
-          The user group {userGroupId} no longer exists in {where}: it was deleted outside this console. Show
-          token did not create it again, and there is no token to show.
-        </p>
-        <CreateAgain href={createHref} />
-      </Alert>
-    );
-  }
-  if (absence === 'deleted-now' || deleted) {
-    return (
-      <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
-        <p>
-          The user group {userGroupId} was deleted from {environment}: its token no longer works.
-        </p>
+        <p>{absenceMessage(step, group)}</p>
         <CreateAgain href={createHref} />
       </Alert>
     );
@@ -135,27 +124,24 @@ export function TokenPanel({
             label="New token"
             value={rotated.newToken}
             confirmFirst={inCustomer}
-            onCopied={() => setRotated((current) => (current ? { ...current, copied: true } : current))}
+            onCopied={() => dispatch({ type: 'new-token-copied' })}
           />
           <SecretField label="Old token" value={rotated.oldToken} revoked confirmFirst={inCustomer} />
           {closingUncopied ? (
             <Alert variant="notice" role="alert" className="flex flex-col gap-2">
               <p>The new token has not been copied. Close anyway? Show token fetches it again later.</p>
               <div className="flex flex-wrap gap-2">
-                <Button variant="outline" onClick={finishRotation}>
+                <Button variant="outline" onClick={() => dispatch({ type: 'close-without-copying' })}>
                   Close without copying
                 </Button>
-                <Button variant="outline" onClick={() => setClosingUncopied(false)}>
+                <Button variant="outline" onClick={() => dispatch({ type: 'keep-on-screen' })}>
                   Keep it on screen
                 </Button>
               </div>
             </Alert>
           ) : (
             <div className="flex flex-wrap items-center gap-3">
-              <Button
-                variant="outline"
-                onClick={() => (rotated.copied ? finishRotation() : setClosingUncopied(true))}
-              >
+              <Button variant="outline" onClick={() => dispatch({ type: 'done' })}>
                 Done
               </Button>
               {rotated.copied ? null : (
@@ -165,7 +151,7 @@ export function TokenPanel({
           )}
           <NavigationGuard
             active={!rotated.copied}
-            title={`Leave ${userGroupId} in ${where} without copying its new token?`}
+            title={`Leave ${userGroupId} in ${environmentPhrase(environment)} without copying its new token?`}
             description="The old token stopped working. The new one is on this page until you copy it; Show token can fetch it again later."
             stayLabel="Stay and copy it"
             leaveLabel="Leave without copying"
@@ -177,59 +163,53 @@ export function TokenPanel({
         <div>
           <Button onClick={() => show.mutate({ user_group_id: userGroupId })} disabled={show.isPending}>
             <KeyRound aria-hidden="true" />
-            {show.isPending ? 'Fetching…' : 'Show token'}
+            {showTokenLabel(show.isPending)}
           </Button>
         </div>
       )}
 
       {failure ? (
         <Alert variant="error" role="alert">
-          {staleToken
-            ? 'This token no longer matches the group: it was rotated elsewhere. Reload the page and show the token again, then delete.'
-            : formErrorMessage(failure)}
+          {failure}
         </Alert>
       ) : null}
 
-      {token && !rotated && (mayRotate || mayDelete) ? (
+      {offered.rotate || offered.delete ? (
         <div className="flex flex-wrap gap-2">
-          {mayRotate ? (
-            <Button variant="outline" onClick={() => setConfirming('rotate')} disabled={rotate.isPending}>
+          {offered.rotate ? (
+            <Button
+              variant="outline"
+              onClick={() => dispatch({ type: 'confirming', which: 'rotate' })}
+              disabled={rotate.isPending}
+            >
               <RefreshCw aria-hidden="true" />
-              {rotate.isPending ? 'Rotating…' : 'Rotate token'}
+              {rotateTokenLabel(rotate.isPending)}
             </Button>
           ) : null}
-          {mayDelete ? (
-            <Button variant="destructive" onClick={() => setConfirming('delete')} disabled={remove.isPending}>
+          {offered.delete ? (
+            <Button
+              variant="destructive"
+              onClick={() => dispatch({ type: 'confirming', which: 'delete' })}
+              disabled={remove.isPending}
+            >
               <Trash2 aria-hidden="true" />
-              {remove.isPending ? 'Deleting…' : 'Delete user group'}
+              {deleteGroupLabel(remove.isPending)}
             </Button>
           ) : null}
         </div>
       ) : null}
 
       <ConfirmDialog
-        open={confirming === 'rotate'}
-        onOpenChange={(open) => setConfirming(open ? 'rotate' : null)}
-        title={`Rotate the token of ${userGroupId} in ${where}?`}
-        description={`The current token stops working at once, in ${environment}. Every system using it needs the new one.`}
-        confirmLabel="Rotate token"
-        typeToConfirm={typeToConfirm}
-        destructive={inCustomer}
+        {...confirmationProps('rotate')}
         onConfirm={() => {
-          setConfirming(null);
+          dispatch({ type: 'confirming', which: null });
           if (token) rotate.mutate({ current_token: token });
         }}
       />
       <ConfirmDialog
-        open={confirming === 'delete'}
-        onOpenChange={(open) => setConfirming(open ? 'delete' : null)}
-        title={`Delete ${userGroupId} from ${where}?`}
-        description={`The group and its token are deleted from ${environment}. Its embedded dashboards stop working.`}
-        confirmLabel="Delete user group"
-        typeToConfirm={typeToConfirm}
-        destructive
+        {...confirmationProps('delete')}
         onConfirm={() => {
-          setConfirming(null);
+          dispatch({ type: 'confirming', which: null });
           if (token) remove.mutate({ user_group_id: userGroupId, current_token: token });
         }}
       />

@@ -1,0 +1,36 @@
+import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+
+/** A job's rows that went wrong (not valid, or failed when sent): line, id and what is wrong. */
+export function JobRowsTable({
+  heading,
+  rows,
+  testId,
+}: {
+  heading: string;
+  rows: { line: number; id: string | null; text: string }[];
+  testId: string;
+}) {
+  return (
+    <section aria-label={heading} className="flex flex-col gap-2">
+      <h2 className="text-base font-semibold">{heading}</h2>
+      <Table label={`${heading}, table`} className="min-w-[32rem]" data-testid={testId}>
+        <TableHeader>
+          <tr>
+            <TableHead>Line</TableHead>
+            <TableHead>ID</TableHead>
+            <TableHead>What is wrong</TableHead>
+          </tr>
+        </TableHeader>
+        <tbody>
+          {rows.map((row) => (
+            <TableRow key={row.line}>
+              <TableCell className="tabular-nums">{row.line}</TableCell>
+              <TableCell className="font-mono wrap-anywhere">{row.id ?? '—'}</TableCell>
+              <TableCell>{row.text}</TableCell>
+            </TableRow>
+          ))}
+        </tbody>
+      </Table>
+    </section>
+  );
+}
