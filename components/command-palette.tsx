@@ -17,6 +17,7 @@ import {
   paletteStatus,
 } from './command-palette-model';
 import { usePaletteDirectorySearch } from './command-palette-search';
+import { landOnMainAction } from './landing-focus';
 import { navigateGuarded } from './navigation-guard';
 import { handOverToken } from './token-handoff';
 
@@ -68,7 +69,10 @@ export function CommandPaletteDialog({
   const go = (command: PaletteCommand) => {
     if (command.handsOverToken) handOverToken(typed);
     onClose();
-    navigateGuarded(() => router.push(command.href));
+    navigateGuarded(() => {
+      landOnMainAction();
+      router.push(command.href);
+    });
   };
 
   useEffect(() => {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LandingFocus } from '@/components/landing-focus';
 import { environments } from '@/lib/environments';
 import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { pageContext } from '@/lib/server/page-context';
@@ -37,6 +38,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <OperatorNav operator={operator} environments={environmentStates} />
         </div>
       </header>
+      <LandingFocus />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>

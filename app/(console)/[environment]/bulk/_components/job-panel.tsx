@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
@@ -57,6 +57,13 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
     job,
     upstream.data?.environments.find((status) => status.environment === job.environment),
   );
+  // A control that changed the job (Run, Pause, Resume, Cancel) goes with the status it changed:
+  // when the focus fell to the page's top with it, it moves to the job's progress, the answer.
+  const progressHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (job.status && document.activeElement === document.body) progressHeading.current?.focus();
+  }, [job.status]);
+
   const dialog = (which: 'start' | 'cancel' | 'tokens') => ({
     open: confirming === which,
     onOpenChange: (open: boolean) => setConfirming(open ? which : null),
@@ -69,7 +76,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
         className="flex flex-col gap-3 rounded-lg border border-border bg-card p-4"
       >
         <div className="flex flex-wrap items-center gap-3">
-          <h2 id="progress-heading" className="text-base font-semibold">
+          <h2 id="progress-heading" ref={progressHeading} tabIndex={-1} className="text-base font-semibold">
             {job.status === 'draft' ? 'Preview' : 'Progress'}
           </h2>
           <JobStatusBadge status={job.status} />

@@ -161,7 +161,11 @@ export function TokenPanel({
         <SecretField label="Token" value={token} confirmFirst={inCustomer} />
       ) : (
         <div>
-          <Button onClick={() => show.mutate({ user_group_id: userGroupId })} disabled={show.isPending}>
+          <Button
+            data-main-action
+            onClick={() => show.mutate({ user_group_id: userGroupId })}
+            disabled={show.isPending}
+          >
             <KeyRound aria-hidden="true" />
             {showTokenLabel(show.isPending)}
           </Button>
