@@ -132,6 +132,10 @@ test('rotates in place in Testing; the old token is known as replaced afterwards
   await newTokenField.getByRole('button', { name: 'Copy' }).click();
   // The copy settles asynchronously; leaving before it does is guarded (the browser's leave prompt).
   await expect(newTokenField.getByRole('button', { name: 'Copied' })).toBeVisible();
+  // Done, the rotated token leaves the page; the focus stays in the panel, on what it offers next.
+  await rotated.getByRole('button', { name: 'Done' }).click();
+  await expect(rotated).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Token' }).getByRole('button').first()).toBeFocused();
 
   // The old token, pasted, is known as replaced: acting on a group goes through its page.
   await page.goto('/testing/paste-token');

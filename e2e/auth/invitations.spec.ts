@@ -20,8 +20,12 @@ async function inviteThroughPage(page: Page, email: string, role: 'viewer' | 'su
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Name').fill('Invited operator');
   await form.getByLabel('Role').selectOption(role);
-  await form.getByRole('button', { name: 'Invite operator' }).click();
-  return readLinkDialog(page, email);
+  const invite = form.getByRole('button', { name: 'Invite operator' });
+  await invite.click();
+  const link = await readLinkDialog(page, email);
+  // Done gives the focus back to what opened the dialog.
+  await expect(invite).toBeFocused();
+  return link;
 }
 
 async function readLinkDialog(page: Page, email: string): Promise<string> {
@@ -108,11 +112,13 @@ test('a new link voids the old one at once; an expired link is refused; revoking
   const email = newEmail('resend');
   const first = await inviteThroughPage(page, email, 'support');
   const row = page.getByTestId('operator-row').filter({ hasText: email });
-  await row.getByRole('button', { name: 'Send a new link' }).click();
+  const sendAgain = row.getByRole('button', { name: 'Send a new link' });
+  await sendAgain.click();
   const confirm = page.getByRole('dialog', { name: `Send a new link to ${email}?` });
   await expectNoSeriousA11yViolations(page, 'send a new link dialog');
   await confirm.getByRole('button', { name: 'Make a new link' }).click();
   const second = await readLinkDialog(page, email);
+  await expect(sendAgain).toBeFocused();
   expect(second).not.toBe(first);
 
   const old = await openLink(browser, first);

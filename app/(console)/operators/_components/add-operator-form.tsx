@@ -2,7 +2,7 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UserPlus } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -25,6 +25,7 @@ const selectClassName =
 
 export function AddOperatorForm() {
   // The link is kept only while its dialog is open: closing it drops the link from the page.
+  const inviteButton = useRef<HTMLButtonElement>(null);
   const [added, setAdded] = useState<{ email: string; invitation: InvitationLink | null } | null>(null);
   const form = useForm<CreateOperatorRequest>({
     resolver: zodResolver(createOperatorSchema),
@@ -84,7 +85,7 @@ export function AddOperatorForm() {
         </Alert>
       ) : null}
       <div>
-        <Button type="submit" disabled={create.isPending}>
+        <Button ref={inviteButton} type="submit" disabled={create.isPending}>
           <UserPlus aria-hidden="true" />
           {create.isPending ? 'Inviting…' : 'Invite operator'}
         </Button>
@@ -93,6 +94,7 @@ export function AddOperatorForm() {
         email={added?.email ?? ''}
         invitation={added?.invitation ?? null}
         onClose={() => setAdded((shown) => shown && { ...shown, invitation: null })}
+        returnFocus={inviteButton}
       />
     </form>
   );

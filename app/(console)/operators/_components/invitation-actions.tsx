@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
@@ -12,6 +12,7 @@ import { InvitationLinkDialog } from './invitation-link-dialog';
 /** For an operator invited but not yet in: send a new link (the old one stops working), or withdraw it. */
 export function InvitationActions({ operator }: { operator: OperatorSummary }) {
   const [link, setLink] = useState<InvitationLink | null>(null);
+  const sendAgainButton = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState<'resend' | 'revoke' | null>(null);
   // Either way the server-rendered list is read again: the new link's expiry, or the row gone.
   const resend = useRouteMutation(consoleRoutes.resendInvitation, {
@@ -41,7 +42,13 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
-        <Button size="sm" variant="outline" disabled={pending} onClick={() => ask('resend')}>
+        <Button
+          ref={sendAgainButton}
+          size="sm"
+          variant="outline"
+          disabled={pending}
+          onClick={() => ask('resend')}
+        >
           Send a new link
         </Button>
         <Button size="sm" variant="destructive" disabled={pending} onClick={() => ask('revoke')}>
@@ -71,7 +78,12 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
         error={revoke.isError ? formErrorMessage(revoke.error) : null}
         onConfirm={() => revoke.mutate()}
       />
-      <InvitationLinkDialog email={operator.email} invitation={link} onClose={() => setLink(null)} />
+      <InvitationLinkDialog
+        email={operator.email}
+        invitation={link}
+        onClose={() => setLink(null)}
+        returnFocus={sendAgainButton}
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import type { RefObject } from 'react';
 import { SecretField } from '@/components/secret-field';
 import { Button } from '@/components/ui/button';
 import {
@@ -21,14 +22,26 @@ export function InvitationLinkDialog({
   email,
   invitation,
   onClose,
+  returnFocus,
 }: {
   email: string;
   invitation: InvitationLink | null;
   onClose: () => void;
+  /**
+   * What had the focus before the link was made: Done gives it back. The dialog opens when the
+   * link comes, while that button is disabled (pending), so it cannot remember it by itself.
+   */
+  returnFocus: RefObject<HTMLElement | null>;
 }) {
   return (
     <Dialog open={invitation !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent>
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          if (!returnFocus.current?.isConnected) return;
+          event.preventDefault();
+          returnFocus.current.focus();
+        }}
+      >
         <DialogTitle>Invitation link for {email}</DialogTitle>
         <DialogDescription>
           Pass this link on to {email} yourself, over a channel you trust: with it they choose their own

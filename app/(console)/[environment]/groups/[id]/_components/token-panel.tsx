@@ -95,6 +95,12 @@ export function TokenPanel({
   useEffect(() => {
     if (newToken) rotatedRef.current?.focus();
   }, [newToken]);
+  // A step that took the focused control with it (Done on the rotated token) leaves the focus on
+  // what the panel offers next, not on the page's top.
+  const panelRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (step && document.activeElement === document.body) panelRef.current?.querySelector('button')?.focus();
+  }, [step]);
 
   const confirmationProps = (which: TokenConfirmation) => ({
     ...tokenConfirmation(which, group),
@@ -112,7 +118,7 @@ export function TokenPanel({
   }
 
   return (
-    <div className="flex flex-col gap-4">
+    <div ref={panelRef} className="flex flex-col gap-4">
       {rotated ? (
         <section
           ref={rotatedRef}
