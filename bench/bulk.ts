@@ -1,13 +1,3 @@
-/**
- * 10,000 get-or-create rows through the console's job runner (lib/jobs: rows stored first, each
- * answer recorded with its directory entry and audit entry before the worker's next request, tokens
- * sealed) against the embedded service in its own process, as a ratio to the same number of rows
- * sent straight through the typed client, at the same concurrency, in the same run. Goal: ≥ 0.8.
- * Each round is a pair, the order alternating (client then runner, runner then client…), so that
- * the machine's drift and the service's growing database fall on both alike; the ratio is the
- * median of the rounds' ratios, the rows/s beside it the medians of each side.
- */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,15 +6,12 @@ import { openConsoleDatabase } from '../lib/db/console-database';
 import { migrateDirectory } from '../lib/directory/schema';
 import { readGetOrCreateCsv } from '../lib/jobs/csv';
 import { createGetOrCreateJob } from '../lib/jobs/drafts';
-import { steerJob } from '../lib/jobs/job-transitions';
-import { createJobRunner } from '../lib/jobs/runner';
-import { jobsDb, migrateJobs } from '../lib/jobs/schema';
-import { jobProgress } from '../lib/jobs/store';
-import { createTokenVault } from '../lib/jobs/vault';
+import { migrateJobs } from '../lib/jobs/schema';
 import { createUserGroupApi, type UserGroupApi } from '../lib/user-group-api/client';
 import { createApiKey } from '../lib/user-group-service';
 import { median } from './pairs';
 import { startServer } from './processes';
+import { runToEnd } from './run-to-end';
 
 export interface BulkResult {
   rows: number;
@@ -86,31 +73,7 @@ async function throughRunner(api: UserGroupApi, rows: number, prefix: string, di
       owner,
       ...reading,
     });
-    const runner = createJobRunner({
-      db: database.db,
-      vault: createTokenVault(randomBytes(32)),
-      api: () => api,
-      pace: () => null,
-      concurrency: CONCURRENCY,
-      log: () => {},
-      pollMs: 20,
-    });
-    // Timed from the start of the job (the upload's reading and storing is the person's preview).
-    const started = performance.now();
-    await steerJob(database.db, id, 'start');
-    runner.start();
-    // A light look at the job's status: the progress page's counts would compete for the database.
-    const jobs = jobsDb(database.db);
-    for (;;) {
-      const job = await jobs.selectFrom('bulk_job').select('status').where('id', '=', id).executeTakeFirst();
-      if (job?.status === 'finished') break;
-      if (job?.status !== 'running') throw new Error(`bench: the job is ${job?.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const progress = await jobProgress(database.db, id);
-    if (progress?.counts.failed) throw new Error(`bench: ${progress.counts.failed} rows failed`);
-    const seconds = (performance.now() - started) / 1000;
-    await runner.stop();
+    const seconds = await runToEnd(database, api, id, { pace: null, concurrency: CONCURRENCY, pollMs: 50 });
     return rows / seconds;
   } finally {
     await database.close();

@@ -17,15 +17,12 @@ import { openConsoleDatabase } from '../lib/db/console-database';
 import { migrateDirectory } from '../lib/directory/schema';
 import { readGetOrCreateCsv } from '../lib/jobs/csv';
 import { createGetOrCreateJob } from '../lib/jobs/drafts';
-import { steerJob } from '../lib/jobs/job-transitions';
 import { createPacer } from '../lib/jobs/pacer';
-import { createJobRunner } from '../lib/jobs/runner';
-import { jobsDb, migrateJobs } from '../lib/jobs/schema';
-import { jobProgress } from '../lib/jobs/store';
-import { createTokenVault } from '../lib/jobs/vault';
+import { migrateJobs } from '../lib/jobs/schema';
 import { sampleValue } from '../lib/testing/prometheus-text';
 import { createUserGroupApi, UpstreamError, type UserGroupApi } from '../lib/user-group-api/client';
 import { createApiKey, startUserGroupService } from '../lib/user-group-service';
+import { runToEnd } from './run-to-end';
 
 export interface PaceResult {
   rows: number;
@@ -82,29 +79,7 @@ async function throughRunner(api: UserGroupApi, rows: number, dir: string): Prom
       owner: { id: 'bench', email: 'bench@example.com' },
       ...reading,
     });
-    const runner = createJobRunner({
-      db: database.db,
-      vault: createTokenVault(randomBytes(32)),
-      api: () => api,
-      pace: () => PACE,
-      concurrency: CONCURRENCY,
-      log: () => {},
-      pollMs: 20,
-    });
-    const started = performance.now();
-    await steerJob(database.db, id, 'start');
-    runner.start();
-    const jobs = jobsDb(database.db);
-    for (;;) {
-      const job = await jobs.selectFrom('bulk_job').select('status').where('id', '=', id).executeTakeFirst();
-      if (job?.status === 'finished') break;
-      if (job?.status !== 'running') throw new Error(`bench: the job is ${job?.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    await runner.stop();
-    const progress = await jobProgress(database.db, id);
-    if (progress?.counts.failed) throw new Error(`bench: ${progress.counts.failed} rows failed`);
+    const seconds = await runToEnd(database, api, id, { pace: PACE, concurrency: CONCURRENCY, pollMs: 20 });
     return rows / seconds;
   } finally {
     await database.close();
