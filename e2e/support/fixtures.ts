@@ -29,7 +29,7 @@ interface RecordedResponse {
  * when it ends, asserts that none of them carries the console's API key. The user group tokens
  * among them are remembered for the log search at the end of the run (seen-secrets.ts).
  */
-export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
+export const test = base.extend<{ recordedResponses: RecordedResponse[]; browserErrors: string[] }>({
   context: async ({ context }, use) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await use(context);
@@ -63,6 +63,26 @@ export const test = base.extend<{ recordedResponses: RecordedResponse[] }>({
         .map((response) => response.url);
       expect(leaks, 'responses that carried the API key').toEqual([]);
       expect(recorded.some((response) => /\.js(\?|$)/.test(response.url))).toBe(true);
+    },
+    { auto: true },
+  ],
+  /**
+   * Every test fails on an error the page logged or threw: a script error, a CSP violation (an
+   * inline style or script the policy refused). An answer with an error status is not one: the
+   * console's pages show a refusal in words, and Chromium logs the status itself.
+   */
+  browserErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        if (/^Failed to load resource: the server responded with a status of \d+/.test(text)) return;
+        errors.push(text);
+      });
+      await use(errors);
+      expect(errors, 'errors the browser logged').toEqual([]);
     },
     { auto: true },
   ],
