@@ -21,6 +21,8 @@ type CopyOutcome = { kind: CopyOutcomeKind; at: number };
 type SecretFieldProps = {
   /** The accessible name of the field, shown above it: "Token", "New token". */
   label: string;
+  /** The label is only for screen readers: a heading right above already says it ("Token"). */
+  labelHidden?: boolean;
   value: string;
   /** An old token: struck through, with a "No longer valid" badge, and nothing to copy. */
   revoked?: boolean;
@@ -44,6 +46,7 @@ type SecretFieldProps = {
  */
 export function SecretField({
   label,
+  labelHidden = false,
   value,
   revoked = false,
   onCopied,
@@ -121,7 +124,7 @@ export function SecretField({
   return (
     <fieldset aria-labelledby={labelId} className={cn('flex min-w-0 flex-col gap-2', className)}>
       <div className="flex flex-wrap items-center gap-2">
-        <span id={labelId} className="text-sm font-medium">
+        <span id={labelId} className={cn('text-sm font-medium', labelHidden && 'sr-only')}>
           {label}
         </span>
         {revoked ? <Badge variant="danger">No longer valid</Badge> : null}

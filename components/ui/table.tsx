@@ -10,29 +10,68 @@ type TableProps = ComponentProps<'table'> & {
   after?: ReactNode;
 };
 
+/*
+ * Below 40rem of room (a phone: `stacked:` in globals.css, a container query on the region) the
+ * table is shown as stacked rows: each row a card, each cell a line "label  value", the label
+ * drawn from the cell's `label` (its column's heading). It stays the same <table>: the header row is
+ * still there for screen readers (visually hidden), and every element carries its role explicitly,
+ * since WebKit (Safari, VoiceOver) drops a table's semantics once its display is no longer a table's.
+ */
+
 /**
- * The console's table: wide tables scroll sideways on small screens, inside a region that is named
- * and reachable from the keyboard (axe: scrollable-region-focusable). Give it a `min-w-*` class for
- * the width below which it scrolls. Renders on the server as in the browser.
+ * The console's table: a real table from 40rem of room up, whose wide columns scroll sideways
+ * inside a region that is named and reachable from the keyboard (axe: scrollable-region-focusable);
+ * give it a `min-w-*` class for the width below which it scrolls. Narrower (a phone), stacked rows,
+ * which never scroll sideways (the `min-w-*` then no longer applies). Renders on the server as in
+ * the browser.
  */
 export function Table({ label, regionClassName, after, className, ...props }: TableProps) {
   return (
     <section
-      className={cn('overflow-x-auto rounded-lg border border-border bg-card', regionClassName)}
+      className={cn(
+        '@container/table-region overflow-x-auto rounded-lg border border-border bg-card',
+        regionClassName,
+      )}
       aria-label={label}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable from the keyboard (axe scrollable-region-focusable)
       tabIndex={0}
     >
-      <table className={cn('w-full text-left text-sm', className)} {...props} />
+      <table
+        // biome-ignore lint/a11y/noRedundantRoles: kept when stacked rows change its display (WebKit drops the implicit role)
+        role="table"
+        className={cn('w-full text-left text-sm', className, 'stacked:block stacked:min-w-0')}
+        {...props}
+      />
       {after}
     </section>
   );
 }
 
-export function TableHeader({ className, ...props }: ComponentProps<'thead'>) {
+type TableHeaderProps = ComponentProps<'thead'> & {
+  /**
+   * The header row as stacked rows show it: `hidden` (for screen readers only: each cell names its
+   * column itself), or `toolbar` when the header holds controls (sorting, select all) that phones
+   * need too: a wrapping row of them, its plain headings hidden (`sr-only`).
+   */
+  stacked?: 'hidden' | 'toolbar';
+};
+
+export function TableHeader({ className, stacked = 'hidden', ...props }: TableHeaderProps) {
   return (
     <thead
-      className={cn('border-b border-border text-left text-xs text-muted-foreground', className)}
+      // biome-ignore lint/a11y/noRedundantRoles: kept when stacked rows change its display (WebKit drops the implicit role)
+      role="rowgroup"
+      className={cn(
+        'border-b border-border text-left text-xs text-muted-foreground',
+        stacked === 'hidden'
+          ? 'stacked:sr-only'
+          : [
+              'stacked:block stacked:[&>tr]:flex stacked:[&>tr]:flex-wrap stacked:[&>tr]:items-center',
+              'stacked:[&>tr]:gap-x-1 stacked:[&>tr]:px-1.5 stacked:[&>tr]:py-1 stacked:[&>tr>th]:block',
+              'stacked:[&>tr>th]:px-1.5 stacked:[&>tr>th:not(:has(a,input))]:sr-only',
+            ],
+        className,
+      )}
       {...props}
     />
   );
@@ -40,13 +79,57 @@ export function TableHeader({ className, ...props }: ComponentProps<'thead'>) {
 
 /** A column's heading (`scope="col"`). */
 export function TableHead({ className, ...props }: ComponentProps<'th'>) {
-  return <th scope="col" className={cn('px-3 py-2 font-medium', className)} {...props} />;
+  return (
+    <th
+      scope="col"
+      // biome-ignore lint/a11y/noRedundantRoles: kept when stacked rows change its display (WebKit drops the implicit role)
+      role="columnheader"
+      className={cn('px-3 py-2 font-medium', className)}
+      {...props}
+    />
+  );
+}
+
+export function TableBody(props: ComponentProps<'tbody'>) {
+  return (
+    // biome-ignore lint/a11y/noRedundantRoles: kept when stacked rows change its display (WebKit drops the implicit role)
+    <tbody role="rowgroup" {...props} className={cn('stacked:block', props.className)} />
+  );
 }
 
 export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
-  return <tr className={cn('border-b border-border last:border-0', className)} {...props} />;
+  return (
+    <tr
+      // biome-ignore lint/a11y/noRedundantRoles: kept when stacked rows change its display (WebKit drops the implicit role)
+      role="row"
+      className={cn('border-b border-border last:border-0', 'stacked:block stacked:py-2', className)}
+      {...props}
+    />
+  );
 }
 
-export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('px-3 py-2', className)} {...props} />;
+type TableCellProps = ComponentProps<'td'> & {
+  /**
+   * Its column's heading, shown before the value when rows are stacked (a phone), where the header
+   * row is not seen; read from the header by screen readers, so drawn aria-hidden (globals.css).
+   * A cell without one (a note across the row) takes the card's whole width.
+   */
+  label?: string;
+};
+
+export function TableCell({ className, label, ...props }: TableCellProps) {
+  return (
+    <td
+      // biome-ignore lint/a11y/noRedundantRoles: kept when stacked rows change its display (WebKit drops the implicit role)
+      role="cell"
+      data-label={label}
+      className={cn(
+        'px-3 py-2',
+        className,
+        'stacked:py-1 stacked:whitespace-normal stacked:empty:hidden',
+        label ? 'stacked:cell-label' : 'stacked:block stacked:pl-3',
+      )}
+      {...props}
+    />
+  );
 }

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { cn } from '@/components/ui/cn';
-import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { oneLineId } from '@/components/ui/identifier';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { type DirectorySort, directorySorts, searchDirectory } from '@/lib/directory/search';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
@@ -9,9 +10,10 @@ import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { utcMinute } from '@/lib/time';
+import { CreateOffer } from './_components/create-offer';
 import { DirectorySearch } from './_components/directory-search';
 import { environmentTitle, pageEnvironment } from './_components/environment';
-import { createPath, groupPath } from './_components/paths';
+import { groupPath } from './_components/paths';
 import { RotateSelected } from './_components/rotate-selected';
 import { SelectAllOnPage } from './_components/select-all-on-page';
 
@@ -57,6 +59,19 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
   ]);
   const mayCreate = can(operator.role, 'user-groups:get-or-create');
   const mayRotate = can(operator.role, 'user-groups:rotate');
+  // No group has the exact id searched for: the offer to create it comes after the matches, so that
+  // on a phone the groups that do exist are on the first screen; with no match, it comes first.
+  const createOffer =
+    q && (!exact || exact.deletedAt) ? (
+      <CreateOffer
+        userGroupId={q}
+        environment={environment}
+        slug={slug}
+        deleted={Boolean(exact)}
+        mayCreate={mayCreate}
+      />
+    ) : null;
+  const matchesFirst = directory.groups.length > 0;
   const link = (changes: Record<string, string | number | undefined>) => {
     const next = new URLSearchParams();
     const values = { q, sort, order: descending ? 'desc' : 'asc', page, ...changes };
@@ -73,23 +88,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
         slug={slug}
         mayIdentify={can(operator.role, 'user-groups:reveal-token')}
       />
-      {q && (!exact || exact.deletedAt) ? (
-        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm">
-          <span>
-            {exact ? 'The group with the ID ' : 'The console knows no group with the ID '}
-            <code className="font-mono">{q}</code> in {environment}
-            {exact ? ' was deleted.' : '.'}
-          </span>
-          {mayCreate ? (
-            <Link
-              href={createPath(slug, q)}
-              className="inline-flex h-8 items-center rounded-md bg-primary px-3 text-xs font-medium text-primary-foreground"
-            >
-              Create user group “{q}”
-            </Link>
-          ) : null}
-        </div>
-      ) : null}
+      {matchesFirst ? null : createOffer}
       <section aria-labelledby="directory-heading" className="flex flex-col gap-3">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="directory-heading" className="text-base font-semibold">
@@ -115,8 +114,8 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
             }
           >
             <caption className="sr-only">User groups of {environment} known to this console</caption>
-            <TableHeader>
-              <tr>
+            <TableHeader stacked="toolbar">
+              <TableRow>
                 {mayRotate ? (
                   <TableHead className="w-8">
                     <SelectAllOnPage />
@@ -141,13 +140,13 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
                   </TableHead>
                 ))}
                 <TableHead>Team ID</TableHead>
-              </tr>
+              </TableRow>
             </TableHeader>
-            <tbody>
+            <TableBody>
               {directory.groups.map((group) => (
                 <TableRow key={group.userGroupId} data-testid="directory-row">
                   {mayRotate ? (
-                    <TableCell>
+                    <TableCell label="Select">
                       <input
                         type="checkbox"
                         name="rotate"
@@ -157,28 +156,31 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
                       />
                     </TableCell>
                   ) : null}
-                  <TableCell className="font-mono">
+                  <TableCell label="ID" className="font-mono">
                     <Link
                       href={groupPath(slug, group.userGroupId)}
-                      className="underline-offset-4 hover:underline"
+                      title={group.userGroupId}
+                      className={cn(oneLineId, 'underline-offset-4 hover:underline')}
                     >
                       {group.userGroupId}
                     </Link>
                   </TableCell>
-                  <TableCell>{group.name ?? '—'}</TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Name">{group.name ?? '—'}</TableCell>
+                  <TableCell label="Last change" className="whitespace-nowrap">
                     <time dateTime={group.updatedAt}>{utcMinute(group.updatedAt)}</time>
                     {group.updatedBy ? (
                       <span className="text-muted-foreground"> · {group.updatedBy}</span>
                     ) : null}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <TableCell label="Created" className="whitespace-nowrap text-muted-foreground">
                     {group.createdAt ? group.createdAt.slice(0, 10) : 'before this console'}
                   </TableCell>
-                  <TableCell className="font-mono">{group.teamId ?? '—'}</TableCell>
+                  <TableCell label="Team ID" className="font-mono">
+                    {group.teamId ?? '—'}
+                  </TableCell>
                 </TableRow>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
           {mayRotate && directory.groups.length > 0 ? (
             <RotateSelected
@@ -206,6 +208,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
           </nav>
         ) : null}
       </section>
+      {matchesFirst ? createOffer : null}
       <p className={cn('text-xs text-muted-foreground')}>
         The service has no list call: this directory holds the groups this console has got, created, rotated
         or deleted.

@@ -2,13 +2,14 @@
 
 import { CircleCheck, CircleHelp, Eye, EyeOff, History, ScanSearch, Trash2 } from 'lucide-react';
 import Link from 'next/link';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { formErrorMessage } from '@/components/form-errors';
 import { takeHandedOverToken } from '@/components/token-handoff';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Identifier } from '@/components/ui/identifier';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
@@ -31,11 +32,18 @@ function eventText(event: TokenEvent): string {
   return `${formatUtc(event.at)}${event.by ? ` by ${event.by}` : ''}, in ${how}${event.jobId ? ' of a bulk job' : ''}`;
 }
 
-const standingTitle: Record<Match['standing'], (match: Match) => string> = {
-  current: (match) => `The current token of ${match.userGroupId} in ${match.environment}`,
-  replaced: (match) => `A replaced token of ${match.userGroupId} in ${match.environment}`,
-  deleted: (match) => `A token of ${match.userGroupId} in ${match.environment}, a group since deleted`,
-  superseded: (match) => `An earlier token of ${match.userGroupId} in ${match.environment}`,
+// The id on one line (never "acme-" and "corp"), cut with an ellipsis if longer than the card.
+const groupOf = (match: Match) => (
+  <>
+    <Identifier value={match.userGroupId} /> in {match.environment}
+  </>
+);
+
+const standingTitle: Record<Match['standing'], (match: Match) => ReactNode> = {
+  current: (match) => <>The current token of {groupOf(match)}</>,
+  replaced: (match) => <>A replaced token of {groupOf(match)}</>,
+  deleted: (match) => <>A token of {groupOf(match)}, a group since deleted</>,
+  superseded: (match) => <>An earlier token of {groupOf(match)}</>,
 };
 
 const standingNote: Record<Match['standing'], string> = {
@@ -193,7 +201,7 @@ export function IdentifyTokenForm({
                   href={groupPath(slugOf[group.environment], group.userGroupId)}
                   className="font-medium underline underline-offset-4"
                 >
-                  open {group.userGroupId}
+                  open <Identifier value={group.userGroupId} className="underline underline-offset-4" />
                 </Link>
                 .
               </p>
@@ -265,7 +273,8 @@ function MatchCard({ match }: { match: Match }) {
             href={groupPath(slug, match.userGroupId)}
             className="font-medium underline underline-offset-4"
           >
-            Open {match.userGroupId} in {match.environment}
+            Open <Identifier value={match.userGroupId} className="underline underline-offset-4" /> in{' '}
+            {match.environment}
           </Link>
         )}
         {match.ended?.jobId ? (

@@ -5,6 +5,7 @@ import { useEffect, useId, useRef } from 'react';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
+import { Identifier } from '@/components/ui/identifier';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import type { GetOrCreateResult } from '@/lib/user-groups/contract';
 import { DetailsList, OrNone } from './details-list';
@@ -44,7 +45,7 @@ export function UserGroupResult({ request, result, groupHref, production }: User
           tabIndex={-1}
           className="scroll-mt-28 rounded-sm text-sm font-semibold outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          User group <span className="font-mono wrap-anywhere">{userGroup.provided_id}</span>
+          User group <Identifier value={userGroup.provided_id} />
           <span className="sr-only">{created ? ', created' : ', existing'}</span>
         </h3>
         {created ? <Badge variant="success">Created</Badge> : <Badge variant="info">Existing</Badge>}

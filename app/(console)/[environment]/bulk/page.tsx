@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { slugOf } from '@/lib/environments';
 import { listJobs } from '@/lib/jobs/store';
 import { can } from '@/lib/roles';
@@ -42,31 +42,31 @@ export default async function BulkPage({ params }: BulkPageProps) {
           <Table label="Jobs table" className="min-w-[36rem]">
             <caption className="sr-only">Bulk jobs of {environment}, newest first</caption>
             <TableHeader>
-              <tr>
+              <TableRow>
                 <TableHead>Job</TableHead>
                 <TableHead>Status</TableHead>
                 <TableHead>Started by</TableHead>
                 <TableHead>Created</TableHead>
-              </tr>
+              </TableRow>
             </TableHeader>
-            <tbody>
+            <TableBody>
               {jobs.map((job) => (
                 <TableRow key={job.id}>
-                  <TableCell>
+                  <TableCell label="Job">
                     <Link href={jobPath(slug, job.id)} className="underline-offset-4 hover:underline">
                       {jobTitle(job.kind, job.source)}
                     </Link>
                   </TableCell>
-                  <TableCell>
+                  <TableCell label="Status">
                     <JobStatusBadge status={job.status} />
                   </TableCell>
-                  <TableCell>{job.created_by}</TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <TableCell label="Started by">{job.created_by}</TableCell>
+                  <TableCell label="Created" className="whitespace-nowrap text-muted-foreground">
                     <time dateTime={job.created_at}>{utcMinute(job.created_at)}</time>
                   </TableCell>
                 </TableRow>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
         )}
       </section>

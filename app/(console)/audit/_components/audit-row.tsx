@@ -3,10 +3,22 @@ import type { ReactNode } from 'react';
 import { groupPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
-import { TableCell } from '@/components/ui/table';
+import { oneLineId } from '@/components/ui/identifier';
+import { TableCell, TableRow } from '@/components/ui/table';
 import type { AuditEvent } from '@/lib/audit/store';
 import { environments, slugOf } from '@/lib/environments';
 import { utcSecond } from '@/lib/time';
+
+/** The audit table's columns: its header row, and each cell's label when rows are stacked (a phone). */
+export const auditColumns = {
+  time: 'Time (UTC)',
+  operator: 'Operator',
+  action: 'Action',
+  group: 'User group',
+  outcome: 'Outcome',
+  token: 'Token',
+  request: 'Request',
+} as const;
 
 /** The environment an entry names, when it is one the console has (its group page lives there). */
 export function environmentOf(event: Pick<AuditEvent, 'environment'>) {
@@ -20,12 +32,20 @@ export function environmentOf(event: Pick<AuditEvent, 'environment'>) {
 export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?: boolean }) {
   const environment = environmentOf(event);
   return (
-    <tr className={cn('border-t border-border align-top', nested && 'bg-muted/40')} data-testid="audit-row">
-      <TableCell className={cn('font-mono text-xs whitespace-nowrap', nested && 'pl-8')}>
+    <TableRow
+      className={cn('border-t border-b-0 border-border align-top', nested && 'bg-muted/40')}
+      data-testid="audit-row"
+    >
+      <TableCell
+        label={auditColumns.time}
+        className={cn('font-mono text-xs whitespace-nowrap', nested && 'pl-8')}
+      >
         {utcSecond(event.at)}
       </TableCell>
-      <TableCell className="wrap-anywhere">{event.operator_email ?? <Muted>unknown</Muted>}</TableCell>
-      <TableCell className="whitespace-nowrap">
+      <TableCell label={auditColumns.operator} className="break-words">
+        {event.operator_email ?? <Muted>unknown</Muted>}
+      </TableCell>
+      <TableCell label={auditColumns.action} className="whitespace-nowrap">
         {event.action}
         {event.detail ? (
           // The action stays on one line; a detail (a bulk job's source and request) wraps within 18rem,
@@ -35,32 +55,35 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
           </div>
         ) : null}
       </TableCell>
-      <TableCell className="wrap-anywhere">
+      <TableCell label={auditColumns.group}>
         {event.user_group_id ? (
           environment ? (
             <Link
               href={groupPath(slugOf[environment], event.user_group_id)}
-              className="font-mono text-xs underline underline-offset-4"
+              title={event.user_group_id}
+              className={cn(oneLineId, 'font-mono text-xs underline underline-offset-4')}
             >
               {event.user_group_id}
             </Link>
           ) : (
-            <code className="font-mono text-xs">{event.user_group_id}</code>
+            <code title={event.user_group_id} className={cn(oneLineId, 'font-mono text-xs')}>
+              {event.user_group_id}
+            </code>
           )
         ) : (
           <Muted>—</Muted>
         )}
         {event.user_group_name ? (
-          <div className="text-xs text-muted-foreground">{event.user_group_name}</div>
+          <div className="text-xs text-muted-foreground wrap-anywhere">{event.user_group_name}</div>
         ) : null}
         {event.environment ? (
           <div className="text-xs text-muted-foreground">in {event.environment}</div>
         ) : null}
       </TableCell>
-      <TableCell>
+      <TableCell label={auditColumns.outcome}>
         <Badge variant={event.outcome === 'success' ? 'success' : 'danger'}>{event.outcome}</Badge>
       </TableCell>
-      <TableCell className="font-mono text-xs">
+      <TableCell label={auditColumns.token} className="font-mono text-xs">
         {event.token_fingerprint ?? ''}
         {event.previous_token_fingerprint ? (
           <div className="text-muted-foreground" title="Fingerprint of the token presented">
@@ -68,10 +91,10 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
           </div>
         ) : null}
       </TableCell>
-      <TableCell className="font-mono text-xs text-muted-foreground">
+      <TableCell label={auditColumns.request} className="font-mono text-xs text-muted-foreground">
         {event.request_id.slice(0, 8)}
       </TableCell>
-    </tr>
+    </TableRow>
   );
 }
 

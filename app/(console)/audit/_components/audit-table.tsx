@@ -1,6 +1,6 @@
-import { Table, TableHead, TableHeader } from '@/components/ui/table';
+import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { AuditEvent, AuditItem } from '@/lib/audit/store';
-import { AuditRow } from './audit-row';
+import { AuditRow, auditColumns } from './audit-row';
 import { FoldedRequest } from './folded-request';
 
 type AuditTableProps =
@@ -9,9 +9,7 @@ type AuditTableProps =
   /** Entries and folded requests (the audit page: a bulk job is one line until opened). */
   | { items: AuditItem[]; events?: undefined };
 
-const headings = ['Time (UTC)', 'Operator', 'Action', 'User group', 'Outcome', 'Token', 'Request'];
-
-/** The audit rows as a table; wide, so it scrolls sideways on small screens. */
+/** The audit rows as a table; wide, so it scrolls sideways on a tablet, and is stacked rows on a phone. */
 export function AuditTable({ events, items }: AuditTableProps) {
   const lines: AuditItem[] = items ?? events.map((event) => ({ kind: 'entry', event }));
   if (lines.length === 0) {
@@ -28,19 +26,19 @@ export function AuditTable({ events, items }: AuditTableProps) {
   return (
     <Table label="Audit log entries" regionClassName="bg-transparent" className="min-w-[56rem]">
       <TableHeader className="border-0 bg-muted">
-        <tr>
-          {headings.map((heading) => (
+        <TableRow>
+          {Object.values(auditColumns).map((heading) => (
             <TableHead key={heading}>{heading}</TableHead>
           ))}
-        </tr>
+        </TableRow>
       </TableHeader>
       {runs.map((run) =>
         Array.isArray(run) ? (
-          <tbody key={`entries-${run[0]?.id}`}>
+          <TableBody key={`entries-${run[0]?.id}`}>
             {run.map((event) => (
               <AuditRow key={event.id} event={event} />
             ))}
-          </tbody>
+          </TableBody>
         ) : (
           <FoldedRequest key={`request-${run.requestId}`} item={run} />
         ),

@@ -6,13 +6,13 @@ import { useId, useState } from 'react';
 import { jobPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
-import { TableCell } from '@/components/ui/table';
+import { TableBody, TableCell, TableRow } from '@/components/ui/table';
 import type { AuditItem } from '@/lib/audit/store';
 import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { utcSecond } from '@/lib/time';
 import { summariseFold } from './audit-fold';
-import { AuditRow, environmentOf, Muted } from './audit-row';
+import { AuditRow, auditColumns, environmentOf, Muted } from './audit-row';
 
 type FoldedRequestProps = { item: Extract<AuditItem, { kind: 'request' }> };
 
@@ -29,13 +29,15 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
   const hidden = item.entries - item.events.length;
   return (
     <>
-      <tbody>
-        <tr className="border-t border-border align-top" data-testid="audit-fold">
-          <TableCell className="font-mono text-xs whitespace-nowrap">
+      <TableBody>
+        <TableRow className="border-t border-b-0 border-border align-top" data-testid="audit-fold">
+          <TableCell label={auditColumns.time} className="font-mono text-xs whitespace-nowrap">
             {newest ? utcSecond(newest.at) : null}
           </TableCell>
-          <TableCell className="wrap-anywhere">{newest?.operator_email ?? <Muted>unknown</Muted>}</TableCell>
-          <TableCell>
+          <TableCell label={auditColumns.operator} className="break-words">
+            {newest?.operator_email ?? <Muted>unknown</Muted>}
+          </TableCell>
+          <TableCell label={auditColumns.action}>
             <button
               type="button"
               aria-expanded={open}
@@ -50,7 +52,7 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
               {summary.title}
             </button>
           </TableCell>
-          <TableCell className="wrap-anywhere">
+          <TableCell label={auditColumns.group}>
             {summary.bulk && environment ? (
               <Link
                 href={jobPath(slugOf[environment], item.requestId)}
@@ -63,32 +65,32 @@ export function FoldedRequest({ item }: FoldedRequestProps) {
             )}
             {environment ? <div className="text-xs text-muted-foreground">in {environment}</div> : null}
           </TableCell>
-          <TableCell>
+          <TableCell label={auditColumns.outcome}>
             <Badge variant={summary.failed === 0 ? 'success' : 'danger'}>
               {summary.failed === 0 ? 'success' : `${summary.failed} failed`}
             </Badge>
           </TableCell>
-          <TableCell />
-          <TableCell className="font-mono text-xs text-muted-foreground">
+          <TableCell label={auditColumns.token} />
+          <TableCell label={auditColumns.request} className="font-mono text-xs text-muted-foreground">
             {item.requestId.slice(0, 8)}
           </TableCell>
-        </tr>
-      </tbody>
-      <tbody id={rowsId} hidden={!open}>
+        </TableRow>
+      </TableBody>
+      <TableBody id={rowsId} hidden={!open}>
         {item.events.map((event) => (
           <AuditRow key={event.id} event={event} nested />
         ))}
         {hidden > 0 ? (
-          <tr className="border-t border-border bg-muted/40">
+          <TableRow className="border-t border-b-0 border-border bg-muted/40">
             <TableCell colSpan={7} className="pl-8 text-xs text-muted-foreground">
               The newest {item.events.length} of {plural(item.entries, 'entry')} are shown
               {summary.bulk && environment
                 ? ': the job’s page lists its failed rows, and its result has every row.'
                 : '.'}
             </TableCell>
-          </tr>
+          </TableRow>
         ) : null}
-      </tbody>
+      </TableBody>
     </>
   );
 }

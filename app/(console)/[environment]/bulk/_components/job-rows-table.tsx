@@ -1,4 +1,5 @@
-import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Identifier } from '@/components/ui/identifier';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 
 /** A job's rows that went wrong (not valid, or failed when sent): line, id and what is wrong. */
 export function JobRowsTable({
@@ -15,21 +16,23 @@ export function JobRowsTable({
       <h2 className="text-base font-semibold">{heading}</h2>
       <Table label={`${heading}, table`} className="min-w-[32rem]" data-testid={testId}>
         <TableHeader>
-          <tr>
+          <TableRow>
             <TableHead>Line</TableHead>
             <TableHead>ID</TableHead>
             <TableHead>What is wrong</TableHead>
-          </tr>
+          </TableRow>
         </TableHeader>
-        <tbody>
+        <TableBody>
           {rows.map((row) => (
             <TableRow key={row.line}>
-              <TableCell className="tabular-nums">{row.line}</TableCell>
-              <TableCell className="font-mono wrap-anywhere">{row.id ?? '—'}</TableCell>
-              <TableCell>{row.text}</TableCell>
+              <TableCell label="Line" className="tabular-nums">
+                {row.line}
+              </TableCell>
+              <TableCell label="ID">{row.id === null ? '—' : <Identifier value={row.id} />}</TableCell>
+              <TableCell label="What is wrong">{row.text}</TableCell>
             </TableRow>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
     </section>
   );

@@ -1,5 +1,7 @@
 import Link from 'next/link';
-import { Table, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/components/ui/cn';
+import { oneLineId } from '@/components/ui/identifier';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
@@ -22,22 +24,25 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
       </h2>
       <Table label="Groups to rotate, table" className="min-w-[32rem]" data-testid="rotation-preview">
         <TableHeader>
-          <tr>
+          <TableRow>
             <TableHead>Line</TableHead>
             <TableHead>User group</TableHead>
             <TableHead>Name</TableHead>
             <TableHead>Token fingerprint</TableHead>
-          </tr>
+          </TableRow>
         </TableHeader>
-        <tbody>
+        <TableBody>
           {preview.rows.map((row) => (
             <TableRow key={row.line}>
-              <TableCell className="tabular-nums">{row.line}</TableCell>
-              <TableCell className="wrap-anywhere">
+              <TableCell label="Line" className="tabular-nums">
+                {row.line}
+              </TableCell>
+              <TableCell label="User group">
                 {row.userGroupId ? (
                   <Link
                     href={groupPath(slug, row.userGroupId)}
-                    className="font-mono underline underline-offset-4"
+                    title={row.userGroupId}
+                    className={cn(oneLineId, 'font-mono underline underline-offset-4')}
                   >
                     {row.userGroupId}
                   </Link>
@@ -45,11 +50,15 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
                   <span className="text-muted-foreground italic">not known to the console</span>
                 )}
               </TableCell>
-              <TableCell className="wrap-anywhere">{row.name ?? '—'}</TableCell>
-              <TableCell className="font-mono text-xs">{row.tokenFingerprint ?? '—'}</TableCell>
+              <TableCell label="Name" className="wrap-anywhere">
+                {row.name ?? '—'}
+              </TableCell>
+              <TableCell label="Token fingerprint" className="font-mono text-xs">
+                {row.tokenFingerprint ?? '—'}
+              </TableCell>
             </TableRow>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         {more > 0 ? <p data-testid="rotation-preview-more">and {more.toLocaleString('en-US')} more</p> : null}

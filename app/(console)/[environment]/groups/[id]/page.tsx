@@ -4,6 +4,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
+import { cn } from '@/components/ui/cn';
+import { oneLineId } from '@/components/ui/identifier';
 import { listAuditEvents } from '@/lib/audit/store';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
@@ -68,7 +70,13 @@ export default async function GroupPage({ params }: GroupPageProps) {
           </Link>{' '}
           /
         </p>
-        <h1 className="font-mono text-2xl font-semibold tracking-tight wrap-anywhere">{userGroupId}</h1>
+        {/* One line, cut with an ellipsis when too long for the screen (the full id in its title and name). */}
+        <h1
+          title={userGroupId}
+          className="truncate font-mono text-xl font-semibold tracking-tight sm:text-2xl"
+        >
+          {userGroupId}
+        </h1>
         {entry?.name ? <p className="text-base">{entry.name}</p> : null}
       </div>
 
@@ -76,7 +84,11 @@ export default async function GroupPage({ params }: GroupPageProps) {
         <div className="flex flex-col gap-3 rounded-lg border border-dashed border-border bg-card p-4 text-sm">
           <p>The console has no record of a group with this ID in {environment}.</p>
           {mayCreate ? (
-            <Link href={createPath(slug, userGroupId)} className="font-medium underline underline-offset-4">
+            <Link
+              href={createPath(slug, userGroupId)}
+              title={`Create user group “${userGroupId}”`}
+              className={cn(oneLineId, 'font-medium underline underline-offset-4')}
+            >
               Create user group “{userGroupId}”
             </Link>
           ) : null}

@@ -164,7 +164,8 @@ export function TokenPanel({
           />
         </section>
       ) : token ? (
-        <SecretField label="Token" value={token} confirmFirst={inCustomer} />
+        // The section's heading already says "Token": the field's own label is for screen readers only.
+        <SecretField label="Token" labelHidden value={token} confirmFirst={inCustomer} />
       ) : (
         <div>
           <Button

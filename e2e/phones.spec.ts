@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { apiAs, postConsole } from './support/api';
+import { adminState, supportState } from './support/auth-states';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { expect, test } from './support/fixtures';
+import {
+  accessibleRoles,
+  expectNoSidewaysScroll,
+  expectTableShape,
+  expectWholeId,
+  watchConsole,
+} from './support/layout-checks';
+
+/**
+ * The console on a phone (375×667, an iPhone SE) and on a laptop (1280×800), as a support person
+ * reads it (#32, items 8 and 9): a group's id never breaks inside ("acme-" over "corp"), no page
+ * scrolls sideways, the tables are stacked rows of "label  value" on the phone and tables on the
+ * laptop, axe finds nothing serious, and nothing is logged to the console (no error, no CSP
+ * violation). Screenshots of each page go to test-results/phones/, to be looked at.
+ */
+const screens = [
+  { name: 'phone', viewport: { width: 375, height: 667 } },
+  { name: 'laptop', viewport: { width: 1280, height: 800 } },
+] as const;
+
+const screenshots = 'test-results/phones';
+
+type Seeded = {
+  prefix: string;
+  short: string;
+  long: string;
+  shortToken: string;
+  jobs: { csv: string; rotate: string };
+};
+let seeded: Seeded;
+
+/** Two groups (a hyphenated id, and one too long for a phone's line), a CSV job with a bad row, a rotation draft. */
+test.beforeAll(async () => {
+  const prefix = `phone-${randomUUID().slice(0, 8)}`;
+  const short = `${prefix}-acme-corp`;
+  const long = `${prefix}-a-rather-long-user-group-identifier-for-a-tenant`;
+  const support = await apiAs(supportState);
+  try {
+    const tokens: string[] = [];
+    for (const [id, name] of [
+      [short, 'Acme Corporation'],
+      [long, 'A rather long customer name, Incorporated'],
+    ] as const) {
+      const created = await postConsole(support, '/api/user-groups/testing/get-or-create', {
+        user_group_id: id,
+        name,
+      });
+      expect(created.status).toBe(200);
+      tokens.push((created.body.user_group as { token: string }).token);
+    }
+    // Its second row's name is too long: a row with a problem, named by its id.
+    const csv = await postConsole(support, '/api/user-groups/testing/jobs/get-or-create', {
+      source: `${prefix}.csv`,
+      csv: `user_group_id,name\n${prefix}-new-one,New One\n${prefix}-bad-name-row,${'x'.repeat(300)}\n`,
+    });
+    expect(csv.status).toBe(200);
+    const rotate = await postConsole(support, '/api/user-groups/testing/jobs/rotate', {
+      source: `${prefix} pasted`,
+      tokens: tokens.join('\n'),
+    });
+    expect(rotate.status).toBe(200);
+    seeded = {
+      prefix,
+      short,
+      long,
+      shortToken: tokens[0] ?? '',
+      jobs: { csv: String(csv.body.id), rotate: String(rotate.body.id) },
+    };
+  } finally {
+    await support.dispose();
+  }
+});
+
+/** The whole page, as test-results/phones/<screen>-<name>.png (not committed): to be looked at. */
+async function screenshot(page: Page, screen: (typeof screens)[number], name: string) {
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: `${screenshots}/${screen.name}-${name}.png`, fullPage: true });
+}
+
+for (const screen of screens) {
+  const stacked = screen.name === 'phone';
+
+  test.describe(`on a ${screen.name} (${screen.viewport.width}×${screen.viewport.height})`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test('the directory: ids whole, rows stacked on a phone, the matches before the offer to create', async ({
+      page,
+    }) => {
+      const problems = watchConsole(page);
+      await page.goto(`/testing?q=${seeded.prefix}`);
+      const table = page.getByRole('region', { name: 'Directory table' }).getByRole('table');
+      await expect(table.getByTestId('directory-row')).toHaveCount(2);
+      for (const id of [seeded.short, seeded.long])
+        await expectWholeId(table.getByRole('link', { name: id, exact: true }), id, `directory id ${id}`);
+      await expectTableShape(table, stacked, ['Select', 'ID', 'Name', 'Last change', 'Created', 'Team ID']);
+      // The sort links and "select all" stay within reach on a phone, above the cards.
+      await expect(table.getByRole('link', { name: /^Last change/ })).toBeVisible();
+      await expect(table.getByRole('checkbox', { name: 'Select all on this page' })).toBeVisible();
+      const roles = await accessibleRoles(page);
+      expect(roles.columnheader ?? 0).toBeGreaterThan(0);
+      expect(roles.cell ?? 0).toBeGreaterThan(0);
+
+      // No group has the prefix itself as its id: the offer to create it comes after the matches,
+      // which stay on the first screen.
+      const create = page.getByRole('link', { name: `Create user group “${seeded.prefix}”` });
+      await expect(create).toBeVisible();
+      await expect(table.getByTestId('directory-row').first()).toBeInViewport();
+      const tableBox = await table.boundingBox();
+      const createBox = await create.boundingBox();
+      expect(createBox?.y ?? 0).toBeGreaterThan((tableBox?.y ?? 0) + (tableBox?.height ?? 0));
+      await expectNoSidewaysScroll(page, 'the directory');
+      await expectNoSeriousA11yViolations(page, `the directory on a ${screen.name}`);
+      await screenshot(page, screen, 'directory');
+
+      // A search that matches nothing: the offer to create comes first, on the first screen.
+      await page.goto(`/testing?q=${seeded.prefix}-nothing`);
+      await expect(
+        page.getByRole('link', { name: `Create user group “${seeded.prefix}-nothing”` }),
+      ).toBeInViewport();
+      await expectNoSidewaysScroll(page, 'a search without matches');
+      await screenshot(page, screen, 'directory-no-match');
+      expect(problems).toEqual([]);
+    });
+
+    test('a group page: the id in one line as its heading, "Token" once, headings in order, its history stacked', async ({
+      page,
+    }) => {
+      const problems = watchConsole(page);
+      for (const id of [seeded.short, seeded.long]) {
+        await page.goto(`/testing/groups/${id}`);
+        const heading = page.getByRole('heading', { level: 1, name: id, exact: true });
+        await expectWholeId(heading, id, 'the group page heading');
+        await expectNoSidewaysScroll(page, `the page of ${id}`);
+      }
+      // The long one is cut on a phone (an ellipsis), whole on a laptop.
+      const cut = await page
+        .getByRole('heading', { level: 1 })
+        .evaluate((element) => element.scrollWidth > element.clientWidth);
+      expect(cut).toBe(stacked);
+
+      const levels = await page
+        .getByRole('main')
+        .locator('h1, h2, h3, h4, h5, h6')
+        .evaluateAll((headings) => headings.map((heading) => Number(heading.tagName.slice(1))));
+      expect(levels[0]).toBe(1);
+      for (const [index, level] of levels.entries())
+        if (index > 0)
+          expect(level, `heading ${index} after h${levels[index - 1]}`).toBeLessThanOrEqual(
+            (levels[index - 1] ?? 0) + 1,
+          );
+      await expect(page.getByRole('heading', { name: 'Token' })).toHaveCount(1);
+
+      const panel = page.getByRole('region', { name: 'Token' });
+      await panel.getByRole('button', { name: 'Show token' }).click();
+      const field = panel.getByRole('group', { name: 'Token' });
+      await expect(field.getByRole('button', { name: 'Reveal' })).toBeVisible();
+      // Seen once, as the section's heading: the field's own label is for screen readers.
+      const seenTokenWords = await panel
+        .getByText('Token', { exact: true })
+        .evaluateAll(
+          (elements) => elements.filter((element) => element.getBoundingClientRect().height > 1).length,
+        );
+      expect(seenTokenWords).toBe(1);
+
+      const history = page.getByRole('region', { name: 'Audit log entries' }).getByRole('table');
+      await expectTableShape(history, stacked, ['Time (UTC)', 'Operator', 'Action', 'User group', 'Outcome']);
+      await expectWholeId(
+        history.getByRole('link', { name: seeded.long }).first(),
+        seeded.long,
+        'the history id',
+      );
+      await expectNoSidewaysScroll(page, 'a group page with its token shown');
+      await expectNoSeriousA11yViolations(page, `a group page on a ${screen.name}`);
+      await screenshot(page, screen, 'group');
+      expect(problems).toEqual([]);
+    });
+
+    test('bulk jobs: the list, a rotation preview and rows with problems, stacked on a phone', async ({
+      page,
+    }) => {
+      const problems = watchConsole(page);
+      await page.goto('/testing/bulk');
+      const jobs = page.getByRole('region', { name: 'Jobs table' }).getByRole('table');
+      await expect(jobs.getByRole('link', { name: new RegExp(seeded.prefix) }).first()).toBeVisible();
+      await expectTableShape(jobs, stacked, ['Job', 'Status', 'Started by', 'Created']);
+      await expectNoSidewaysScroll(page, 'the bulk jobs page');
+      await expectNoSeriousA11yViolations(page, `the bulk jobs page on a ${screen.name}`);
+      await screenshot(page, screen, 'bulk');
+
+      await page.goto(`/testing/bulk/${seeded.jobs.rotate}`);
+      const preview = page.getByRole('region', { name: 'Groups to rotate, table' }).getByRole('table');
+      for (const id of [seeded.short, seeded.long])
+        await expectWholeId(preview.getByRole('link', { name: id, exact: true }), id, `preview id ${id}`);
+      await expectTableShape(preview, stacked, ['Line', 'User group', 'Name', 'Token fingerprint']);
+      await expectNoSidewaysScroll(page, 'a rotation preview');
+      await expectNoSeriousA11yViolations(page, `a rotation preview on a ${screen.name}`);
+      await screenshot(page, screen, 'bulk-rotation-preview');
+
+      await page.goto(`/testing/bulk/${seeded.jobs.csv}`);
+      const invalid = page.getByTestId('invalid-rows');
+      const badId = `${seeded.prefix}-bad-name-row`;
+      await expectWholeId(invalid.getByText(badId, { exact: true }), badId, 'the id of a row with a problem');
+      await expectTableShape(invalid, stacked, ['Line', 'ID', 'What is wrong']);
+      await expectNoSidewaysScroll(page, 'a job with rows with problems');
+      await expectNoSeriousA11yViolations(page, `a job with rows with problems on a ${screen.name}`);
+      await screenshot(page, screen, 'bulk-invalid-rows');
+      expect(problems).toEqual([]);
+    });
+
+    test('the audit log: ids whole, entries stacked on a phone', async ({ page }) => {
+      const problems = watchConsole(page);
+      await page.goto(`/audit?group=${seeded.prefix}`);
+      const table = page.getByRole('region', { name: 'Audit log entries' }).getByRole('table');
+      for (const id of [seeded.short, seeded.long])
+        await expectWholeId(table.getByRole('link', { name: id, exact: true }).first(), id, `audit id ${id}`);
+      await expectTableShape(table, stacked, [
+        'Time (UTC)',
+        'Operator',
+        'Action',
+        'User group',
+        'Outcome',
+        'Request',
+      ]);
+      await expectNoSidewaysScroll(page, 'the audit log');
+      await expectNoSeriousA11yViolations(page, `the audit log on a ${screen.name}`);
+      await screenshot(page, screen, 'audit');
+      expect(problems).toEqual([]);
+    });
+
+    test('identify a token: the answer names the group on one line', async ({ page }) => {
+      const problems = watchConsole(page);
+      await page.goto('/testing/paste-token');
+      const form = page.getByRole('form', { name: 'Identify a token' });
+      await form.getByLabel('Token').fill(seeded.shortToken);
+      await form.getByRole('button', { name: 'Identify' }).click();
+      const answer = page.getByRole('region', { name: 'Whose token it is' });
+      await expect(answer).toContainText(`The current token of ${seeded.short} in Testing`);
+      const ids = answer.getByTitle(seeded.short, { exact: true });
+      await expect(ids).toHaveCount(2); // in the title, and in "Open … in Testing"
+      for (const id of await ids.all()) await expectWholeId(id, seeded.short, 'the identified id');
+      await expect(answer.getByRole('link', { name: `Open ${seeded.short} in Testing` })).toBeVisible();
+      await expectNoSidewaysScroll(page, 'an identified token');
+      await expectNoSeriousA11yViolations(page, `an identified token on a ${screen.name}`);
+      await screenshot(page, screen, 'identify');
+      expect(problems).toEqual([]);
+    });
+
+    test.describe('as an admin', () => {
+      test.use({ storageState: adminState });
+
+      test('the operators: one card each, nothing scrolls sideways', async ({ page }) => {
+        const problems = watchConsole(page);
+        await page.goto('/operators');
+        const rows = page.getByTestId('operator-row');
+        await expect(rows.first()).toBeVisible();
+        for (const row of await rows.all()) {
+          await expect(row.getByTestId('operator-row-role')).toBeVisible();
+          await expect(row.getByTestId('operator-row-facts')).toBeVisible();
+        }
+        await expectNoSidewaysScroll(page, 'the operators');
+        await expectNoSeriousA11yViolations(page, `the operators on a ${screen.name}`);
+        await screenshot(page, screen, 'operators');
+        expect(problems).toEqual([]);
+      });
+    });
+  });
+}
