@@ -107,3 +107,36 @@ test('find a group, show, reveal and copy its token, identify it pasted, open it
   // The Run button went with the draft: focus is on the job's progress, not lost to the page's top.
   await expect(page.getByRole('heading', { name: 'Progress' })).toBeFocused();
 });
+
+test('closing without acting gives the focus back: a confirmation cancelled or escaped, the palette escaped; the header keeps to Testing', async ({
+  page,
+}) => {
+  const id = `journey-${randomUUID().slice(0, 8)}`;
+  const support = await apiAs(supportState);
+  try {
+    await postConsole(support, '/api/user-groups/testing/get-or-create', { user_group_id: id });
+  } finally {
+    await support.dispose();
+  }
+  await page.goto(`/testing/groups/${id}`);
+  const panel = page.getByRole('region', { name: 'Token' });
+  await panel.getByRole('button', { name: 'Show token' }).click();
+  const rotate = panel.getByRole('button', { name: 'Rotate token' });
+  await rotate.focus();
+  for (const close of ['Cancel', 'Escape'] as const) {
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: `Rotate the token of ${id} in Testing (sandbox)?` });
+    await expect(dialog).toBeVisible();
+    if (close === 'Cancel') await dialog.getByRole('button', { name: 'Cancel' }).click();
+    else await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(rotate).toBeFocused();
+  }
+  await page.keyboard.press('Control+k');
+  await expect(page.getByRole('dialog', { name: 'Command palette' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(rotate).toBeFocused();
+
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'User groups' }).click();
+  await expect(page).toHaveURL(/\/testing$/);
+});

@@ -4,11 +4,11 @@ import type { Environment } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import type { Operator } from '@/lib/server';
 import { EnvironmentSwitcher } from './environment-switcher';
+import { GroupsLink } from './groups-link';
 import { SignOutButton } from './sign-out-button';
 import { UpstreamStatus } from './upstream-status';
 
 const links = [
-  { href: '/customer', label: 'User groups', permission: 'console:use' },
   { href: '/audit', label: 'Audit log', permission: 'console:use' },
   { href: '/operators', label: 'Operators', permission: 'operators:manage' },
 ] as const;
@@ -25,6 +25,7 @@ export function OperatorNav({ operator, environments }: OperatorNavProps) {
       <EnvironmentSwitcher environments={environments} />
       <UpstreamStatus />
       <nav aria-label="Console" className="flex flex-wrap items-center gap-x-3 text-sm">
+        <GroupsLink className="text-muted-foreground hover:text-foreground" />
         {links
           .filter((link) => can(operator.role, link.permission))
           .map((link) => (
