@@ -114,7 +114,7 @@ test.describe('with the keyboard alone', () => {
     await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'Create a user group' });
     await expect(form.getByLabel('User group ID')).toHaveValue(id);
-    await form.getByLabel('Name').focus();
+    await expect(form.getByLabel('Name')).toBeFocused();
     await page.keyboard.type('Keyboard Ltd');
     await page.keyboard.press('Enter');
     const result = page.getByRole('region', { name: 'User group' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { apiAs, postConsole } from './support/api';
-import { supportState } from './support/auth-states';
+import { adminState, supportState } from './support/auth-states';
 import { expect, test } from './support/fixtures';
 
 // A support person's day with the keyboard alone: no click and no programmatic focus, only Tab,
@@ -139,4 +139,29 @@ test('closing without acting gives the focus back: a confirmation cancelled or e
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'User groups' }).click();
   await expect(page).toHaveURL(/\/testing$/);
+});
+
+test('a deleted group found by its id leads to its page and history, not only to creating it again', async ({
+  page,
+}) => {
+  const id = `journey-${randomUUID().slice(0, 8)}`;
+  // Deleting is an admin's (support may not).
+  const admin = await apiAs(adminState);
+  try {
+    const created = await postConsole(admin, '/api/user-groups/testing/get-or-create', {
+      user_group_id: id,
+    });
+    const { token } = (created.body as { user_group: { token: string } }).user_group;
+    const deleted = await postConsole(admin, '/api/user-groups/testing/delete', {
+      user_group_id: id,
+      current_token: token,
+    });
+    expect(deleted.status).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+  await page.goto(`/testing?q=${id}`);
+  await page.getByRole('link', { name: 'Its page and history' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
+  await expect(page.getByText(/^Deleted /)).toBeVisible();
 });

@@ -115,7 +115,16 @@ export function GetOrCreateSection({
                 )}
               </FormField>
               <FormField id={`${id}-name`} label="Name" description="Optional." error={errors.name?.message}>
-                {(control) => <Input {...control} autoComplete="off" {...form.register('name')} />}
+                {(control) => (
+                  <Input
+                    {...control}
+                    autoComplete="off"
+                    // Arrived with the id filled in (the directory's or the palette's Create): the
+                    // next thing to type is the name, not the page's top.
+                    autoFocus={initialId !== ''}
+                    {...form.register('name')}
+                  />
+                )}
               </FormField>
             </div>
             <JsonTextField

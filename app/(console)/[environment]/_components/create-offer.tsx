@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Identifier } from '@/components/ui/identifier';
 import type { Environment } from '@/lib/environments';
-import { createPath } from './paths';
+import { createPath, groupPath } from './paths';
 
 type CreateOfferProps = {
   /** The id searched for, which no group (or only a deleted one) has. */
@@ -25,6 +25,12 @@ export function CreateOffer({ userGroupId, environment, slug, deleted, mayCreate
         <Identifier value={userGroupId} /> in {environment}
         {deleted ? ' was deleted.' : '.'}
       </span>
+      {/* Who deleted it, when, and its history are on its page: the search is no dead end. */}
+      {deleted ? (
+        <Link href={groupPath(slug, userGroupId)} className="underline underline-offset-4">
+          Its page and history
+        </Link>
+      ) : null}
       {mayCreate ? (
         <Link
           href={createPath(slug, userGroupId)}
