@@ -3,7 +3,7 @@
 import { Command } from 'cmdk';
 import { Search } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog-parts';
 import { DIRECTORY_SEARCH_MAX } from '@/lib/directory/contract';
 import type { Environment } from '@/lib/environments';
@@ -66,13 +66,9 @@ export function CommandPaletteDialog({
     setSelected(firstChoice);
   }
 
-  // What had the focus when the palette opened: Escape gives it back; a jump leaves it to the page it
-  // lands on (components/landing-focus.tsx).
-  const opener = useRef<HTMLElement | null>(null);
+  // Escape gives the focus back to what had it (components/ui/dialog-parts.tsx); a jump leaves it
+  // to the page it lands on (components/landing-focus.tsx).
   const jumping = useRef(false);
-  useLayoutEffect(() => {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-  }, []);
 
   const go = (command: PaletteCommand) => {
     jumping.current = true;
@@ -97,9 +93,7 @@ export function CommandPaletteDialog({
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogContent
         onCloseAutoFocus={(event) => {
-          event.preventDefault();
-          const back = opener.current;
-          if (!jumping.current && back?.isConnected && back !== document.body) back.focus();
+          if (jumping.current) event.preventDefault();
         }}
         data-command-palette
         className="top-[12dvh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0 sm:p-0"

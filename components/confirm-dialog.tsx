@@ -1,14 +1,6 @@
 'use client';
 
-import {
-  type ComponentProps,
-  type ReactNode,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useId, useState } from 'react';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -68,12 +60,6 @@ export function ConfirmDialog({
     if (!open) setTyped('');
   }, [open]);
   const ready = typeToConfirm === null || confirmsTyped(typeToConfirm, typed);
-  // What had the focus when the dialog opened (the button that asked): closing without acting
-  // (Cancel, Escape) gives it back, instead of leaving it on the page's top.
-  const opener = useRef<HTMLElement | null>(null);
-  useLayoutEffect(() => {
-    if (open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-  }, [open]);
   return (
     <Dialog
       open={open}
@@ -82,15 +68,7 @@ export function ConfirmDialog({
         onOpenChange(next);
       }}
     >
-      <DialogContent
-        onCloseAutoFocus={(event) => {
-          onCloseAutoFocus?.(event);
-          const back = opener.current;
-          if (event.defaultPrevented || !back?.isConnected || back === document.body) return;
-          event.preventDefault();
-          back.focus();
-        }}
-      >
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <DialogTitle className="wrap-anywhere">{title}</DialogTitle>
         <DialogDescription>{description}</DialogDescription>
         <form

@@ -2,19 +2,27 @@
 
 /** Radix's dialog, styled. Pages use it through ./dialog.tsx, which loads this when a dialog first opens. */
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, useRef } from 'react';
 import { cn } from './cn';
 
 export const Dialog = DialogPrimitive.Root;
 /** @public dialog.tsx reads it from the loaded module (`parts().DialogClose`), which knip does not follow. */
 export const DialogClose = DialogPrimitive.Close;
 
-/** Modal content in a portal, over a dimmed page. Needs a DialogTitle and a DialogDescription. */
+/**
+ * Modal content in a portal, over a dimmed page. Needs a DialogTitle and a DialogDescription.
+ * Closed, it gives the focus back to what had it when it opened (the button that asked): Radix
+ * returns it only to a DialogTrigger, and the console's dialogs are opened by state, so the focus
+ * fell to the page's top. A dialog that knows better says so in its own onCloseAutoFocus.
+ */
 export function DialogContent({
   className,
   children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content>) {
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px]" />
@@ -24,6 +32,18 @@ export function DialogContent({
           className,
         )}
         {...props}
+        onOpenAutoFocus={(event) => {
+          // Called before Radix moves the focus in: what has it now is what opened the dialog.
+          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const back = opener.current;
+          if (event.defaultPrevented || !back?.isConnected || back === document.body) return;
+          event.preventDefault();
+          back.focus();
+        }}
       >
         {children}
       </DialogPrimitive.Content>

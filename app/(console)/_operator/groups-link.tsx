@@ -2,15 +2,16 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { environmentFromSlug, slugOf } from '@/lib/environments';
 
 /**
  * The header's "User groups": the directory of the environment the page is in. From a Testing page
  * it stays in Testing; a sandbox user is never moved into production by the header.
  */
 export function GroupsLink({ className }: { className: string }) {
-  const inTesting = /^\/testing(\/|$)/.test(usePathname());
+  const here = environmentFromSlug(usePathname().split('/')[1] ?? '') ?? 'Customer';
   return (
-    <Link href={inTesting ? '/testing' : '/customer'} className={className}>
+    <Link href={`/${slugOf[here]}`} className={className}>
       User groups
     </Link>
   );
