@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Logger } from 'pino';
-import { type AuditFilters, auditFiltersQuery } from '@/lib/audit/filters';
+import { type AuditCursor, type AuditFilters, auditFiltersQuery } from '@/lib/audit/filters';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import {
   type AuditEntry,
@@ -36,8 +36,17 @@ export interface AuditLog {
     run: (entryId: number) => Promise<T>,
     settle?: Settling<T>,
   ): Promise<T>;
+  /**
+   * An export on record before its first row leaves: the entry is written `started` (nothing is
+   * sent when it cannot be), and the answer settles it with the rows sent, once the stream ends.
+   */
+  exporting(
+    operator: { id: string; email: string },
+    requestId: string,
+    filters: AuditFilters,
+  ): Promise<(sent: { rows: number; failed?: boolean }) => Promise<void>>;
   read(
-    action: 'audit.read' | 'audit.export',
+    action: 'audit.read',
     operator: { id: string; email: string },
     requestId: string,
     filters: AuditFilters,
@@ -61,6 +70,7 @@ export function createAuditLog(db: ConsoleDb, deps: Omit<Log, 'db'>): AuditLog {
     recordMany: (entries) => auditMany(log, entries),
     settle: (id, settlement, requestId) => settleAudit(log, id, settlement, requestId),
     audited: (entry, run, settle) => audited(log, entry, run, settle),
+    exporting: (operator, requestId, filters) => auditExport(log, operator, requestId, filters),
     read: (action, operator, requestId, filters, rows, fromAnotherSite = false) =>
       auditRead(log, action, operator, requestId, filters, rows, fromAnotherSite),
   };
@@ -155,28 +165,79 @@ async function audited<T>(
 const withoutToken = (value: string | undefined) =>
   value && looksLikeToken(value) ? `fingerprint:${tokenFingerprint(value)}` : value;
 
-/** Reading or exporting the log is itself on record: who, which filters, how many rows. */
+/** The filters as the entry keeps them: a token pasted into one (or a group page opened by one) as its fingerprint. */
+function recordedQuery(filters: AuditFilters, cursor: AuditCursor): string {
+  const recorded = {
+    ...filters,
+    operator: withoutToken(filters.operator),
+    group: withoutToken(filters.group),
+  };
+  return auditFiltersQuery(recorded, cursor);
+}
+
+/** Reading the log is itself on record: who, which filters, how many rows. */
 async function auditRead(
   log: Log,
-  action: 'audit.read' | 'audit.export',
+  action: 'audit.read',
   operator: { id: string; email: string },
   requestId: string,
   filters: AuditFilters,
   rows: number,
   fromAnotherSite: boolean,
 ): Promise<void> {
-  // A token pasted into a filter (or a group page opened by one) is kept as its fingerprint only.
-  const recorded = {
-    ...filters,
-    operator: withoutToken(filters.operator),
-    group: withoutToken(filters.group),
-  };
-  const query = auditFiltersQuery(recorded, action === 'audit.read' ? filters.page : undefined);
+  const query = recordedQuery(filters, filters);
+  const detail = `${plural(rows, 'row')}${query ? `; ${query}` : ''}${fromAnotherSite ? '; opened from a link on another site' : ''}`;
+  if (await readThisMinute(log.db, operator.email, detail)) return;
   await audit(log, {
     action,
     operator: { id: operator.id, email: operator.email },
     outcome: 'success',
     requestId,
-    detail: `${plural(rows, 'row')}${query ? `; ${query}` : ''}${fromAnotherSite ? '; opened from a link on another site' : ''}`,
+    detail,
   });
+}
+
+async function auditExport(
+  log: Log,
+  operator: { id: string; email: string },
+  requestId: string,
+  filters: AuditFilters,
+): Promise<(sent: { rows: number; failed?: boolean }) => Promise<void>> {
+  const query = recordedQuery(filters, {});
+  const id = await audit(log, {
+    action: 'audit.export',
+    operator: { id: operator.id, email: operator.email },
+    outcome: 'started',
+    requestId,
+    detail: query || null,
+  });
+  return ({ rows, failed = false }) =>
+    settleAudit(
+      log,
+      id,
+      {
+        outcome: failed ? 'internal' : 'success',
+        detail: `${plural(rows, 'row')}${query ? `; ${query}` : ''}`,
+      },
+      requestId,
+    );
+}
+
+/**
+ * The same read by the same person in the same minute is on record once: a page reloaded or
+ * rendered again (and every group page opened writes one) would otherwise make the log mostly
+ * reads. Looked for among the person's last few entries, which an index keeps at hand.
+ */
+async function readThisMinute(db: ConsoleDb, operatorEmail: string, detail: string): Promise<boolean> {
+  const minute = new Date().toISOString().slice(0, 16);
+  const recent = await db
+    .selectFrom('audit_event')
+    .select(['action', 'at', 'detail'])
+    .where('operator_email', '=', operatorEmail)
+    .orderBy('id', 'desc')
+    .limit(20)
+    .execute();
+  return recent.some(
+    (entry) => entry.action === 'audit.read' && entry.at.startsWith(minute) && entry.detail === detail,
+  );
 }

@@ -19,10 +19,15 @@ const auditEventSchema = z.object({
   detail: text,
 });
 
+/**
+ * Keyset pages: `nextBefore` is the `before` of the next, older page (null on the last), and
+ * `previousAfter` the `after` of the newer one. `total` counts up to 1,000 (`totalIsLowerBound`).
+ */
 export const auditPageSchema = z.object({
   events: z.array(auditEventSchema),
   total: z.number(),
-  page: z.number(),
-  pageCount: z.number(),
+  totalIsLowerBound: z.boolean(),
   pageSize: z.number(),
+  nextBefore: z.nullable(z.number()),
+  previousAfter: z.nullable(z.number()),
 });

@@ -32,10 +32,12 @@ const auditCsvColumns = [
   ['detail', 'detail'],
 ] as const satisfies ReadonlyArray<readonly [keyof AuditEvent, string]>;
 
-export function auditEventsToCsv(events: readonly AuditEvent[]): string {
+/** The export's CSV: its header line with the first batch only, so batches can be streamed in turn. */
+export function auditEventsToCsv(events: readonly AuditEvent[], { header = true } = {}): string {
   return spreadsheetCsv(
-    auditCsvColumns.map(([, header]) => header),
+    auditCsvColumns.map(([, title]) => title),
     events.map((event) => auditCsvColumns.map(([key]) => event[key])),
+    { header },
   );
 }
 
@@ -43,11 +45,21 @@ export function auditEventsToCsv(events: readonly AuditEvent[]): string {
  * Rows as CSV a spreadsheet opens safely in any locale: every cell neutralised and quoted (empty
  * for null), so no separator inside a cell splits it, CRLF lines.
  */
-export function spreadsheetCsv(header: readonly string[], records: readonly (readonly unknown[])[]): string {
+export function spreadsheetCsv(
+  header: readonly string[],
+  records: readonly (readonly unknown[])[],
+  options: { header?: boolean } = {},
+): string {
   const cell = (value: unknown) =>
     value === null || value === undefined ? '' : neutraliseFormula(String(value));
   return stringify(
     records.map((record) => record.map(cell)),
-    { header: true, columns: [...header], quoted: true, quoted_empty: true, record_delimiter: '\r\n' },
+    {
+      header: options.header ?? true,
+      columns: [...header],
+      quoted: true,
+      quoted_empty: true,
+      record_delimiter: '\r\n',
+    },
   );
 }

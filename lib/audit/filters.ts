@@ -3,10 +3,7 @@
  * export, so the export downloads exactly the rows the page shows. Times are UTC; a `to` bound is
  * inclusive of the day, minute or second it names.
  */
-import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
-import type { ConsoleTables } from '@/lib/db/console-database';
-import { escapeLike } from '@/lib/db/like';
 import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { auditActionSchema } from './schema';
@@ -35,6 +32,8 @@ const timeBound = z.preprocess(
     .optional(),
 );
 
+const cursor = z.preprocess(blankToUndefined, z.coerce.number().int().min(1).optional());
+
 const auditFiltersSchema = z
   .object({
     operator: z.preprocess(blankToUndefined, z.string().max(255).optional()),
@@ -45,7 +44,9 @@ const auditFiltersSchema = z
     to: timeBound,
     // `reads=include`: the log's reads (READ_ACTIONS) are listed too; by default only what changed.
     reads: z.preprocess((value) => value === 'include' || value === true, z.boolean()),
-    page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+    // Keyset pages: the entries (or folded lines) older than `before`, or newer than `after`, by id.
+    before: cursor,
+    after: cursor,
   })
   .refine((filters) => !filters.from || !filters.to || lowerBound(filters.from) < upperBound(filters.to), {
     error: 'must be after `from`',
@@ -74,8 +75,11 @@ export function parseAuditFilters(
     : { success: false, fields: fieldErrors(parsed.error) };
 }
 
-/** The filters as a query string (without `page`), for links, pagination and the export. */
-export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number): string {
+/** Where a page of the log starts: older than `before`, or newer than `after` (ids). */
+export type AuditCursor = Pick<AuditFilters, 'before' | 'after'>;
+
+/** The filters as a query string (without a cursor unless given), for links, pagination and the export. */
+export function auditFiltersQuery(filters: Partial<AuditFilters>, cursor: AuditCursor = {}): string {
   const params = new URLSearchParams();
   if (filters.operator) params.set('operator', filters.operator);
   if (filters.action) params.set('action', filters.action);
@@ -84,7 +88,8 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
   if (filters.reads) params.set('reads', 'include');
-  if (page && page > 1) params.set('page', String(page));
+  if (cursor.before) params.set('before', String(cursor.before));
+  else if (cursor.after) params.set('after', String(cursor.after));
   return params.toString();
 }
 
@@ -93,7 +98,7 @@ export function auditFiltersQuery(filters: Partial<AuditFilters>, page?: number)
  * own history (its page), where another id that merely contains this one must not appear. Not in
  * the query string: the audit page searches by part of an id, as the directory does.
  */
-export type AuditQuery = Omit<AuditFilters, 'page' | 'reads'> & {
+export type AuditQuery = Omit<AuditFilters, 'before' | 'after' | 'reads'> & {
   exactGroup?: boolean;
   /** false: only changes (the audit page's default); unset, as for a group's own history: everything. */
   reads?: boolean;
@@ -104,48 +109,7 @@ export type AuditQuery = Omit<AuditFilters, 'page' | 'reads'> & {
  * exported. They stay on record; the audit page lists them when asked (`reads=include`), so that the
  * first page of a working day shows its changes, not one entry per group page opened.
  */
-const READ_ACTIONS = ['show-token', 'token.identify', 'audit.read', 'audit.export'] as const;
-
-/** A case-insensitive substring of a column, wildcards in the input taken literally. */
-function containing(column: 'operator_email' | 'user_group_id', part: string) {
-  // lower() on both sides: SQLite's LIKE ignores case (ASCII), PostgreSQL's does not.
-  const pattern = `%${escapeLike(part)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
-}
-
-export function applyAuditFilters<O>(
-  query: SelectQueryBuilder<ConsoleTables, 'audit_event', O>,
-  filters: AuditQuery,
-): SelectQueryBuilder<ConsoleTables, 'audit_event', O> {
-  // Reads are left out only where no action was asked for: asking for `show-token` lists those.
-  const withoutReads = filters.reads === false && !filters.action;
-  if (
-    !filters.operator &&
-    !filters.action &&
-    !filters.environment &&
-    !filters.group &&
-    !filters.from &&
-    !filters.to &&
-    !withoutReads
-  )
-    return query;
-  return query.where((eb) => {
-    const parts: Expression<SqlBool>[] = [];
-    if (withoutReads) parts.push(eb('action', 'not in', [...READ_ACTIONS]));
-    if (filters.operator) parts.push(containing('operator_email', filters.operator));
-    if (filters.action) parts.push(eb('action', '=', filters.action));
-    if (filters.environment) parts.push(eb('environment', '=', filters.environment));
-    if (filters.group)
-      parts.push(
-        filters.exactGroup
-          ? eb('user_group_id', '=', filters.group)
-          : containing('user_group_id', filters.group),
-      );
-    if (filters.from) parts.push(eb('at', '>=', lowerBound(filters.from)));
-    if (filters.to) parts.push(eb('at', '<', upperBound(filters.to)));
-    return eb.and(parts);
-  });
-}
+export const READ_ACTIONS = ['show-token', 'token.identify', 'audit.read', 'audit.export'] as const;
 
 /** 2026-02-30 parses (as March 2): a real date reads back as written. */
 function isRealDate(value: string): boolean {
@@ -160,7 +124,7 @@ function parseUtc(value: string): Date {
 }
 
 /** The first instant a `from` bound includes, as stored (ISO 8601 UTC). */
-function lowerBound(value: string): string {
+export function lowerBound(value: string): string {
   return parseUtc(value).toISOString();
 }
 

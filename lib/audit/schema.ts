@@ -121,6 +121,38 @@ const migrations: ConsoleMigrations = (dialect) => ({
       await sql`drop index audit_event_request`.execute(db);
     },
   },
+  // A year of entries: every filter of the page is walked newest first on an index of its own
+  // (lib/audit/query.ts), and the person's index ends in id on PostgreSQL too (SQLite's does anyway).
+  '2026-11-27-001-audit-filters-by-id': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('audit_event_action_id')
+        .on('audit_event')
+        .columns(['action', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('audit_event_operator_email_id')
+        .on('audit_event')
+        .columns(['operator_email', 'id'])
+        .execute();
+      await sql`drop index audit_event_operator`.execute(db);
+      await db.schema
+        .createIndex('audit_event_group_id')
+        .on('audit_event')
+        .columns(['user_group_id', 'id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index audit_event_group_id`.execute(db);
+      await db.schema
+        .createIndex('audit_event_operator')
+        .on('audit_event')
+        .column('operator_email')
+        .execute();
+      await sql`drop index audit_event_operator_email_id`.execute(db);
+      await sql`drop index audit_event_action_id`.execute(db);
+    },
+  },
 });
 
 /** Idempotent: applies what is missing, in order. */

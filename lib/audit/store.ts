@@ -3,10 +3,11 @@
  * so the launcher, the server and the tests use it alike.
  */
 import type { Insertable, Selectable } from 'kysely';
-import type { AuditEventTable, ConsoleDb } from '@/lib/db/console-database';
+import type { AuditEventTable, ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
-import { AUDIT_PAGE_SIZE, type AuditFilters, type AuditQuery, applyAuditFilters } from './filters';
+import { AUDIT_PAGE_SIZE, type AuditCursor, type AuditQuery } from './filters';
 import { tokenFingerprint } from './fingerprint';
+import { type AuditWhere, matchesNothing, resolveAuditFilters } from './query';
 import type { AuditAction } from './schema';
 
 export type AuditEvent = Selectable<AuditEventTable>;
@@ -98,161 +99,101 @@ export async function settleAuditEvent(
     .execute();
 }
 
+/**
+ * How far a page counts the entries its filters select: enough to say "3 entries" or "1,000+" (as the directory does);
+ * counting all of ten million would cost a walk of them all on every page.
+ */
+export const AUDIT_COUNT_LIMIT = 1_000;
+
 export interface AuditPage {
   events: AuditEvent[];
+  /** Entries the filters select, counted up to AUDIT_COUNT_LIMIT (see totalIsLowerBound). */
   total: number;
-  page: number;
-  pageCount: number;
+  totalIsLowerBound: boolean;
   pageSize: number;
+  /** The cursor of the next, older page (`before`), or null on the last. */
+  nextBefore: number | null;
+  /** The cursor of the newer page (`after`), or null on the first. */
+  previousAfter: number | null;
 }
 
-export async function listAuditEvents(
-  db: ConsoleDb,
-  filters: AuditQuery & Pick<AuditFilters, 'page'>,
-  pageSize = AUDIT_PAGE_SIZE,
-): Promise<AuditPage> {
-  const base = applyAuditFilters(db.selectFrom('audit_event'), filters);
-  const counted = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+export async function countWithin(database: ConsoleDatabase, where: AuditWhere) {
+  const counted = await database.db
+    .selectFrom(
+      where(database.db.selectFrom('audit_event').select('id'))
+        .limit(AUDIT_COUNT_LIMIT + 1)
+        .as('matches'),
+    )
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirstOrThrow();
   // PostgreSQL answers a count as a bigint string.
   const total = Number(counted.total);
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(filters.page, pageCount);
-  const events = await base
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  return { events, total, page, pageCount, pageSize };
+  return { total: Math.min(total, AUDIT_COUNT_LIMIT), totalIsLowerBound: total > AUDIT_COUNT_LIMIT };
 }
 
-/** Every row the filters select, newest first, as the page lists them. */
-export async function exportAuditEvents(
-  db: ConsoleDb,
-  filters: Omit<AuditFilters, 'page'>,
-  limit = 100_000,
-): Promise<AuditEvent[]> {
-  return applyAuditFilters(db.selectFrom('audit_event'), filters)
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
+const noPage = (pageSize: number): AuditPage => ({
+  events: [],
+  total: 0,
+  totalIsLowerBound: false,
+  pageSize,
+  nextBefore: null,
+  previousAfter: null,
+});
 
-/** How many of a folded request's entries the page carries; the rest are on the job's page. */
-const FOLDED_ENTRIES_SHOWN = 100;
-
-/**
- * One line of the audit page: an entry, or the entries that share one request id folded together.
- * Every console request writes one entry under its own id, except a bulk job: its rows, its start,
- * pauses and downloads all carry the job's id, and fold under it.
- */
-export type AuditItem =
-  | { kind: 'entry'; event: AuditEvent }
-  | {
-      kind: 'request';
-      requestId: string;
-      /** Entries of the request that the filters select. */
-      entries: number;
-      /** Its entries by action and outcome, to say "300 rows (298 success, 2 failed)". */
-      outcomes: { action: string; outcome: string; entries: number }[];
-      /** The newest FOLDED_ENTRIES_SHOWN of them, newest first. */
-      events: AuditEvent[];
-    };
-
-export interface AuditItemPage {
-  items: AuditItem[];
-  /** Entries the filters select, folded or not (what the export downloads). */
-  total: number;
-  page: number;
-  pageCount: number;
-  pageSize: number;
-}
-
-/**
- * The audit page's listing: the entries the filters select, those sharing a request id folded into
- * one item, newest first by each item's newest entry; paged by items, so a job of 10,000 rows is
- * one line, not 200 pages. An index on (request_id, id) answers the folding.
- */
-export async function listAuditItems(
-  db: ConsoleDb,
-  filters: AuditQuery & Pick<AuditFilters, 'page'>,
+/** One page of entries, newest first, older than `before` or newer than `after`. */
+export async function listAuditEvents(
+  database: ConsoleDatabase,
+  filters: AuditQuery & AuditCursor,
   pageSize = AUDIT_PAGE_SIZE,
-): Promise<AuditItemPage> {
-  const base = applyAuditFilters(db.selectFrom('audit_event'), filters);
-  // Counted over the grouped requests: PostgreSQL's count(distinct …) sorts, its group by hashes.
-  const counted = await db
-    .selectFrom(
-      base
-        .select((eb) => ['request_id', eb.fn.countAll().as('entries')])
-        .groupBy('request_id')
-        .as('requests'),
-    )
-    .select((eb) => [eb.fn.countAll().as('requests'), eb.fn.sum('entries').as('entries')])
-    .executeTakeFirstOrThrow();
-  // PostgreSQL answers a count (and a sum of counts) as a bigint or numeric string; none is null.
-  const total = Number(counted.entries ?? 0);
-  const pageCount = Math.max(1, Math.ceil(Number(counted.requests) / pageSize));
-  const page = Math.min(filters.page, pageCount);
-  const requests = await base
-    .select((eb) => ['request_id', eb.fn.max('id').as('last_id'), eb.fn.countAll().as('entries')])
-    .groupBy('request_id')
-    .orderBy((eb) => eb.fn.max('id'), 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  const singles = requests.filter((request) => Number(request.entries) === 1);
-  const folded = requests
-    .filter((request) => Number(request.entries) > 1)
-    .map((request) => request.request_id);
-  const [entries, outcomes, foldedEvents] = await Promise.all([
-    singles.length === 0
-      ? []
-      : db
-          .selectFrom('audit_event')
-          .selectAll()
-          .where(
-            'id',
-            'in',
-            singles.map((request) => Number(request.last_id)),
-          )
-          .execute(),
-    folded.length === 0
-      ? []
-      : base
-          .select((eb) => ['request_id', 'action', 'outcome', eb.fn.countAll().as('entries')])
-          .where('request_id', 'in', folded)
-          .groupBy(['request_id', 'action', 'outcome'])
-          .execute(),
-    Promise.all(
-      folded.map((requestId) =>
-        base
-          .selectAll()
-          .where('request_id', '=', requestId)
-          .orderBy('id', 'desc')
-          .limit(FOLDED_ENTRIES_SHOWN)
-          .execute(),
-      ),
-    ),
+): Promise<AuditPage> {
+  const where = await resolveAuditFilters(database, filters);
+  if (where === matchesNothing) return noPage(pageSize);
+  const newer = filters.after !== undefined && filters.before === undefined;
+  let page = where(database.db.selectFrom('audit_event').selectAll());
+  if (filters.before !== undefined) page = page.where('id', '<', filters.before);
+  else if (filters.after !== undefined) page = page.where('id', '>', filters.after);
+  const [rows, counted] = await Promise.all([
+    page
+      .orderBy('id', newer ? 'asc' : 'desc')
+      .limit(pageSize + 1)
+      .execute(),
+    countWithin(database, where),
   ]);
-  const entryById = new Map(entries.map((event) => [event.id, event]));
-  const eventsByRequest = new Map(folded.map((requestId, index) => [requestId, foldedEvents[index] ?? []]));
-  const items = requests.flatMap((request): AuditItem[] => {
-    if (Number(request.entries) === 1) {
-      const event = entryById.get(Number(request.last_id));
-      return event ? [{ kind: 'entry', event }] : [];
-    }
-    return [
-      {
-        kind: 'request',
-        requestId: request.request_id,
-        entries: Number(request.entries),
-        outcomes: outcomes
-          .filter((row) => row.request_id === request.request_id)
-          .map((row) => ({ action: row.action, outcome: row.outcome, entries: Number(row.entries) })),
-        events: eventsByRequest.get(request.request_id) ?? [],
-      },
-    ];
-  });
-  return { items, total, page, pageCount, pageSize };
+  const more = rows.length > pageSize;
+  const events = newer ? rows.slice(0, pageSize).reverse() : rows.slice(0, pageSize);
+  const first = events[0]?.id ?? null;
+  const last = events.at(-1)?.id ?? null;
+  return {
+    events,
+    ...counted,
+    pageSize,
+    nextBefore: (newer ? last !== null : more) ? last : null,
+    previousAfter: (newer ? more : filters.before !== undefined) ? first : null,
+  };
+}
+
+/**
+ * Every entry the filters select, newest first, in batches read by keyset: memory stays that of
+ * one batch however many there are (the CSV export streams them as they come).
+ */
+export async function* exportAuditRows(
+  database: ConsoleDatabase,
+  filters: AuditQuery,
+  limit = Number.POSITIVE_INFINITY,
+  batchSize = 1_000,
+): AsyncGenerator<AuditEvent[]> {
+  const where = await resolveAuditFilters(database, filters);
+  if (where === matchesNothing) return;
+  let before: number | undefined;
+  let left = limit;
+  while (left > 0) {
+    let query = where(database.db.selectFrom('audit_event').selectAll());
+    if (before !== undefined) query = query.where('id', '<', before);
+    const batch = await query.orderBy('id', 'desc').limit(Math.min(batchSize, left)).execute();
+    if (batch.length === 0) return;
+    yield batch;
+    left -= batch.length;
+    before = batch.at(-1)?.id;
+    if (batch.length < batchSize) return;
+  }
 }

@@ -48,16 +48,23 @@ const MIN_INDEXED_SEARCH = 3;
 
 /**
  * A search that matches thousands of groups is one to refine, not to page through: a search
- * collects at most this many matches (40 pages of 25) and says when there are more. Collecting
- * them first is also what keeps a search fast at 100,000 groups: a few matches are then sorted by
- * themselves instead of found by walking the whole sort index, and many matches are found early on
- * that walk. An unfiltered list counts and pages exactly.
+ * collects at most this many matches (40 pages of 25) and says when there are more. A few matches
+ * are then sorted by themselves; many are found early on a walk of the sort's index.
  */
 export const SEARCH_MATCH_LIMIT = 1_000;
 
+/**
+ * The list without a search counts this far (400 pages of 25), from the index alone: counting a
+ * million groups on every page is what made the first page slow at that size.
+ */
+export const LIST_COUNT_LIMIT = 10_000;
+
+/** How many index entries a short (unindexed) search reads on SQLite before it lets others run. */
+const SCAN_CHUNK = 50_000;
+
 type DirectoryRows = ReturnType<typeof liveRows>;
 
-function liveRows(db: ConsoleDb, query: DirectoryQuery) {
+function liveRows(db: ConsoleDb, query: Pick<DirectoryQuery, 'environment' | 'includeDeleted'>) {
   const rows = directoryDb(db)
     .selectFrom('directory_entry')
     .where('directory_entry.environment', '=', query.environment);
@@ -82,96 +89,193 @@ function containing(database: ConsoleDatabase, search: string) {
   return sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} ${like} ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} ${like} ${pattern} escape '\\')`;
 }
 
-/** The rows matching a search, as a filter, and their keys up to SEARCH_MATCH_LIMIT + 1. */
-async function matchSearch(database: ConsoleDatabase, query: DirectoryQuery, search: string) {
+/** The keys of the rows a search matches, up to `limit` + 1 (more: the caller says "1,000+"). */
+async function matchingKeys(
+  database: ConsoleDatabase,
+  query: DirectoryQuery,
+  search: string,
+  limit: number,
+): Promise<RowKey[]> {
   const { db } = database;
-  const rows = liveRows(db, query);
+  if (database.dialect === 'postgres') {
+    // pg_trgm's index for 3+ characters; shorter, a scan in the database's own process.
+    const found = await liveRows(db, query)
+      .where(containing(database, search))
+      .select(rowKeyOf(database).as('row_key'))
+      .limit(limit + 1)
+      .execute();
+    return found.map((row) => row.row_key);
+  }
   // Characters, not UTF-16 units: the trigram index counts code points.
-  if (database.dialect === 'sqlite' && [...search].length >= MIN_INDEXED_SEARCH) {
-    // A trigram phrase: the characters as typed, quotes doubled.
+  if ([...search].length >= MIN_INDEXED_SEARCH) {
+    // A trigram phrase: the characters as typed, quotes doubled. Collected from the index's side,
+    // which stops at the limit.
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    // Collected from the index's side, which stops at the limit.
-    const { rows: found } = await sql<{ rowid: number }>`select directory_entry.rowid as rowid
+    const { rows } = await sql<{ rowid: number }>`select directory_entry.rowid as rowid
       from directory_search join directory_entry on directory_entry.rowid = directory_search.rowid
       where directory_search match ${phrase} and directory_entry.environment = ${query.environment}
       ${query.includeDeleted ? sql`` : sql`and directory_entry.deleted_at is null`}
-      limit ${SEARCH_MATCH_LIMIT + 1}`.execute(db);
-    const filter = rows.where(
-      sql<SqlBool>`directory_entry.rowid in (select rowid from directory_search where directory_search match ${phrase})`,
-    );
-    return { filter, keys: found.map((row): RowKey => row.rowid) };
+      limit ${limit + 1}`.execute(db);
+    return rows.map((row) => row.rowid);
   }
-  const filter = rows.where(containing(database, search));
-  // SQLite reads a short search from the id index, which holds the name too: no row is read to test it.
-  const found = await filter
-    .select(rowKeyOf(database).as('row_key'))
-    .limit(SEARCH_MATCH_LIMIT + 1)
-    .execute();
-  return { filter, keys: found.map((row) => row.row_key) };
+  return scanInChunks(database, query, search, limit);
+}
+
+/**
+ * One or two characters, which no trigram holds: the environment's ids and names are read from
+ * the id index, SCAN_CHUNK entries at a time, the event loop free between chunks (SQLite's driver
+ * is synchronous: one long scan would hold every other request).
+ */
+async function scanInChunks(
+  database: ConsoleDatabase,
+  query: DirectoryQuery,
+  search: string,
+  limit: number,
+): Promise<RowKey[]> {
+  const keys: RowKey[] = [];
+  const pattern = `%${escapeLike(search)}%`;
+  let after = '';
+  for (;;) {
+    // The live groups from an index that holds all a chunk reads (covering): a row is never read.
+    const chunk = query.includeDeleted
+      ? sql`select rowid as row_key, user_group_id, name from directory_entry
+          where environment = ${query.environment} and user_group_id > ${after}
+          order by user_group_id limit ${SCAN_CHUNK}`
+      : sql`select rowid as row_key, user_group_id, name from directory_entry indexed by directory_entry_scan
+          where environment = ${query.environment} and deleted_at is null and user_group_id > ${after}
+          order by user_group_id limit ${SCAN_CHUNK}`;
+    const { rows } = await sql<{
+      last_id: string | null;
+      hits: string | null;
+    }>`select max(user_group_id) as last_id,
+        json_group_array(row_key) filter (where user_group_id like ${pattern} escape '\\' or name like ${pattern} escape '\\') as hits
+      from (${chunk}) as chunk`.execute(database.db);
+    const [summary] = rows;
+    if (!summary?.last_id) return keys;
+    keys.push(...(JSON.parse(summary.hits ?? '[]') as number[]));
+    if (keys.length > limit) return keys.slice(0, limit + 1);
+    after = summary.last_id;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export async function searchDirectory(
   database: ConsoleDatabase,
   query: DirectoryQuery,
 ): Promise<DirectoryPage> {
-  const { db } = database;
-  const rowKey = rowKeyOf(database);
   const pageSize = query.pageSize ?? 25;
   // NUL ends an SQLite string early (the FTS query would fail) and PostgreSQL text cannot hold
   // one. No id or name holds one.
   const search = query.search?.replaceAll('\0', '').trim() ?? '';
-  let candidates: DirectoryRows;
-  let total: number;
-  let totalIsLowerBound = false;
-  if (search) {
-    const { filter, keys } = await matchSearch(database, query, search);
-    totalIsLowerBound = keys.length > SEARCH_MATCH_LIMIT;
-    total = Math.min(keys.length, SEARCH_MATCH_LIMIT);
-    candidates = totalIsLowerBound
-      ? filter
-      : liveRows(db, query).where(
-          keys.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`${rowKey} in (${sql.join(keys)})`,
-        );
-  } else {
-    candidates = liveRows(db, query);
-    const counted = await candidates.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-    // PostgreSQL answers a count as a bigint string.
-    total = Number(counted.total);
-  }
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
   const sort = sortColumn[query.sort ?? 'updated'];
-  const direction = (query.descending ?? query.sort === undefined) ? 'desc' : 'asc';
-  // The page's rows found in the index first, then read: a deep page skips index entries, not rows.
-  const found = await candidates
-    .select(rowKey.as('row_key'))
-    .orderBy(`directory_entry.${sort}`, (order) => {
-      const ordered = direction === 'desc' ? order.desc() : order.asc();
-      // SQLite sorts NULL (a name or creation time never seen) first; PostgreSQL last unless told.
-      if (database.dialect === 'sqlite') return ordered;
-      return direction === 'desc' ? ordered.nullsLast() : ordered.nullsFirst();
-    })
-    .orderBy('directory_entry.user_group_id', 'asc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  const order = found.map((row) => row.row_key);
-  const rows =
-    order.length === 0
-      ? []
-      : await directoryDb(db)
-          .selectFrom('directory_entry')
-          .selectAll()
-          .select(rowKey.as('row_key'))
-          .where('directory_entry.environment', '=', query.environment)
-          .where(sql<SqlBool>`${rowKey} in (${sql.join(order)})`)
-          .execute();
-  const byKey = new Map(rows.map((row) => [row.row_key, row]));
-  const groups = order.flatMap((key) => {
+  const descending = query.descending ?? query.sort === undefined;
+  if (search) {
+    const keys = await matchingKeys(database, query, search, SEARCH_MATCH_LIMIT);
+    if (keys.length <= SEARCH_MATCH_LIMIT) return fewMatches(database, query, keys, pageSize);
+    // Many: a walk of the sort's index meets matches early. Past 3 characters by the trigram index.
+    return pageOf(database, query, liveRows(database.db, query).where(containing(database, search)), {
+      total: SEARCH_MATCH_LIMIT,
+      totalIsLowerBound: true,
+    });
+  }
+  const rows = liveRows(database.db, query);
+  const counted = await database.db
+    .selectFrom(
+      rows
+        .select(rowKeyOf(database).as('row_key'))
+        .limit(LIST_COUNT_LIMIT + 1)
+        .as('listed'),
+    )
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirstOrThrow();
+  // PostgreSQL answers a count as a bigint string.
+  const total = Number(counted.total);
+  return pageOf(database, query, rows, {
+    total: Math.min(total, LIST_COUNT_LIMIT),
+    totalIsLowerBound: total > LIST_COUNT_LIMIT,
+  });
+
+  /** A page of rows read in the order of the sort's index (ties by id, the same way). */
+  async function pageOf(
+    database: ConsoleDatabase,
+    query: DirectoryQuery,
+    candidates: DirectoryRows,
+    counted: { total: number; totalIsLowerBound: boolean },
+  ): Promise<DirectoryPage> {
+    const rowKey = rowKeyOf(database);
+    const pageCount = Math.max(1, Math.ceil(counted.total / pageSize));
+    const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
+    const found = await candidates
+      .select(rowKey.as('row_key'))
+      .orderBy(`directory_entry.${sort}`, (order) => {
+        const ordered = descending ? order.desc() : order.asc();
+        // SQLite sorts NULL (a name or creation time never seen) first; PostgreSQL last unless told.
+        if (database.dialect === 'sqlite') return ordered;
+        return descending ? ordered.nullsLast() : ordered.nullsFirst();
+      })
+      .orderBy('directory_entry.user_group_id', descending ? 'desc' : 'asc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
+    const groups = await entriesInOrder(
+      database,
+      query,
+      found.map((row) => row.row_key),
+    );
+    return { groups, ...counted, page, pageCount, pageSize };
+  }
+
+  /** At most SEARCH_MATCH_LIMIT matches: read by key, sorted here as the indexes would sort them. */
+  async function fewMatches(
+    database: ConsoleDatabase,
+    query: DirectoryQuery,
+    keys: RowKey[],
+    pageSize: number,
+  ): Promise<DirectoryPage> {
+    const pageCount = Math.max(1, Math.ceil(keys.length / pageSize));
+    const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
+    const rows = await rowsByKey(database, query, keys);
+    const sortKey = (row: DirectoryEntryTable) => {
+      const value = row[sort];
+      return value === null ? null : Buffer.from(String(value));
+    };
+    const ordered = rows
+      .map((row) => ({ row, key: sortKey(row), id: Buffer.from(row.user_group_id) }))
+      .sort((a, b) => {
+        // NULL first ascending, last descending; byte order, as SQLite's BINARY and PostgreSQL's "C".
+        const byValue =
+          a.key === null || b.key === null
+            ? Number(b.key === null) - Number(a.key === null)
+            : Buffer.compare(a.key, b.key);
+        const order = byValue !== 0 ? byValue : Buffer.compare(a.id, b.id);
+        return descending ? -order : order;
+      });
+    const groups = ordered.slice((page - 1) * pageSize, page * pageSize).map(({ row }) => toEntry(row));
+    return { groups, total: keys.length, totalIsLowerBound: false, page, pageCount, pageSize };
+  }
+}
+
+async function rowsByKey(database: ConsoleDatabase, query: DirectoryQuery, keys: RowKey[]) {
+  if (keys.length === 0) return [];
+  const rows = directoryDb(database.db)
+    .selectFrom('directory_entry')
+    .selectAll()
+    .select(rowKeyOf(database).as('row_key'))
+    .where(sql<SqlBool>`${rowKeyOf(database)} in (${sql.join(keys)})`);
+  // PostgreSQL's key is the id, unique within an environment. SQLite's rowid is unique in the
+  // table, and naming the environment there leads its planner to walk the environment instead.
+  return (
+    database.dialect === 'postgres' ? rows.where('directory_entry.environment', '=', query.environment) : rows
+  ).execute();
+}
+
+/** The rows of these keys, in the keys' order. */
+async function entriesInOrder(database: ConsoleDatabase, query: DirectoryQuery, order: RowKey[]) {
+  const byKey = new Map((await rowsByKey(database, query, order)).map((row) => [row.row_key, row]));
+  return order.flatMap((key) => {
     const row = byKey.get(key);
     return row ? [toEntry(row)] : [];
   });
-  return { groups, total, totalIsLowerBound, page, pageCount, pageSize };
 }
 
 /**
@@ -193,4 +297,36 @@ export async function directoryMatchingIds(
     .limit(limit)
     .execute();
   return rows.map((row) => row.user_group_id);
+}
+
+/**
+ * The ids, in any environment and deleted ones too, that hold `part` (any case): how the audit log
+ * finds a group's entries by part of its id without reading the log. At most `limit`; null when
+ * more groups match (the part is too common to list). Under three characters the trigram index
+ * cannot answer: none (the caller takes the part as a whole id).
+ */
+export async function directoryIdsContaining(
+  database: ConsoleDatabase,
+  part: string,
+  limit: number,
+): Promise<string[] | null> {
+  const search = part.replaceAll('\0', '').trim();
+  if ([...search].length < MIN_INDEXED_SEARCH) return [];
+  const { db } = database;
+  const rows =
+    database.dialect === 'sqlite'
+      ? (
+          await sql<{ user_group_id: string }>`select directory_entry.user_group_id
+            from directory_search join directory_entry on directory_entry.rowid = directory_search.rowid
+            where directory_search match ${`{user_group_id} : "${search.replaceAll('"', '""')}"`}
+            limit ${limit + 1}`.execute(db)
+        ).rows
+      : await directoryDb(db)
+          .selectFrom('directory_entry')
+          .select('user_group_id')
+          .where(sql<SqlBool>`user_group_id ilike ${`%${escapeLike(search)}%`} escape '\\'`)
+          .limit(limit + 1)
+          .execute();
+  if (rows.length > limit) return null;
+  return [...new Set(rows.map((row) => row.user_group_id))];
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { directoryDb, migrateDirectory } from './schema';
-import { directoryMatchingIds, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
+import { directoryMatchingIds, LIST_COUNT_LIMIT, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
 import {
   findDirectoryEntry,
   recordDeletion,
@@ -315,9 +315,44 @@ describe('the directory', () => {
       'Rare Zebra 1000',
       'Rare Zebra 500',
     ]);
-    // The unfiltered list counts exactly, past the limit.
+    // The unfiltered list counts exactly, past the search's limit.
     const all = await searchDirectory(database, { environment: 'Testing', includeDeleted: true });
     expect(all.totalIsLowerBound).toBe(false);
     expect(all.total).toBeGreaterThan(SEARCH_MATCH_LIMIT);
+    // A search of one or two characters (no trigram) finds the same groups as a longer one would.
+    const short = await search('7', { sort: 'id' });
+    const { rows: liked } = await sql<{ n: number | string }>`select count(*) as n from directory_entry
+      where environment = 'Testing' and deleted_at is null and (user_group_id like '%7%' or name like '%7%')`.execute(
+      database.db,
+    );
+    expect(short.total).toBe(Number(liked[0]?.n));
+    const shortIds = (await search('7', { sort: 'id', pageSize: 100, page: 2 })).groups.map(
+      (entry) => entry.userGroupId,
+    );
+    expect(shortIds.every((id) => id.includes('7'))).toBe(true);
+  });
+
+  it('counts the list without a search up to its own bound: a million groups are not counted per page', async () => {
+    const rows = Array.from({ length: LIST_COUNT_LIMIT + 1 }, (_, n) => ({
+      environment: 'Customer',
+      user_group_id: `listed-${String(n).padStart(6, '0')}`,
+      name: null,
+      updated_at: '2099-02-01T00:00:00.000Z',
+    }));
+    for (let start = 0; start < rows.length; start += 500)
+      await directoryDb(database.db)
+        .insertInto('directory_entry')
+        .values(rows.slice(start, start + 500))
+        .execute();
+    const list = await searchDirectory(database, { environment: 'Customer', sort: 'id', page: 10_000 });
+    expect(list).toMatchObject({
+      total: LIST_COUNT_LIMIT,
+      totalIsLowerBound: true,
+      pageCount: 400,
+      page: 400,
+    });
+    // Ties on the sort's value go by id in the same direction, as the index holds them.
+    const newest = await searchDirectory(database, { environment: 'Customer', pageSize: 2 });
+    expect(newest.groups.map((entry) => entry.userGroupId)).toEqual(['listed-010000', 'listed-009999']);
   });
 });

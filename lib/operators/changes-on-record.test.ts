@@ -36,7 +36,7 @@ const auditWritesFail = <T>(run: () => Promise<T>): Promise<T> =>
   whileInsertsFail(harness.server.database, 'audit_event', run);
 
 async function entries(action: AuditAction) {
-  return (await listAuditEvents(harness.server.database.db, { action, page: 1 })).events;
+  return (await listAuditEvents(harness.server.database, { action })).events;
 }
 
 function operatorRow(email: string) {

@@ -47,7 +47,7 @@ async function addOperator(email: string, role: 'support' | 'admin' | 'viewer') 
 }
 
 async function entries(action: AuditAction, email: string) {
-  const { events } = await listAuditEvents(server.database.db, { action, page: 1 });
+  const { events } = await listAuditEvents(server.database, { action });
   return events.filter((event) => event.operator_email === email);
 }
 

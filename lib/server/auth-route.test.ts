@@ -71,7 +71,7 @@ describe('the /api/auth handler', () => {
     expect(cookie).toMatch(/Max-Age=43200/);
     expect(cookie).not.toMatch(/Secure/);
     const { database } = await consoleServer();
-    const { events } = await listAuditEvents(database.db, { action: 'sign-in', page: 1 });
+    const { events } = await listAuditEvents(database, { action: 'sign-in' });
     expect(events[0]).toMatchObject({
       operator_email: 'admin@unit.example',
       outcome: 'success',
@@ -175,7 +175,7 @@ describe('the /api/auth handler', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await limited.json()).error.code).toBe('rate_limited');
     const { database } = await consoleServer();
-    const { events } = await listAuditEvents(database.db, { operator: 'target@unit.example', page: 1 });
+    const { events } = await listAuditEvents(database, { operator: 'target@unit.example' });
     expect(events.map((event) => event.outcome)).toEqual([
       'rate_limited',
       'invalid_email_or_password',

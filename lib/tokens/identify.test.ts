@@ -92,9 +92,8 @@ describe('identifying a pasted token', () => {
   it('is on record by fingerprint, never by token, with what it found', async () => {
     const token = await tokenOf('identify-audited');
     await identified(token);
-    const { events } = await listAuditEvents(harness.server.database.db, {
+    const { events } = await listAuditEvents(harness.server.database, {
       action: 'token.identify',
-      page: 1,
     });
     const entry = events.find((event) => event.token_fingerprint === tokenFingerprint(token));
     expect(entry).toMatchObject({
@@ -160,9 +159,8 @@ describe('a draft rotation job made from pasted tokens (security round 3)', () =
     );
     expect(created.status).toBe(200);
     const job = (await created.json()) as { id: string };
-    const { events } = await listAuditEvents(harness.server.database.db, {
+    const { events } = await listAuditEvents(harness.server.database, {
       action: 'token.identify',
-      page: 1,
     });
     const lookUps = events.filter((event) => event.request_id === job.id);
     expect(lookUps.map((event) => [event.token_fingerprint, event.user_group_id]).sort()).toEqual(

@@ -9,7 +9,7 @@
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { directoryDb } from '@/lib/directory/schema';
-import type { Environment } from '@/lib/environments';
+import { type Environment, environments } from '@/lib/environments';
 
 /**
  * current: the group's token as this console last saw it; replaced: a rotation ended it; deleted:
@@ -83,6 +83,8 @@ export async function identifyToken(db: ConsoleDb, token: string): Promise<Token
     directoryDb(db)
       .selectFrom('directory_entry')
       .select(['environment', 'user_group_id', 'name'])
+      // Every environment named, so the primary key (environment, id) answers, not a scan.
+      .where('environment', 'in', [...environments])
       .where('user_group_id', '=', token)
       .execute(),
   ]);

@@ -42,7 +42,7 @@ async function database(): Promise<ConsoleDatabase> {
 }
 
 async function history(id: string) {
-  const { events } = await listAuditEvents((await database()).db, { group: id, page: 1 });
+  const { events } = await listAuditEvents(await database(), { group: id });
   return events;
 }
 

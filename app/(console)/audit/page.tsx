@@ -2,8 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
-import { type AuditFilters, auditFiltersQuery, parseAuditFilters } from '@/lib/audit/filters';
-import { listAuditItems } from '@/lib/audit/store';
+import {
+  type AuditCursor,
+  type AuditFilters,
+  auditFiltersQuery,
+  parseAuditFilters,
+} from '@/lib/audit/filters';
+import { listAuditItems } from '@/lib/audit/listing';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
@@ -62,33 +67,49 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
 async function AuditResults({ filters, context }: { filters: AuditFilters; context: PageContext }) {
   const { server, operator } = context;
   const { database } = server;
-  const page = await listAuditItems(database.db, filters);
+  const page = await listAuditItems(database, filters);
   const shown = page.items.reduce((rows, item) => rows + (item.kind === 'entry' ? 1 : item.events.length), 0);
   await server.auditLog.read('audit.read', operator, randomUUID(), filters, shown, context.fromAnotherSite);
   const exportQuery = auditFiltersQuery(filters);
-  const pageLink = (number: number) => {
-    const pageQuery = auditFiltersQuery(filters, number);
+  const pageLink = (cursor: AuditCursor) => {
+    const pageQuery = auditFiltersQuery(filters, cursor);
     return pageQuery ? `/audit?${pageQuery}` : '/audit';
   };
+  // Counted up to 1,000: a year of entries is not counted on every page.
+  const entries = page.totalIsLowerBound
+    ? `${page.total.toLocaleString('en')}+ entries`
+    : plural(page.total, 'entry');
+  const rows = page.totalIsLowerBound
+    ? `${page.total.toLocaleString('en')}+ rows`
+    : plural(page.total, 'row');
   return (
     <section aria-label="Results" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-muted-foreground" data-testid="audit-summary">
-          {plural(page.total, 'entry')} · page {page.page} of {page.pageCount}
+          {entries}
+          {filters.before || filters.after ? ' · older entries' : ''}
         </p>
         <a
           href={`${routePath(consoleRoutes.exportAudit, {})}${exportQuery ? `?${exportQuery}` : ''}`}
           download
           className="inline-flex h-8 items-center rounded-md border border-border bg-card px-3 text-xs font-medium shadow-xs hover:bg-muted"
         >
-          Export CSV ({plural(page.total, 'row')})
+          Export CSV ({rows})
         </a>
       </div>
       <AuditTable items={page.items} />
-      {page.pageCount > 1 ? (
+      {page.previousAfter !== null || page.nextBefore !== null ? (
         <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
-          {page.page > 1 ? <Link href={pageLink(page.page - 1)}>← Newer</Link> : <span />}
-          {page.page < page.pageCount ? <Link href={pageLink(page.page + 1)}>Older →</Link> : <span />}
+          {page.previousAfter !== null ? (
+            <Link href={pageLink({ after: page.previousAfter })}>← Newer</Link>
+          ) : (
+            <span />
+          )}
+          {page.nextBefore !== null ? (
+            <Link href={pageLink({ before: page.nextBefore })}>Older →</Link>
+          ) : (
+            <span />
+          )}
         </nav>
       ) : null}
     </section>

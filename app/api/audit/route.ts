@@ -8,7 +8,7 @@ import { consoleRoute } from '@/lib/server/route';
 export const GET = consoleRoute(consoleRoutes.readAudit, async ({ request, operator, requestId, server }) => {
   const parsed = parseAuditFilters(new URL(request.url).searchParams);
   if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
-  const page = await listAuditEvents(server.database.db, parsed.filters);
+  const page = await listAuditEvents(server.database, parsed.filters);
   await server.auditLog.read('audit.read', operator, requestId, parsed.filters, page.events.length);
   return page;
 });

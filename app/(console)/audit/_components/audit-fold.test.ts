@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent, AuditItem } from '@/lib/audit/store';
+import type { AuditItem } from '@/lib/audit/listing';
+import type { AuditEvent } from '@/lib/audit/store';
 import { summariseFold } from './audit-fold';
 
 type Outcome = { action: string; outcome: string; entries: number };

@@ -2,7 +2,7 @@
  * What a folded request (the entries sharing one request id: a bulk job's rows, its start, its
  * downloads) says in one line: "bulk rotate: 300 rows (298 success, 2 failed)". Plain module.
  */
-import type { AuditItem } from '@/lib/audit/store';
+import type { AuditItem } from '@/lib/audit/listing';
 import { plural } from '@/lib/plural';
 
 type FoldedRequest = Extract<AuditItem, { kind: 'request' }>;

@@ -1,5 +1,6 @@
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { AuditEvent, AuditItem } from '@/lib/audit/store';
+import type { AuditItem } from '@/lib/audit/listing';
+import type { AuditEvent } from '@/lib/audit/store';
 import { AuditRow, auditColumns } from './audit-row';
 import { FoldedRequest } from './folded-request';
 

@@ -7,7 +7,7 @@ import { jobPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
 import { TableBody, TableCell, TableRow } from '@/components/ui/table';
-import type { AuditItem } from '@/lib/audit/store';
+import type { AuditItem } from '@/lib/audit/listing';
 import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { utcSecond } from '@/lib/time';

@@ -44,10 +44,10 @@ export default async function GroupPage({ params }: GroupPageProps) {
   const slug = slugOf[environment];
   const { database } = server;
   // A group's own history lists its reads too (Show token's looks): who saw its token, and when.
-  const historyFilters = { group: userGroupId, exactGroup: true, environment, page: 1, reads: true };
+  const historyFilters = { group: userGroupId, exactGroup: true, environment, reads: true };
   const [entry, history] = await Promise.all([
     findDirectoryEntry(database.db, environment, userGroupId),
-    listAuditEvents(database.db, historyFilters),
+    listAuditEvents(database, historyFilters),
   ]);
   // Reading a group's history is reading the audit log: on record like any other read.
   await server.auditLog.read(
