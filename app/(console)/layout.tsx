@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { LandingFocus } from '@/components/landing-focus';
+import { Providers } from '@/components/providers';
 import { environments } from '@/lib/environments';
 import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { pageContext } from '@/lib/server/page-context';
@@ -18,7 +19,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     environment,
     configured: upstreams[environment] !== null,
   }));
-  return (
+  const shell = (
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
@@ -51,4 +52,6 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       />
     </div>
   );
+  // The query client is here, not in the root layout: the empty page would carry it (app/layout.tsx).
+  return <Providers>{shell}</Providers>;
 }
