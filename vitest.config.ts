@@ -60,6 +60,7 @@ export default defineConfig({
             'app/**/*.test.ts',
             'components/**/*.test.{ts,tsx}',
             'bench/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           exclude: ['**/node_modules/**', ...pureTests],
         },

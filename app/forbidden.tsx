@@ -1,5 +1,3 @@
-import Link from 'next/link';
-
 /** What `forbidden()` renders (HTTP 403): the operator is signed in, their role may not open this page. */
 export default function Forbidden() {
   return (
@@ -10,9 +8,10 @@ export default function Forbidden() {
         Ask an admin of the console for another role if you need it.
       </p>
       <p className="text-sm">
-        <Link href="/" className="underline">
+        {/* A plain link (a full load): next/link's code would weigh on the empty page, which loads this boundary. */}
+        <a href="/" className="underline">
           Back to the console
-        </Link>
+        </a>
       </p>
     </main>
   );

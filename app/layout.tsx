@@ -1,6 +1,5 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { Providers } from '@/components/providers';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -16,12 +15,14 @@ export const viewport: Viewport = {
   ],
 };
 
+/**
+ * No client code of its own: every page loads this layout, so it is the empty page's weight
+ * (scripts/page-weight.ts). The query client comes with the layouts of the pages that use it.
+ */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-dvh">
-        <Providers>{children}</Providers>
-      </body>
+      <body className="min-h-dvh">{children}</body>
     </html>
   );
 }

@@ -12,8 +12,8 @@ import { type Browser, chromium } from '@playwright/test';
 import { type stateByRole, supportCredentials, viewerCredentials } from '../e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable, noChromiumHelp } from '../e2e/support/chromium';
 import { signInThroughPage } from '../e2e/support/sign-in';
+import { GZIP_LEVEL, PAGE_BUDGET_KB } from '../scripts/page-weight';
 import { type BenchConsole, startBenchConsole } from './console-server';
-import { BUDGET_KB, GZIP_LEVEL } from './page-weight';
 import { round } from './pairs';
 
 type Role = keyof typeof stateByRole;
@@ -75,12 +75,12 @@ export async function benchBrowserPageWeight(): Promise<BrowserPageWeightResult>
       for (const role of roles) {
         const { kB, transferKB, scripts } = await weigh(path, role);
         const deltaKB = round(kB - empty.kB);
-        pages.push({ page, role, kB, deltaKB, transferKB, scripts, withinBudget: deltaKB <= BUDGET_KB });
+        pages.push({ page, role, kB, deltaKB, transferKB, scripts, withinBudget: deltaKB <= PAGE_BUDGET_KB });
       }
     }
     return {
       gzipLevel: GZIP_LEVEL,
-      budgetKB: BUDGET_KB,
+      budgetKB: PAGE_BUDGET_KB,
       contentEncodings: [...encodings].sort(),
       emptyPage: { path: emptyPath, kB: empty.kB, transferKB: empty.transferKB, scripts: empty.scripts },
       pages,

@@ -5,6 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { measurePageWeight } from '../scripts/page-weight';
 import { benchBulk } from './bulk';
 import { compareRuns, REPEAT_TOLERANCE, type SavedRun } from './compare';
 import { benchConsole } from './console';
@@ -12,7 +13,6 @@ import { ensureBuild } from './console-server';
 import { benchDirectory } from './directory';
 import { benchFootprint, FOOTPRINT_BUDGET_MB, START_BUDGET_MS } from './footprint';
 import { benchPace } from './pace';
-import { benchPageWeight } from './page-weight';
 import { benchBrowserPageWeight } from './page-weight-browser';
 import {
   CONSOLE_WARMUP_SECONDS,
@@ -112,7 +112,7 @@ if (wanted('console')) {
 }
 
 if (wanted('pages')) {
-  const pages = await benchPageWeight();
+  const pages = await measurePageWeight();
   const browser = await benchBrowserPageWeight();
   results.pages = { manifests: pages, chromium: browser };
   console.info(

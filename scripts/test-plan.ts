@@ -19,7 +19,7 @@ function filesUnder(dir: string, matches: (name: string) => boolean): string[] {
   return found;
 }
 
-const unitFiles = ['lib', 'app', 'components', 'bench'].flatMap((dir) =>
+const unitFiles = ['lib', 'app', 'components', 'bench', 'scripts'].flatMap((dir) =>
   filesUnder(dir, (name) => /\.test\.tsx?$/.test(name)),
 );
 const e2eSpecs = filesUnder('e2e', (name) => name.endsWith('.spec.ts'));
@@ -34,7 +34,7 @@ const steps: Array<[string, string, string]> = [
   ],
   [
     'test:e2e',
-    `npm run build (Next and the compiled server), then Playwright: ${e2eSpecs.length} spec files in Chromium, one worker, against the real console`,
+    `npm run build (Next and the compiled server), the page budget from its manifests (scripts/page-budget.ts), then Playwright: ${e2eSpecs.length} spec files in Chromium, one worker, against the real console`,
     '~7 min',
   ],
   [

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import { LandingFocus } from '@/components/landing-focus';
+import { Providers } from '@/components/providers';
 import { environments } from '@/lib/environments';
 import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { pageContext } from '@/lib/server/page-context';
 import { stepUpRemainingMs } from '@/lib/two-factor/step-up';
 import { OperatorNav } from './_operator/operator-nav';
-import { StepUpDialog } from './_operator/step-up-dialog';
+import { StepUpPrompt } from './_operator/step-up-prompt';
 
 /**
  * The signed-in console: a header with the product name, then the page. Without a session it sends
@@ -18,7 +19,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     environment,
     configured: upstreams[environment] !== null,
   }));
-  return (
+  const shell = (
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
@@ -42,7 +43,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>
-      <StepUpDialog
+      <StepUpPrompt
         minutes={Math.round(auth.stepUpSeconds / 60)}
         confirmedForMs={stepUpRemainingMs(operator, server.config)}
         hasAuthenticator={operator.twoFactorEnabled}
@@ -51,4 +52,6 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       />
     </div>
   );
+  // The query client is here, not in the root layout: the empty page would carry it (app/layout.tsx).
+  return <Providers>{shell}</Providers>;
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { ShieldCheck } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useStartSingleSignOn } from '@/app/sign-in/_hooks/use-start-single-sign-on';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -17,67 +17,53 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { noteConfirmedFor, registerStepUpPrompt } from '@/lib/browser-client/step-up-prompt';
+import { noteConfirmedFor } from '@/lib/browser-client/step-up-prompt';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 import { PasskeyConfirmation } from './passkey-confirmation';
 
-type StepUpDialogProps = {
+export type StepUpDialogProps = {
   /** CONSOLE_STEP_UP_MINUTES, for the explanation. */
   minutes: number;
-  /** How long this session's recent authentication still holds, as the server rendered the page. */
-  confirmedForMs: number;
   /** An authenticator app is enrolled: a code may stand in for the password. */
   hasAuthenticator: boolean;
   /** They have a passkey (and the console's address allows passkeys): it may confirm instead. */
   hasPasskey: boolean;
   /** Signed in through single sign-on: signing in there again is their confirmation. */
   sso: { name: string } | null;
+  open: boolean;
+  /** Confirmed, or closed without: the question is answered. */
+  onSettled: (confirmed: boolean) => void;
 };
 
 /**
  * The dialog over a production action that needs a recent authentication (lib/two-factor/step-up.ts):
- * the route client asks it (lib/browser-client/step-up-prompt.ts), and the action goes on once the
- * person has confirmed, with everything they typed still in place.
+ * the route client asks it (lib/browser-client/step-up-prompt.ts) through ./step-up-prompt.tsx, which
+ * loads it then, and the action goes on once the person has confirmed, with everything they typed
+ * still in place.
  */
 export function StepUpDialog({
   minutes,
-  confirmedForMs,
   hasAuthenticator,
   hasPasskey,
   sso,
+  open,
+  onSettled,
 }: StepUpDialogProps) {
   const id = useId();
-  const [open, setOpen] = useState(false);
   const [method, setMethod] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
-  const settle = useRef<((confirmed: boolean) => void) | null>(null);
   // The password, an authenticator code or a backup code.
   const stepUp = useRouteMutation(consoleRoutes.stepUp);
   const returnPath = () => `${window.location.pathname}${window.location.search}`;
   const signInAgain = useStartSingleSignOn('/', { onError: () => undefined });
 
-  useEffect(() => {
-    registerStepUpPrompt(
-      () =>
-        new Promise<boolean>((resolve) => {
-          settle.current = resolve;
-          setOpen(true);
-        }),
-    );
-    return () => registerStepUpPrompt(null);
-  }, []);
-
-  useEffect(() => noteConfirmedFor(confirmedForMs), [confirmedForMs]);
-
   function close(confirmed: boolean) {
     if (confirmed) noteConfirmedFor(minutes * 60_000);
-    setOpen(false);
     setValue('');
     stepUp.reset();
-    settle.current?.(confirmed);
-    settle.current = null;
+    onSettled(confirmed);
   }
 
   const field = method === 'password' ? 'password' : 'code';
@@ -85,7 +71,7 @@ export function StepUpDialog({
   const formError = stepUp.isError && !fieldError ? formErrorMessage(stepUp.error) : null;
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : close(false))}>
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : close(false))}>
       <DialogContent>
         <DialogTitle>Confirm it’s you</DialogTitle>
         <DialogDescription>
