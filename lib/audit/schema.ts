@@ -7,39 +7,9 @@ import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { autoIncrementId, type ConsoleMigrations, migrateModule } from '@/lib/db/migrate';
+import { auditActions } from './actions';
 
-export const auditActions = [
-  'get-or-create',
-  'show-token',
-  'rotate',
-  'delete',
-  'sign-in',
-  'sign-out',
-  'operator.create',
-  'operator.set-role',
-  'operator.disable',
-  'operator.enable',
-  'invitation.create',
-  'invitation.use',
-  'invitation.void',
-  'password.change',
-  'two-factor.enrol',
-  'two-factor.backup-codes',
-  'two-factor.remove',
-  'two-factor.reset',
-  'passkey.add',
-  'passkey.remove',
-  'step-up',
-  'session.end',
-  'audit.read',
-  'audit.export',
-  'bulk.get-or-create',
-  'bulk.rotate',
-  'bulk.download',
-  'token.identify',
-] as const;
 export const auditActionSchema = z.enum(auditActions);
-export type AuditAction = z.infer<typeof auditActionSchema>;
 
 const migrations: ConsoleMigrations = (dialect) => ({
   '2026-11-21-001-audit-event': {

@@ -5,10 +5,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { AuditEventTable, ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import type { AuditAction } from './actions';
 import { AUDIT_PAGE_SIZE, type AuditCursor, type AuditQuery } from './filters';
 import { tokenFingerprint } from './fingerprint';
 import { type AuditWhere, matchesNothing, resolveAuditFilters } from './query';
-import type { AuditAction } from './schema';
 
 export type AuditEvent = Selectable<AuditEventTable>;
 

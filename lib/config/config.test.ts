@@ -59,6 +59,14 @@ describe('parseConfig', () => {
     expect(parseConfig({}).jobs).toEqual({ concurrency: 8, tokenKey: undefined });
   });
 
+  it('keeps every audit entry unless AUDIT_RETENTION_DAYS says how many days to keep', () => {
+    expect(parseConfig({}).audit).toEqual({ retentionDays: null });
+    expect(parseConfig({ AUDIT_RETENTION_DAYS: '' }).audit).toEqual({ retentionDays: null });
+    expect(parseConfig({ AUDIT_RETENTION_DAYS: '400' }).audit).toEqual({ retentionDays: 400 });
+    for (const value of ['0', '1.5', 'a year'])
+      expect(() => parseConfig({ AUDIT_RETENTION_DAYS: value })).toThrow(/AUDIT_RETENTION_DAYS/);
+  });
+
   it("limits the console's own server like the service, with two minutes for a whole request, unless told", () => {
     expect(parseConfig({}).http).toEqual({
       headersTimeoutMs: 10_000,

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { HttpLimits } from '@/lib/node-http/limits';
+import { type AuditConfig, auditConfig, auditEnv } from './audit';
 import { type AuthConfig, authConfig, firstAdminEnv, sessionEnv } from './auth';
 import { accessEnv, consoleAddress, consoleUrlEnv, trustedProxiesOf } from './console-address';
 import { ConfigError } from './env-values';
@@ -46,6 +47,7 @@ const envSchema = z.object({
   ...logEnv,
   ...upstreamEnv,
   ...jobsEnv,
+  ...auditEnv,
   ...sessionEnv,
   ...accessEnv,
   ...httpLimitsEnv,
@@ -89,6 +91,7 @@ export interface ConsoleConfig {
   auth: AuthConfig;
   oidc: OidcConfig | null;
   jobs: JobsConfig;
+  audit: AuditConfig;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -129,6 +132,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     auth,
     oidc,
     jobs: jobsConfig(settings),
+    audit: auditConfig(settings),
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditAction } from '@/lib/audit/schema';
+import type { AuditAction } from '@/lib/audit/actions';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 
 // Invitations against a real console database (SQLite, or PostgreSQL in the PostgreSQL pass): an

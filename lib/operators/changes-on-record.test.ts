@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditAction } from '@/lib/audit/schema';
+import type { AuditAction } from '@/lib/audit/actions';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditAction } from '@/lib/audit/schema';
+import type { AuditAction } from '@/lib/audit/actions';
 import { passkeysWorkAt } from '@/lib/passkeys/store';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 import { createSoftwareAuthenticator } from '@/lib/testing/software-authenticator';

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import 'server-only';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
+import { startAuditRetention } from '@/lib/audit/retention';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
@@ -121,6 +122,16 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
   const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
+  const auditLog = createAuditLog(parts.database.db, { metrics, logger });
+  if (config.audit.retentionDays !== null) {
+    const retentionLogger = logger.child({ component: 'audit-retention' });
+    startAuditRetention({
+      db: parts.database.db,
+      auditLog,
+      days: config.audit.retentionDays,
+      log: (message, fields) => retentionLogger.info(fields, message),
+    });
+  }
   return {
     ...parts,
     signInLimiter,
@@ -129,7 +140,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     upstreamProbe,
     metrics,
     logger,
-    auditLog: createAuditLog(parts.database.db, { metrics, logger }),
+    auditLog,
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { AuditAction } from '@/lib/audit/schema';
+import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry, AuditSettlement } from '@/lib/audit/store';
 import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditAction } from '@/lib/audit/schema';
+import type { AuditAction } from '@/lib/audit/actions';
 import { freshCode } from '@/lib/testing/authenticator-app';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 

@@ -6,8 +6,8 @@ import { type FormControlProps, FormField } from '@/components/form-field';
 import { handOverToken } from '@/components/token-handoff';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { auditActions } from '@/lib/audit/actions';
 import type { AuditFilters } from '@/lib/audit/filters';
-import { auditActions } from '@/lib/audit/schema';
 import { environmentFromSlug, environments, slugOf } from '@/lib/environments';
 import { looksLikeToken } from '@/lib/tokens/contract';
 
