@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { directoryQueryString } from '@/lib/directory/contract';
+import { directoryRoutes } from '@/lib/directory/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import { looksLikeToken } from '@/lib/tokens/contract';
 import { useDebounced } from './use-debounced';
@@ -13,7 +13,7 @@ const directorySearch = (environment: Environment, search: string) =>
   queryOptions({
     queryKey: ['directory', environment, search],
     queryFn: ({ signal }) =>
-      callRoute(consoleRoutes.directorySearch, {
+      callRoute(directoryRoutes.directorySearch, {
         params: { environment: slugOf[environment] },
         query: directoryQueryString({ q: search, pageSize: 8 }),
         signal,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '@/lib/clock';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { createAuditLog } from './audit-log';
 import { pruneOnce } from './retention';
@@ -9,7 +10,7 @@ import { type AuditEntry, recordAuditEvents } from './store';
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const clock = testClock(Date.UTC(2026, 10, 27, 12));
 const day = 86_400_000;
-const quiet = { metrics: { auditWriteFailures: { inc: () => {} } }, logger: { error: () => {} } };
+const quiet = { metrics: consoleMetrics(), logger: { error: () => {} } };
 
 const entry = (requestId: string, daysAgo: number): AuditEntry => ({
   action: 'sign-in',
@@ -56,10 +57,7 @@ describe('audit retention', () => {
 
   it('prunes nothing when the pruning cannot be put on record', async () => {
     await recordAuditEvents(database.db, [entry('old-unrecorded', 400)]);
-    const failing = createAuditLog(database.db, quiet);
-    const auditLog = {
-      audited: () => Promise.reject(new Error('the log is unavailable')),
-    } as unknown as typeof failing;
+    const auditLog = { audited: () => Promise.reject(new Error('the log is unavailable')) };
     await expect(pruneOnce({ db: database.db, auditLog, days: 90, clock, log: () => {} })).rejects.toThrow();
     expect((await remaining()).map((row) => row.request_id)).toContain('old-unrecorded');
   });

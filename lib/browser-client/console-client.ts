@@ -6,7 +6,7 @@
  */
 
 import * as z from 'zod/mini';
-import { type ConsoleRouteDefinition, type PathParams, routePath } from '@/lib/console-api/routes';
+import { type ConsoleRouteDefinition, type PathParams, routePath } from '@/lib/console-api/define-route';
 import {
   type ConsoleErrorBody,
   type ConsoleErrorCode,

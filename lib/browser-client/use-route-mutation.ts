@@ -8,7 +8,7 @@
  */
 import { type QueryKey, type UseMutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import type { ConsoleRouteDefinition, PathParams } from '@/lib/console-api/routes';
+import type { ConsoleRouteDefinition, PathParams } from '@/lib/console-api/define-route';
 import { type CallInput, callRoute } from './console-client';
 
 /** What `mutate` takes: the route's body, or nothing for a route that reads none. */

@@ -11,9 +11,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import type { DeleteRequest } from '@/lib/user-group-api/contract';
+import { userGroupRoutes } from '@/lib/user-groups/routes';
 import { deleteUserGroupFormFields, deleteUserGroupFormSchema } from './delete-user-group.schema';
 import { toDeleteRequest } from './delete-user-group.utils';
 
@@ -33,7 +33,7 @@ export function DeleteUserGroupSection({ environment, onTokenRevoked }: DeleteUs
   const { errors } = form.formState;
 
   // The group and its token, for good.
-  const deleteUserGroup = useRouteMutation(consoleRoutes.delete, {
+  const deleteUserGroup = useRouteMutation(userGroupRoutes.delete, {
     params: { environment: slugOf[environment] },
     onSuccess: (_result, request) => {
       onTokenRevoked(request.current_token);

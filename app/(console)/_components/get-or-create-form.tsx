@@ -11,10 +11,10 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { GetOrCreateRequest } from '@/lib/user-group-api/contract';
 import type { GetOrCreateResult } from '@/lib/user-groups/contract';
+import { userGroupRoutes } from '@/lib/user-groups/routes';
 import { groupPath } from '../[environment]/_components/paths';
 import {
   emptyGetOrCreateForm,
@@ -58,7 +58,7 @@ export function GetOrCreateSection({
   const { errors } = form.formState;
 
   // Nothing cached changes: the directory is read on the server at the next load of its page.
-  const getOrCreate = useRouteMutation(consoleRoutes.getOrCreate, {
+  const getOrCreate = useRouteMutation(userGroupRoutes.getOrCreate, {
     params: { environment: slugOf[environment] },
     onSuccess: (result, request) =>
       setOutcome((previous) => ({ id: (previous?.id ?? 0) + 1, request, result })),

@@ -12,10 +12,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Identifier } from '@/components/ui/identifier';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import { formatUtc } from '@/lib/time';
 import type { TokenIdentityAnswer } from '@/lib/tokens/contract';
+import { tokenRoutes } from '@/lib/tokens/routes';
 import { groupPath, jobPath } from '../[environment]/_components/paths';
 
 type Match = TokenIdentityAnswer['matches'][number];
@@ -76,7 +76,7 @@ export function IdentifyTokenForm({
   const [token, setToken] = useState('');
   const [revealed, setRevealed] = useState(false);
   // The token goes in the POST body only; the answer holds no token.
-  const identify = useRouteMutation(consoleRoutes.identifyToken);
+  const identify = useRouteMutation(tokenRoutes.identifyToken);
   const { mutate } = identify;
 
   // A token typed into the palette or the directory's search arrives here, and is looked up at once.

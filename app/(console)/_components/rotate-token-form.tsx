@@ -11,9 +11,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import type { RotateRequest } from '@/lib/user-group-api/contract';
+import { userGroupRoutes } from '@/lib/user-groups/routes';
 import { rotateTokenFormFields, rotateTokenFormSchema } from './rotate-token.schema';
 import { toRotateRequest } from './rotate-token.utils';
 import { type Rotation, RotationResult } from './rotation-result';
@@ -52,7 +52,7 @@ export function RotateTokenSection({
 
   // The current token stops working at once. Never retried (components/providers.tsx): a second
   // rotation would revoke the token just issued.
-  const rotate = useRouteMutation(consoleRoutes.rotate, {
+  const rotate = useRouteMutation(userGroupRoutes.rotate, {
     params: { environment: slugOf[environment] },
     onSuccess: (result, request) => {
       const rotation = { id: nextRotationId.current++, oldToken: request.current_token, result };

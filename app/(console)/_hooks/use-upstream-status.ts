@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { consoleRoutes } from '@/lib/console-api/routes';
+import { upstreamStatusRoutes } from '@/lib/upstream-status/routes';
 
 /** How each environment's service answered lately, asked again every 30 s (the server keeps 5 s). */
 const upstreamStatusQuery = queryOptions({
   queryKey: ['upstream-status'],
-  queryFn: ({ signal }) => callRoute(consoleRoutes.upstreamStatus, { signal }),
+  queryFn: ({ signal }) => callRoute(upstreamStatusRoutes.upstreamStatus, { signal }),
   refetchInterval: 30_000,
   staleTime: 25_000,
   retry: false,

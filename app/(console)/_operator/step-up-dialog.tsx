@@ -19,8 +19,8 @@ import {
 import { Input } from '@/components/ui/input';
 import { noteConfirmedFor } from '@/lib/browser-client/step-up-prompt';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
+import { twoFactorRoutes } from '@/lib/two-factor/routes';
 import { PasskeyConfirmation } from './passkey-confirmation';
 
 export type StepUpDialogProps = {
@@ -55,7 +55,7 @@ export function StepUpDialog({
   const [method, setMethod] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   // The password, an authenticator code or a backup code.
-  const stepUp = useRouteMutation(consoleRoutes.stepUp);
+  const stepUp = useRouteMutation(twoFactorRoutes.stepUp);
   const returnPath = () => `${window.location.pathname}${window.location.search}`;
   const signInAgain = useStartSingleSignOn('/', { onError: () => undefined });
 

@@ -11,8 +11,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type ChoosePasswordValues, choosePasswordSchema } from '@/lib/invitations/contract';
+import { invitationRoutes } from '@/lib/invitations/routes';
 import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
 
 const fields = ['password', 'confirmPassword'] as const;
@@ -66,7 +66,7 @@ function ChoosePasswordForm({ secret, email, role }: { secret: string; email: st
     defaultValues: { password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
-  const accept = useRouteMutation(consoleRoutes.acceptInvitation, {
+  const accept = useRouteMutation(invitationRoutes.acceptInvitation, {
     // Signed in: the console, with a full load. Where the role must have a second factor, the
     // console sends them on to enrol one.
     onSuccess: () => window.location.assign('/'),

@@ -5,8 +5,8 @@ import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { handOverToken } from '@/components/token-handoff';
 import { Input } from '@/components/ui/input';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { directoryQueryString } from '@/lib/directory/contract';
+import { directoryRoutes } from '@/lib/directory/routes';
 import { looksLikeToken } from '@/lib/tokens/contract';
 import { groupPath } from './paths';
 
@@ -73,7 +73,7 @@ export function DirectorySearch({ initialQuery, slug, mayIdentify }: DirectorySe
     clearTimeout(timer.current);
     if (!trimmed) return;
     if (token) return identify();
-    const { groups } = await callRoute(consoleRoutes.directorySearch, {
+    const { groups } = await callRoute(directoryRoutes.directorySearch, {
       params: { environment: slug },
       query: directoryQueryString({ q: trimmed, pageSize: 2 }),
     }).catch(() => ({ groups: [] as { userGroupId: string }[] }));

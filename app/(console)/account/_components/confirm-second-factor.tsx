@@ -8,7 +8,7 @@ import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
+import { twoFactorRoutes } from '@/lib/two-factor/routes';
 
 type ConfirmSecondFactorProps = {
   /** An authenticator app is enrolled: its code (or a backup code) confirms. */
@@ -28,7 +28,7 @@ type ConfirmSecondFactorProps = {
 export function ConfirmSecondFactor({ authenticator, passkey, consoleOrigin }: ConfirmSecondFactorProps) {
   const router = useRouter();
   const [code, setCode] = useState('');
-  const confirm = useRouteMutation(consoleRoutes.stepUp);
+  const confirm = useRouteMutation(twoFactorRoutes.stepUp);
   const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
   const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;
   return (

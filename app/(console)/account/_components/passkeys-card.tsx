@@ -11,8 +11,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/passkeys/contract';
+import { passkeyRoutes } from '@/lib/passkeys/routes';
 import { formatUtc } from '@/lib/time';
 
 type PasskeysCardProps = {
@@ -44,7 +44,7 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
     },
   });
   // The one being confirmed: its dialog is open only while `removing` is set.
-  const remove = useRouteMutation(consoleRoutes.removePasskey, {
+  const remove = useRouteMutation(passkeyRoutes.removePasskey, {
     params: { id: removing?.id ?? '' },
     invalidates: passkeysKey,
     onSuccess: () => {

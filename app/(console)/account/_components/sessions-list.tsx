@@ -5,14 +5,14 @@ import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
+import { sessionRoutes } from '@/lib/sessions/routes';
 import { formatUtc } from '@/lib/time';
 
 /** The operator's open sessions: where and when each signed in, and a way to end any of them. */
 export function SessionsList() {
   const sessions = useSessions();
   // One session or every other one; then the list is read again.
-  const end = useRouteMutation(consoleRoutes.endSessions, { invalidates: sessionsKey });
+  const end = useRouteMutation(sessionRoutes.endSessions, { invalidates: sessionsKey });
   if (sessions.isPending) return <p className="text-sm text-muted-foreground">Loading your sessions…</p>;
   if (sessions.isError)
     return (

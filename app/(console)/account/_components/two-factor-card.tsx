@@ -8,8 +8,8 @@ import { OneTimeCodeField } from '@/components/one-time-code-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import type { Enrolment } from '@/lib/two-factor/contract';
+import { twoFactorRoutes } from '@/lib/two-factor/routes';
 import { BackupCodes } from './backup-codes';
 import { PasswordStep } from './password-step';
 
@@ -38,10 +38,10 @@ export function TwoFactorCard({
   const router = useRouter();
   const [step, setStep] = useState<Step>({ name: 'idle' });
   // Enrolling starts with the password: the secret (QR code and text) and ten backup codes come back.
-  const start = useRouteMutation(consoleRoutes.startTwoFactor);
+  const start = useRouteMutation(twoFactorRoutes.startTwoFactor);
   // Ten new backup codes; the old ones stop working.
-  const newCodes = useRouteMutation(consoleRoutes.newBackupCodes);
-  const remove = useRouteMutation(consoleRoutes.removeTwoFactor);
+  const newCodes = useRouteMutation(twoFactorRoutes.newBackupCodes);
+  const remove = useRouteMutation(twoFactorRoutes.removeTwoFactor);
   const idle = () => {
     start.reset();
     newCodes.reset();
@@ -165,7 +165,7 @@ function ScanStep({
   onCancel: () => void;
 }) {
   // The app's first code turns the second factor on.
-  const confirm = useRouteMutation(consoleRoutes.confirmTwoFactor);
+  const confirm = useRouteMutation(twoFactorRoutes.confirmTwoFactor);
   const [code, setCode] = useState('');
   const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
   const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;

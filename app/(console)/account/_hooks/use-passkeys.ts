@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { createPasskey } from '@/lib/passkeys/browser-ceremony';
+import { passkeyRoutes } from '@/lib/passkeys/routes';
 
 export const passkeysKey = ['account', 'passkeys'] as const;
 
@@ -9,7 +9,7 @@ export const passkeysKey = ['account', 'passkeys'] as const;
 export function usePasskeys() {
   return useQuery({
     queryKey: passkeysKey,
-    queryFn: ({ signal }) => callRoute(consoleRoutes.listPasskeys, { signal }),
+    queryFn: ({ signal }) => callRoute(passkeyRoutes.listPasskeys, { signal }),
   });
 }
 
@@ -21,9 +21,9 @@ export function useAddPasskey({ onSuccess }: { onSuccess: () => void }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) => {
-      const options = await callRoute(consoleRoutes.startPasskey, { body: { name } });
+      const options = await callRoute(passkeyRoutes.startPasskey, { body: { name } });
       const response = await createPasskey(options);
-      return callRoute(consoleRoutes.addPasskey, { body: { name, response } });
+      return callRoute(passkeyRoutes.addPasskey, { body: { name, response } });
     },
     onSuccess,
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { consoleRoutes } from '@/lib/console-api/routes';
+import { sessionRoutes } from '@/lib/sessions/routes';
 
 export const sessionsKey = ['account', 'sessions'] as const;
 
@@ -8,6 +8,6 @@ export const sessionsKey = ['account', 'sessions'] as const;
 export function useSessions() {
   return useQuery({
     queryKey: sessionsKey,
-    queryFn: ({ signal }) => callRoute(consoleRoutes.listSessions, { signal }),
+    queryFn: ({ signal }) => callRoute(sessionRoutes.listSessions, { signal }),
   });
 }

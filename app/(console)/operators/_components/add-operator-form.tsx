@@ -10,12 +10,12 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import {
   type CreateOperatorRequest,
   createOperatorSchema,
   type InvitationLink,
 } from '@/lib/operators/contract';
+import { operatorRoutes } from '@/lib/operators/routes';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
@@ -32,7 +32,7 @@ export function AddOperatorForm() {
     defaultValues: { email: '', name: '', role: 'viewer' },
   });
   const { errors } = form.formState;
-  const create = useRouteMutation(consoleRoutes.createOperator, {
+  const create = useRouteMutation(operatorRoutes.createOperator, {
     // The server-rendered list of operators is read again with the new one in it.
     refresh: true,
     onSuccess: (result, request) => {

@@ -5,15 +5,15 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
+import { sessionRoutes } from '@/lib/sessions/routes';
 
 /** Ends every session of an operator (a lost laptop), after a confirmation; says how many ended. */
 export function EndSessionsButton({ operatorId, email }: { operatorId: string; email: string }) {
   const [confirming, setConfirming] = useState(false);
   const [ended, setEnded] = useState<number | null>(null);
   // Each of their browsers is signed out on its next request.
-  const end = useRouteMutation(consoleRoutes.endOperatorSessions, {
+  const end = useRouteMutation(sessionRoutes.endOperatorSessions, {
     params: { id: operatorId },
     onSuccess: ({ ended: count }) => {
       setConfirming(false);

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
+import { invitationRoutes } from '@/lib/invitations/routes';
 import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
@@ -15,7 +15,7 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
   const sendAgainButton = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState<'resend' | 'revoke' | null>(null);
   // Either way the server-rendered list is read again: the new link's expiry, or the row gone.
-  const resend = useRouteMutation(consoleRoutes.resendInvitation, {
+  const resend = useRouteMutation(invitationRoutes.resendInvitation, {
     params: { id: operator.id },
     refresh: true,
     onSuccess: (invitation) => {
@@ -23,7 +23,7 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
       setLink(invitation);
     },
   });
-  const revoke = useRouteMutation(consoleRoutes.revokeInvitation, {
+  const revoke = useRouteMutation(invitationRoutes.revokeInvitation, {
     params: { id: operator.id },
     refresh: true,
     onSuccess: () => setConfirming(null),

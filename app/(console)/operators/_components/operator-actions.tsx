@@ -5,9 +5,10 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import type { OperatorSummary } from '@/lib/operators/contract';
+import { operatorRoutes } from '@/lib/operators/routes';
 import { type Role, roles } from '@/lib/roles';
+import { twoFactorRoutes } from '@/lib/two-factor/routes';
 import { EndSessionsButton } from './end-sessions-button';
 
 /** Change one operator's role, disable / enable them, reset their second factor or end their sessions. */
@@ -18,13 +19,13 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
   // Each change reads the server-rendered list of operators again. A new role applies to their next
   // request; disabling ends their sessions; a reset turns off their second factor (a lost phone).
   const params = { id: operator.id };
-  const resetTwoFactor = useRouteMutation(consoleRoutes.resetSecondFactor, {
+  const resetTwoFactor = useRouteMutation(twoFactorRoutes.resetSecondFactor, {
     params,
     refresh: true,
     onSuccess: () => setConfirmingReset(false),
   });
-  const changeRole = useRouteMutation(consoleRoutes.updateOperator, { params, refresh: true });
-  const setDisabled = useRouteMutation(consoleRoutes.updateOperator, {
+  const changeRole = useRouteMutation(operatorRoutes.updateOperator, { params, refresh: true });
+  const setDisabled = useRouteMutation(operatorRoutes.updateOperator, {
     params,
     refresh: true,
     onSuccess: () => setConfirming(false),

@@ -5,9 +5,10 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { consoleRoutes, routePath } from '@/lib/console-api/routes';
+import { routePath } from '@/lib/console-api/define-route';
 import type { JobView } from '@/lib/jobs/contract';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
+import { jobRoutes } from '@/lib/jobs/routes';
 import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
 import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
 import {
@@ -161,7 +162,7 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
           <div className="flex flex-col gap-2">
             <div className="flex flex-wrap gap-2">
               <a
-                href={routePath(consoleRoutes.jobResult, { id: job.id })}
+                href={routePath(jobRoutes.jobResult, { id: job.id })}
                 className="inline-flex h-9 items-center rounded-md border border-border bg-card px-4 text-sm font-medium hover:bg-muted"
               >
                 Download the result

@@ -2,9 +2,10 @@ import Link from 'next/link';
 import { cn } from '@/components/ui/cn';
 import { oneLineId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { consoleRoutes, routePath } from '@/lib/console-api/routes';
+import { routePath } from '@/lib/console-api/define-route';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
+import { jobRoutes } from '@/lib/jobs/routes';
 import { plural } from '@/lib/plural';
 import { groupPath } from '../../_components/paths';
 
@@ -63,7 +64,7 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         {more > 0 ? <p data-testid="rotation-preview-more">and {more.toLocaleString('en-US')} more</p> : null}
         <a
-          href={routePath(consoleRoutes.jobPreview, { id: jobId })}
+          href={routePath(jobRoutes.jobPreview, { id: jobId })}
           download
           className="inline-flex h-9 items-center rounded-md border border-border bg-card px-4 text-sm font-medium hover:bg-muted"
         >

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { CreateGetOrCreateJob, CreateRotateJob } from '@/lib/jobs/contract';
+import { jobRoutes } from '@/lib/jobs/routes';
 import { jobPath } from '../../_components/paths';
 
 /**
@@ -16,7 +16,7 @@ export function useCreateGetOrCreateJob(environment: Environment) {
   const slug = slugOf[environment];
   return useMutation({
     mutationFn: async (makeBody: () => Promise<CreateGetOrCreateJob>) =>
-      callRoute(consoleRoutes.createGetOrCreateJob, {
+      callRoute(jobRoutes.createGetOrCreateJob, {
         params: { environment: slug },
         body: await makeBody(),
       }),
@@ -30,7 +30,7 @@ export function useCreateRotateJob(environment: Environment) {
   const slug = slugOf[environment];
   return useMutation({
     mutationFn: async (makeBody: () => Promise<CreateRotateJob>) =>
-      callRoute(consoleRoutes.createRotateJob, { params: { environment: slug }, body: await makeBody() }),
+      callRoute(jobRoutes.createRotateJob, { params: { environment: slug }, body: await makeBody() }),
     onSuccess: (job) => router.push(jobPath(slug, job.id)),
   });
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute, downloadRoute } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import type { JobView } from '@/lib/jobs/contract';
+import { jobRoutes } from '@/lib/jobs/routes';
 
 const ended = (status: JobView['status']) => status === 'finished' || status === 'cancelled';
 const jobKey = (id: string) => ['job', id];
@@ -14,7 +14,7 @@ const jobKey = (id: string) => ['job', id];
 export function useJob(initial: JobView) {
   return useQuery({
     queryKey: jobKey(initial.id),
-    queryFn: ({ signal }) => callRoute(consoleRoutes.readJob, { params: { id: initial.id }, signal }),
+    queryFn: ({ signal }) => callRoute(jobRoutes.readJob, { params: { id: initial.id }, signal }),
     initialData: initial,
     refetchInterval: (query) => {
       const status = query.state.data?.status ?? initial.status;
@@ -26,7 +26,7 @@ export function useJob(initial: JobView) {
 /** Start, pause, resume or cancel; the answer, the job as it is now, replaces the one read. */
 export function useSteerJob(id: string) {
   const queryClient = useQueryClient();
-  return useRouteMutation(consoleRoutes.steerJob, {
+  return useRouteMutation(jobRoutes.steerJob, {
     params: { id },
     onSuccess: (next) => queryClient.setQueryData(jobKey(id), next),
   });
@@ -39,7 +39,7 @@ export function useSteerJob(id: string) {
 export function useTakeJobTokens(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => downloadRoute(consoleRoutes.jobTokens, { params: { id } }),
+    mutationFn: () => downloadRoute(jobRoutes.jobTokens, { params: { id } }),
     onSuccess: saveFile,
     onSettled: () => queryClient.invalidateQueries({ queryKey: jobKey(id) }),
   });

@@ -10,8 +10,8 @@ import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { consoleRoutes } from '@/lib/console-api/routes';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
+import { userGroupRoutes } from '@/lib/user-groups/routes';
 import {
   absenceMessage,
   deleteGroupLabel,
@@ -62,7 +62,7 @@ export function TokenPanel({
 
   const params = { environment: slugOf[environment] };
   // Never creates the group: `gone` when the service no longer has it.
-  const show = useRouteMutation(consoleRoutes.showToken, {
+  const show = useRouteMutation(userGroupRoutes.showToken, {
     params,
     onSuccess: (result) => {
       if (result.gone) {
@@ -72,7 +72,7 @@ export function TokenPanel({
       } else dispatch({ type: 'shown', token: result.user_group.token });
     },
   });
-  const rotate = useRouteMutation(consoleRoutes.rotate, {
+  const rotate = useRouteMutation(userGroupRoutes.rotate, {
     params,
     onSuccess: (result, request) => {
       dispatch({ type: 'rotated', oldToken: request.current_token, newToken: result.user_group.token });
@@ -80,7 +80,7 @@ export function TokenPanel({
       router.refresh();
     },
   });
-  const remove = useRouteMutation(consoleRoutes.delete, {
+  const remove = useRouteMutation(userGroupRoutes.delete, {
     params,
     onSuccess: () => {
       dispatch({ type: 'deleted' });
