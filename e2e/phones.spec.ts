@@ -241,6 +241,74 @@ for (const screen of screens) {
       await screenshot(page, screen, 'identify');
     });
 
+    test('the header and the environment band are compact, and every page of the band is in reach without scrolling sideways', async ({
+      page,
+    }) => {
+      await page.goto('/customer');
+      const header = page.getByRole('banner');
+      const band = page.getByRole('region', { name: 'Environment' });
+      const headerHeight = (await header.boundingBox())?.height ?? 999;
+      const bandHeight = (await band.boundingBox())?.height ?? 999;
+      // It was about 160 px on a phone (status words, the email and Sign out each on a line).
+      expect(headerHeight, 'the header’s height').toBeLessThanOrEqual(stacked ? 100 : 90);
+      if (stacked) expect(bandHeight, 'the band’s height').toBeLessThanOrEqual(48);
+      // The header still says who is signed in, and the services' state, to a screen reader.
+      await expect(page.getByTestId('operator-email')).toHaveText(/@/);
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Service status' }).getByRole('listitem')).toHaveCount(2);
+      // The band's pages are all on screen: no strip that scrolls sideways.
+      const pages = band.getByRole('navigation', { name: 'Customer pages' });
+      const strip = await pages.evaluate((nav) => ({ scroll: nav.scrollWidth, client: nav.clientWidth }));
+      expect(strip.scroll, 'the band’s pages scroll sideways').toBeLessThanOrEqual(strip.client);
+      for (const name of ['Bulk jobs', 'Paste a token'])
+        await expect(pages.getByRole('link', { name, exact: true })).toBeInViewport({ ratio: 1 });
+      await expectNoSidewaysScroll(page, 'the directory’s header');
+      await expectNoSeriousA11yViolations(page, `the header and the band on a ${screen.name}`);
+      await page.screenshot({ path: `/tmp/wt-day-shots/header-${screen.name}.png` });
+      await pages.getByRole('link', { name: 'Paste a token', exact: true }).click();
+      await expect(page).toHaveURL(/\/customer\/paste-token$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Paste a token' })).toBeVisible();
+    });
+
+    test('the audit filters fold behind “Filters (n set)” on a phone, and open while one has an error', async ({
+      page,
+    }) => {
+      await page.goto('/audit?environment=Testing&reads=include');
+      const form = page.getByRole('form', { name: 'Filter the audit log' });
+      const toggle = form.getByRole('button', { name: 'Filters (2 set)' });
+      const environment = form.getByLabel('Environment');
+      if (stacked) {
+        await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+        await expect(environment).toBeHidden();
+        // Folded, the first entries are on the first screen.
+        await expect(page.getByRole('region', { name: 'Audit log entries' })).toBeInViewport();
+        await page.screenshot({ path: `/tmp/wt-day-shots/audit-filters-folded-${screen.name}.png` });
+        await toggle.click();
+        await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+        await expect(environment).toHaveValue('Testing');
+        await expectNoSeriousA11yViolations(page, `the audit filters unfolded on a ${screen.name}`);
+      } else {
+        await expect(toggle).toBeHidden();
+        await expect(environment).toBeVisible();
+      }
+      await expectNoSeriousA11yViolations(page, `the audit filters on a ${screen.name}`);
+
+      // A filter with an error is never folded away.
+      await page.goto('/audit?from=not-a-time');
+      await expect(form.getByLabel('From (UTC)')).toBeVisible();
+      await expect(form.getByLabel('From (UTC)')).toHaveAttribute('aria-invalid', 'true');
+      if (stacked)
+        await expect(form.getByRole('button', { name: 'Filters (1 set)' })).toHaveAttribute(
+          'aria-expanded',
+          'true',
+        );
+      await expectNoSeriousA11yViolations(page, `an audit filter with an error on a ${screen.name}`);
+      await page.screenshot({
+        path: `/tmp/wt-day-shots/audit-filters-error-${screen.name}.png`,
+        fullPage: true,
+      });
+    });
+
     test.describe('as an admin', () => {
       test.use({ storageState: adminState });
 
