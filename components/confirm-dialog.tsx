@@ -13,7 +13,9 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { confirmsTyped, type TypeToConfirm } from './confirm-dialog.utils';
+import { confirmsTyped, type TypeToConfirm, typedFeedback } from './confirm-dialog.utils';
+import { cn } from './ui/cn';
+import { useDebounced } from './use-debounced';
 
 type ConfirmDialogProps = {
   open: boolean;
@@ -38,6 +40,9 @@ type ConfirmDialogProps = {
   onCloseAutoFocus?: ComponentProps<typeof DialogContent>['onCloseAutoFocus'];
 };
 
+/** How long typing rests before the field's match or typo is read out. */
+const ANNOUNCE_AFTER_MS = 700;
+
 /** The one confirmation of the console: plain, by a typed id, or by a typed count. */
 export function ConfirmDialog({
   open,
@@ -60,6 +65,11 @@ export function ConfirmDialog({
     if (!open) setTyped('');
   }, [open]);
   const ready = typeToConfirm === null || confirmsTyped(typeToConfirm, typed);
+  // Said under the field as the person types (read with it, by aria-describedby); read out only once
+  // typing stops, and only a match or a typo: not "… yet" after every key.
+  const feedback = typeToConfirm === null ? null : typedFeedback(typeToConfirm, typed);
+  const settled = useDebounced(typed, ANNOUNCE_AFTER_MS);
+  const announced = settled === typed && feedback?.state !== 'on-the-way' ? feedback?.text : null;
   return (
     <Dialog
       open={open}
@@ -83,6 +93,19 @@ export function ConfirmDialog({
             <FormField
               id={`${id}-confirm`}
               label={typeToConfirm.label ?? `Type ${typeToConfirm.value} to confirm`}
+              description={
+                feedback ? (
+                  <span
+                    data-testid="typed-feedback"
+                    className={cn(
+                      feedback.state === 'matches' && 'font-medium text-green-800 dark:text-green-300',
+                      feedback.state === 'typo' && 'font-medium text-foreground',
+                    )}
+                  >
+                    {feedback.text}
+                  </span>
+                ) : null
+              }
             >
               {(control) => (
                 <Input
@@ -97,6 +120,11 @@ export function ConfirmDialog({
                 />
               )}
             </FormField>
+          ) : null}
+          {typeToConfirm !== null ? (
+            <p role="status" className="sr-only" data-testid="typed-announcement">
+              {announced}
+            </p>
           ) : null}
           {error ? (
             <Alert variant="error" role="alert">

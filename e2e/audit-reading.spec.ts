@@ -65,10 +65,11 @@ test('a bulk job’s rows fold into one line that opens, by keyboard too', async
       });
       tokens.push((created.body.user_group as { token: string }).token);
     }
-    // Two tokens the console knows, and one no group holds: two rows rotate, one fails.
+    // Two tokens the console knows, and one no group holds, sent on purpose: two rows rotate, one fails.
     const job = await postConsole(support, '/api/user-groups/testing/jobs/rotate', {
       source: `${prefix}.txt`,
       tokens: [...tokens, randomBytes(32).toString('hex')].join('\n'),
+      sendUnknown: true,
     });
     expect(job.status).toBe(200);
     const id = job.body.id as string;

@@ -111,4 +111,23 @@ test.describe('as a viewer', () => {
     await expect(page.getByRole('main')).toHaveCount(1);
     await expect(search).toBeFocused();
   });
+
+  test('the directory’s search asks a viewer only for what their role can do: no token to paste', async ({
+    page,
+  }) => {
+    await page.goto('/testing');
+    const search = page.getByRole('searchbox', { name: 'Find a user group' });
+    await expect(search).toHaveAttribute('placeholder', 'Part of an ID or a name');
+    await expect(page.getByRole('main')).not.toContainText(/paste a token/i);
+    // The band offers no Paste a token either.
+    await expect(page.getByRole('link', { name: 'Paste a token' })).toHaveCount(0);
+  });
+});
+
+test('the directory’s search invites support to paste a token', async ({ page }) => {
+  await page.goto('/testing');
+  await expect(page.getByRole('searchbox', { name: 'Find a user group' })).toHaveAttribute(
+    'placeholder',
+    'Part of an ID or a name, or paste a token',
+  );
 });

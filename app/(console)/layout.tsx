@@ -35,7 +35,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <path d="M5.5 25c0-3.9 2.9-6.5 6.5-6.5s6.5 2.6 6.5 6.5" className="fill-primary-foreground" />
             <circle cx="21" cy="13" r="3" className="fill-muted-foreground" />
           </svg>
-          <span className="text-sm font-semibold tracking-tight">User Group Console</span>
+          <span className="text-sm font-semibold tracking-tight max-sm:sr-only">User Group Console</span>
           <OperatorNav operator={operator} environments={environmentStates} />
         </div>
       </header>

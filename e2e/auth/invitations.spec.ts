@@ -193,3 +193,54 @@ test('an admin ends every session of an operator, after confirming: their browse
   await expect(theirPage).toHaveURL(/\/sign-in\?next=/);
   await theirs.close();
 });
+
+for (const screen of [
+  { name: 'phone', viewport: { width: 375, height: 667 } },
+  { name: 'laptop', viewport: { width: 1280, height: 800 } },
+])
+  test.describe(`on a ${screen.name}`, () => {
+    test.use({ viewport: screen.viewport });
+
+    test('the one-time link is not lost to Escape or a click outside: the dialog asks first until it is copied', async ({
+      page,
+    }) => {
+      for (const copyFirst of [false, true]) {
+        const email = newEmail('escape');
+        await page.goto('/operators');
+        const form = page.getByRole('form', { name: 'Add an operator' });
+        await form.getByLabel('Email').fill(email);
+        await form.getByLabel('Name').fill('Escaping operator');
+        await form.getByRole('button', { name: 'Invite operator' }).click();
+        const dialog = page.getByRole('dialog', { name: `Invitation link for ${email}` });
+        const link = (await dialog.getByTestId('secret-value').textContent()) ?? '';
+        rememberSecrets(link, new URL(link).hash.slice(1));
+        if (copyFirst) {
+          await dialog.getByRole('button', { name: 'Copy' }).click();
+          await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
+          // Copied: Escape closes at once.
+          await page.keyboard.press('Escape');
+          await expect(dialog).toHaveCount(0);
+          continue;
+        }
+        await page.keyboard.press('Escape');
+        const question = dialog.getByRole('alert');
+        await expect(question).toContainText('Close without copying the link?');
+        await expect(dialog.getByTestId('secret-value')).toHaveText(link);
+        const keep = dialog.getByRole('button', { name: 'Keep the link open' });
+        await expect(keep).toBeFocused();
+        await expectNoSeriousA11yViolations(
+          page,
+          `the invitation dialog asking before closing on a ${screen.name}`,
+        );
+        await page.screenshot({ path: `/tmp/wt-day-shots/invitation-ask-${screen.name}.png` });
+        await keep.click();
+        await expect(question).toHaveCount(0);
+        // A click outside the dialog asks as well.
+        await page.mouse.click(2, 2);
+        await expect(question).toBeVisible();
+        await dialog.getByRole('button', { name: 'Close without copying' }).click();
+        await expect(dialog).toHaveCount(0);
+        await expect(page.getByText(link)).toHaveCount(0);
+      }
+    });
+  });

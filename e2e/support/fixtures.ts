@@ -67,22 +67,25 @@ export const test = base.extend<{ recordedResponses: RecordedResponse[]; browser
     { auto: true },
   ],
   /**
-   * Every test fails on an error the page logged or threw: a script error, a CSP violation (an
-   * inline style or script the policy refused). An answer with an error status is not one: the
-   * console's pages show a refusal in words, and Chromium logs the status itself.
+   * Every test fails on an error the page logged or threw: a script error, or a CSP violation (an
+   * inline style or script the policy refused) at whatever level Chromium logs it (an error, or a
+   * warning for a report-only policy). An answer with an error status is not one: the console's
+   * pages show a refusal in words, and Chromium logs the status itself.
    */
   browserErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() !== 'error') return;
         const text = message.text();
+        if (/Content.Security.Policy|Refused to /i.test(text))
+          return void errors.push(`console ${message.type()}: ${text}`);
+        if (message.type() !== 'error') return;
         if (/^Failed to load resource: the server responded with a status of \d+/.test(text)) return;
-        errors.push(text);
+        errors.push(`console error: ${text}`);
       });
       await use(errors);
-      expect(errors, 'errors the browser logged').toEqual([]);
+      expect(errors, 'errors and CSP violations the browser logged').toEqual([]);
     },
     { auto: true },
   ],

@@ -3,19 +3,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 /**
  * Checks of a page's layout for specs that look at it at a given screen size (phones.spec.ts): an
  * id on one line, no sideways scroll, a table's rows stacked or side by side, the roles Chromium
- * computed, and what the page logged.
+ * computed. What the page logged is every test's check (browserErrors in fixtures.ts).
  */
-
-/** Console errors, uncaught page errors and CSP violations (Chromium logs those as errors) while the test runs. */
-export function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || /Content.Security.Policy|Refused to/i.test(message.text()))
-      problems.push(`console ${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  return problems;
-}
 
 /** On one line: its box is at most one line high (an id broken at its hyphen is two). */
 async function expectOneLine(element: Locator, what: string) {

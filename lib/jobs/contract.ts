@@ -16,8 +16,12 @@ const source = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 export const createGetOrCreateJobSchema = z.object({ source, csv: z.string() });
 export type CreateGetOrCreateJob = z.infer<typeof createGetOrCreateJobSchema>;
 
+/** The rotation form's choice that sends tokens the console has never seen (`sendUnknown`). */
+export const SEND_UNKNOWN_LABEL = 'Also send tokens this console has never seen';
+
 export const createRotateJobSchema = z.union([
-  z.object({ source, tokens: z.string() }),
+  /** sendUnknown: a token the console never saw is sent too (else it is a row with a problem). */
+  z.object({ source, tokens: z.string(), sendUnknown: z.optional(z.boolean()) }),
   z.object({ source, userGroupIds: z.array(z.string()).check(z.maxLength(10_000)) }),
   /** Every group a directory search matches ("Select all N matches"): the server runs the search. */
   z.object({

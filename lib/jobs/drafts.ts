@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import type { ConsoleDb } from '@/lib/db/console-database';
-import { directoryDb } from '@/lib/directory/schema';
 import type { Environment } from '@/lib/environments';
 import type { GetOrCreateRow, InvalidRow } from './csv';
+import { chosenGroupStandings, pastedTokenStandings, type RowLookUp, standingProblem } from './row-standing';
 import { type BulkJobRowTable, type JobKind, jobsDb } from './schema';
 import type { RotateInput } from './token-list';
 import { tokenPlace } from './token-place';
@@ -116,15 +116,16 @@ export function createGetOrCreateJob(
   });
 }
 
-/** A pasted token, and the group the directory says it is (null: unknown to the console). */
-export interface TokenLookUp {
+/** A pasted token, the group the console says it is (null: unknown to it), and its standing. */
+export interface TokenLookUp extends RowLookUp {
   token: string;
-  userGroupId: string | null;
 }
 
 /**
- * A draft rotation job. A pasted token is sealed at rest; its group is looked up in the directory
- * by the token's fingerprint, so that a rotation cut short by a crash can still be settled.
+ * A draft rotation job. A pasted token is sealed at rest; its group is looked up by the token's
+ * fingerprint, so that a rotation cut short by a crash can still be settled. Only a row whose token
+ * is its group's current one is ready to run (lib/jobs/row-standing.ts): the others are rows with a
+ * problem that names their standing, and an unknown token is sent only with `sendUnknown`.
  */
 export async function createRotateJob(
   db: ConsoleDb,
@@ -135,6 +136,7 @@ export async function createRotateJob(
     owner: JobOwner;
     rows: RotateInput[];
     invalid: InvalidRow[];
+    sendUnknown?: boolean;
   },
   /**
    * Puts the look-up of pasted tokens on record (which group each one is, as the directory knows
@@ -142,32 +144,47 @@ export async function createRotateJob(
    */
   recordLookUps: (jobId: string, lookUps: TokenLookUp[]) => Promise<void> = async () => undefined,
 ): Promise<string> {
-  const fingerprints = job.rows.flatMap((row) => (row.token ? [tokenFingerprint(row.token) as string] : []));
-  const known = new Map<string, string>();
-  for (let start = 0; start < fingerprints.length; start += INSERT_CHUNK) {
-    const found = await directoryDb(db)
-      .selectFrom('directory_entry')
-      .select(['token_fingerprint', 'user_group_id'])
-      .where('environment', '=', job.environment)
-      .where('token_fingerprint', 'in', fingerprints.slice(start, start + INSERT_CHUNK))
-      .execute();
-    for (const row of found) if (row.token_fingerprint) known.set(row.token_fingerprint, row.user_group_id);
+  const tokens = await pastedTokenStandings(
+    db,
+    job.environment,
+    job.rows.flatMap((row) => (row.token ? [tokenFingerprint(row.token) as string] : [])),
+  );
+  const chosen = await chosenGroupStandings(
+    db,
+    job.environment,
+    job.rows.flatMap((row) => (!row.token && row.userGroupId ? [row.userGroupId] : [])),
+  );
+  /** The group a row is, and its standing, as the console knows them. */
+  const lookUp = (row: RotateInput): RowLookUp =>
+    row.token
+      ? (tokens.get(tokenFingerprint(row.token) as string) as RowLookUp)
+      : { userGroupId: row.userGroupId ?? null, standing: chosen.get(row.userGroupId ?? '') ?? 'unknown' };
+  const ready: RotateInput[] = [];
+  const refused: InvalidRow[] = [];
+  for (const row of job.rows) {
+    const { userGroupId, standing } = lookUp(row);
+    if (standing === 'current' || (standing === 'unknown' && row.token && job.sendUnknown)) ready.push(row);
+    else
+      refused.push({
+        line: row.line,
+        userGroupId,
+        problems: [standingProblem(standing, row.token ? 'token' : 'id')],
+      });
   }
-  /** The group a pasted token is, as the directory knows it. */
-  const groupOf = (token: string) => known.get(tokenFingerprint(token) as string) ?? null;
   // Sealed with the row's place, which names the job: its id is chosen before the rows are written.
   const id = randomUUID();
   await recordLookUps(
     id,
-    job.rows.flatMap((row) => (row.token ? [{ token: row.token, userGroupId: groupOf(row.token) }] : [])),
+    job.rows.flatMap((row) => (row.token ? [{ token: row.token, ...lookUp(row) }] : [])),
   );
   return insertJob(db, {
     ...job,
     id,
     kind: 'rotate',
-    rows: job.rows.map((row, index) => ({
+    invalid: [...refused, ...job.invalid].sort((a, b) => a.line - b.line),
+    rows: ready.map((row, index) => ({
       source_line: row.line,
-      user_group_id: row.userGroupId ?? (row.token ? groupOf(row.token) : null),
+      user_group_id: row.token ? lookUp(row).userGroupId : (row.userGroupId ?? null),
       name: null,
       mapping: null,
       properties: null,

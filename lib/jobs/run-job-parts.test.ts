@@ -38,6 +38,8 @@ async function rotation(count: number) {
     source: 'pasted',
     owner,
     ...reading,
+    // Tokens the console never saw (groups made outside it): sent on purpose.
+    sendUnknown: true,
   });
   await steerJob(database.db, id, 'start');
   return id;

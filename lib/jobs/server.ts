@@ -6,6 +6,7 @@ import type { CreateGetOrCreateJob, CreateRotateJob, JobView } from '@/lib/jobs/
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { createGetOrCreateJob, createRotateJob } from '@/lib/jobs/drafts';
 import { describePauseReason } from '@/lib/jobs/pause-reasons';
+import type { RowStanding } from '@/lib/jobs/row-standing';
 import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
 import { type JobProgress, jobProgress } from '@/lib/jobs/store';
 import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token-list';
@@ -154,10 +155,17 @@ export async function draftRotateJob(
   const id = await createRotateJob(
     server.database.db,
     server.jobs.vault,
-    { environment, source: body.source, owner, rows: reading.rows, invalid: reading.invalid },
+    {
+      environment,
+      source: body.source,
+      owner,
+      rows: reading.rows,
+      invalid: reading.invalid,
+      sendUnknown: 'tokens' in body && body.sendUnknown === true,
+    },
     (jobId, lookUps) =>
       server.auditLog.recordMany(
-        lookUps.map(({ token, userGroupId }) => ({
+        lookUps.map(({ token, userGroupId, standing }) => ({
           action: 'token.identify',
           operator: owner,
           outcome: 'success',
@@ -165,12 +173,20 @@ export async function draftRotateJob(
           environment,
           userGroupId,
           token,
-          detail: `pasted into a draft rotation job${userGroupId ? '' : ': unknown to the console'}; request ${requestId}`,
+          detail: `pasted into a draft rotation job${lookUpNote[standing]}; request ${requestId}`,
         })),
       ),
   );
   return toJobView(await loadJob(server, id));
 }
+
+/** What the look-up of a pasted token found, as its audit entry says it. */
+const lookUpNote: Record<RowStanding, string> = {
+  current: '',
+  replaced: ': no longer its group’s current token',
+  deleted: ': its group was deleted',
+  unknown: ': unknown to the console',
+};
 
 /** Every group the directory search matches, as if each had been ticked (one more tells "too many"). */
 async function readSearch(server: ConsoleServer, environment: Environment, search: string) {

@@ -145,6 +145,8 @@ export function runnerTestBed(name: string) {
       source: 'pasted',
       owner,
       ...reading,
+      // Outside the directory, the tokens are unknown to the console: sent on purpose.
+      sendUnknown: !inDirectory,
     });
     return { groups, id };
   }

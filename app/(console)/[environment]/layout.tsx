@@ -1,3 +1,4 @@
+import { ClipboardPaste, Layers } from 'lucide-react';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { CommandPaletteLauncher } from '@/components/command-palette-launcher';
@@ -7,6 +8,10 @@ import { can, hasRole } from '@/lib/roles';
 import { NOT_SET_UP, notConfiguredForAdmins } from '@/lib/server/errors';
 import { pageContext } from '@/lib/server/page-context';
 import { pageEnvironment } from './_components/environment';
+
+/** A page of the band: a word from sm up; on a phone an icon with room for a finger. */
+const bandLink =
+  'inline-flex items-center justify-center rounded-md underline-offset-4 hover:underline max-sm:size-8 max-sm:hover:bg-black/5';
 
 type EnvironmentLayoutProps = { children: ReactNode; params: Promise<{ environment: string }> };
 
@@ -50,17 +55,20 @@ export default async function EnvironmentLayout({ children, params }: Environmen
         </p>
         <nav
           aria-label={`${look.label} pages`}
-          className="ml-auto flex min-w-0 items-center gap-3 overflow-x-auto text-sm font-medium whitespace-nowrap sm:flex-wrap sm:overflow-visible"
+          className="ml-auto flex min-w-0 items-center gap-1 text-sm font-medium whitespace-nowrap sm:flex-wrap sm:gap-3"
         >
-          <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
+          {/* On a phone the header's "User groups" is this link; the others are icons, named. */}
+          <Link href={`/${slug}`} className="hidden underline-offset-4 hover:underline sm:inline">
             Groups
           </Link>
-          <Link href={`/${slug}/bulk`} className="underline-offset-4 hover:underline">
-            Bulk jobs
+          <Link href={`/${slug}/bulk`} title="Bulk jobs" className={bandLink}>
+            <Layers aria-hidden="true" className="size-4 sm:hidden" />
+            <span className="sr-only sm:not-sr-only">Bulk jobs</span>
           </Link>
           {mayPasteToken ? (
-            <Link href={`/${slug}/paste-token`} className="underline-offset-4 hover:underline">
-              Paste a token
+            <Link href={`/${slug}/paste-token`} title="Paste a token" className={bandLink}>
+              <ClipboardPaste aria-hidden="true" className="size-4 sm:hidden" />
+              <span className="sr-only sm:not-sr-only">Paste a token</span>
             </Link>
           ) : null}
         </nav>

@@ -1,12 +1,12 @@
 'use client';
 
-import { CircleCheck, CircleHelp, Eye, EyeOff, History, ScanSearch, Trash2 } from 'lucide-react';
+import { Eye, EyeOff, ScanSearch } from 'lucide-react';
 import Link from 'next/link';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { formErrorMessage } from '@/components/form-errors';
 import { takeHandedOverToken } from '@/components/token-handoff';
+import { StandingBadge } from '@/components/token-standing-badge';
 import { Alert } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Identifier } from '@/components/ui/identifier';
@@ -224,28 +224,6 @@ function unknownTokenActions({ rotate, delete: remove }: { rotate: boolean; dele
   if (rotate) return ' You can still rotate it below.';
   if (remove) return ' You can still delete its group below.';
   return '';
-}
-
-/**
- * Whether a token works, at a glance: its own words, colour and icon, whatever the environment's
- * colour (red is Customer's, so "It works" and "It no longer works" no longer look alike there).
- */
-const standingBadges = {
-  current: { label: 'Current', variant: 'success', Icon: CircleCheck },
-  replaced: { label: 'Replaced', variant: 'neutral', Icon: History },
-  superseded: { label: 'Replaced', variant: 'neutral', Icon: History },
-  deleted: { label: 'Deleted', variant: 'neutral', Icon: Trash2 },
-  unknown: { label: 'Unknown', variant: 'info', Icon: CircleHelp },
-} as const;
-
-function StandingBadge({ standing }: { standing: keyof typeof standingBadges }) {
-  const { label, variant, Icon } = standingBadges[standing];
-  return (
-    <Badge variant={variant} className="inline-flex items-center gap-1" data-testid="token-standing">
-      <Icon aria-hidden="true" className="size-3.5" />
-      {label}
-    </Badge>
-  );
 }
 
 function MatchCard({ match }: { match: Match }) {

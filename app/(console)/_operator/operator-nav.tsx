@@ -1,3 +1,4 @@
+import { CircleUserRound } from 'lucide-react';
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import type { Environment } from '@/lib/environments';
@@ -18,10 +19,14 @@ type OperatorNavProps = {
   environments: { environment: Environment; configured: boolean }[];
 };
 
-/** The header's right side: environment, the pages this operator may open, who is signed in, sign-out. */
+/**
+ * The header's right side: environment, the pages this operator may open, who is signed in, sign-out.
+ * On a phone it is compact (the service status as dots, the account and sign-out as icons, their
+ * words for screen readers), so that the header and the environment band leave the page the screen.
+ */
 export function OperatorNav({ operator, environments }: OperatorNavProps) {
   return (
-    <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-4 gap-y-1">
+    <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-3 gap-y-1 sm:gap-x-4">
       <EnvironmentSwitcher environments={environments} />
       <UpstreamStatus />
       <nav aria-label="Console" className="flex flex-wrap items-center gap-x-3 text-sm">
@@ -37,10 +42,14 @@ export function OperatorNav({ operator, environments }: OperatorNavProps) {
       <div className="flex items-center gap-2 text-sm">
         <Link
           href="/account"
-          className="max-w-48 truncate text-muted-foreground hover:text-foreground"
-          title="Account"
+          className="flex max-w-48 items-center gap-1 truncate text-muted-foreground hover:text-foreground"
+          title={`Account: ${operator.email}`}
         >
-          <span data-testid="operator-email">{operator.email}</span>
+          {/* On a phone the header is one or two short lines: an icon, the email for screen readers. */}
+          <CircleUserRound aria-hidden="true" className="size-5 shrink-0 sm:hidden" />
+          <span data-testid="operator-email" className="sr-only sm:not-sr-only sm:truncate">
+            {operator.email}
+          </span>
         </Link>
         <Badge data-testid="operator-role">{operator.role ?? 'no role'}</Badge>
         <SignOutButton />

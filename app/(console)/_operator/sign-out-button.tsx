@@ -16,7 +16,8 @@ export function SignOutButton() {
       disabled={!signOut.isIdle}
     >
       <LogOut aria-hidden="true" />
-      Sign out
+      {/* On a phone, the icon (the header is compact there); its name for screen readers. */}
+      <span className="sr-only sm:not-sr-only">Sign out</span>
     </Button>
   );
 }

@@ -33,19 +33,23 @@ export function UpstreamStatus() {
             <li
               key={environment}
               data-testid="upstream-status"
+              title={described?.text}
               className={cn(
                 'flex items-center gap-1.5',
                 tone === 'trouble' ? 'font-medium text-foreground' : 'text-muted-foreground',
               )}
             >
               <span aria-hidden="true" className={cn('size-2 shrink-0 rounded-full', dot[tone])} />
-              {described?.text ?? `${environment}: checking…`}
+              {/* On a phone only trouble is in words; a service that answers is its dot. */}
+              <span className={tone === 'trouble' ? undefined : 'sr-only sm:not-sr-only'}>
+                {described?.text ?? `${environment}: checking…`}
+              </span>
             </li>
           );
         })}
       </ul>
       {checked ? (
-        <span className="text-muted-foreground" data-testid="upstream-checked">
+        <span className="hidden text-muted-foreground sm:inline" data-testid="upstream-checked">
           {checked}
         </span>
       ) : null}

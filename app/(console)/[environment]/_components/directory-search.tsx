@@ -127,7 +127,8 @@ export function DirectorySearch({ initialQuery, slug, mayIdentify }: DirectorySe
         type="search"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
-        placeholder="Part of an ID or a name, or paste a token"
+        // Only what the role can do: a viewer cannot identify tokens, so is not asked to paste one.
+        placeholder={mayIdentify ? 'Part of an ID or a name, or paste a token' : 'Part of an ID or a name'}
         autoComplete="off"
         spellCheck={false}
         aria-describedby={`${id}-hint`}

@@ -1,10 +1,12 @@
 'use client';
 
+import { ChevronDown } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { type FormControlProps, FormField } from '@/components/form-field';
 import { handOverToken } from '@/components/token-handoff';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { auditActions } from '@/lib/audit/actions';
 import type { AuditFilters } from '@/lib/audit/filters';
@@ -25,15 +27,27 @@ const textFilters = ['operator', 'group'] as const;
 const selectClassName =
   'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
 
+/** How many filters the view has set, for the narrow screen's "Filters (2 set)". */
+function filtersSet(values: AuditFiltersFormProps['values']): number {
+  const fields = ['operator', 'action', 'environment', 'group', 'from', 'to'] as const;
+  return (
+    fields.filter((name) => (values[name] ?? '').trim() !== '').length + (values.reads === 'include' ? 1 : 0)
+  );
+}
+
 /**
  * A plain GET form: filtering works without JavaScript and every view has its own URL. A token
  * typed into a text filter never goes into that URL (the address bar, the history, the server's
  * logs): it is taken to Identify in memory instead, as the directory's search does, or refused for
- * a role that cannot identify tokens.
+ * a role that cannot identify tokens. On a narrow screen the fields fold behind "Filters (2 set)"
+ * (they took a screen and a half before the first entry), open while a filter has an error.
  */
 export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFormProps) {
   const router = useRouter();
+  const fieldsId = useId();
   const [tokenIn, setTokenIn] = useState<(typeof textFilters)[number] | null>(null);
+  const [unfolded, setUnfolded] = useState(false);
+  const set = filtersSet(values);
   const shownErrors: Record<string, string | undefined> = {
     ...errors,
     ...(tokenIn
@@ -44,6 +58,9 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
         }
       : {}),
   };
+
+  // A filter with an error is never folded away: the person has to see it to correct it.
+  const open = unfolded || Object.values(shownErrors).some(Boolean);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     const form = new FormData(event.currentTarget);
@@ -75,67 +92,79 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
       className="flex flex-col gap-4"
       onSubmit={submit}
     >
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {field('operator', 'Person (email contains)', (control) => (
-          <Input {...control} name="operator" defaultValue={values.operator ?? ''} />
-        ))}
-        {field('action', 'Action', (control) => (
-          <select {...control} name="action" defaultValue={values.action ?? ''} className={selectClassName}>
-            <option value="">Any action</option>
-            {auditActions.map((action) => (
-              <option key={action} value={action}>
-                {action}
-              </option>
-            ))}
-          </select>
-        ))}
-        {field('environment', 'Environment', (control) => (
-          <select
-            {...control}
-            name="environment"
-            defaultValue={values.environment ?? ''}
-            className={selectClassName}
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={fieldsId}
+        onClick={() => setUnfolded(!open)}
+        className="inline-flex h-9 items-center gap-2 self-start rounded-md border border-border bg-card px-3 text-sm font-medium hover:bg-muted sm:hidden"
+      >
+        <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
+        Filters ({set === 0 ? 'none set' : `${set} set`})
+      </button>
+      <div id={fieldsId} className={cn('flex-col gap-4 sm:flex', open ? 'flex' : 'hidden')}>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {field('operator', 'Person (email contains)', (control) => (
+            <Input {...control} name="operator" defaultValue={values.operator ?? ''} />
+          ))}
+          {field('action', 'Action', (control) => (
+            <select {...control} name="action" defaultValue={values.action ?? ''} className={selectClassName}>
+              <option value="">Any action</option>
+              {auditActions.map((action) => (
+                <option key={action} value={action}>
+                  {action}
+                </option>
+              ))}
+            </select>
+          ))}
+          {field('environment', 'Environment', (control) => (
+            <select
+              {...control}
+              name="environment"
+              defaultValue={values.environment ?? ''}
+              className={selectClassName}
+            >
+              <option value="">Any environment</option>
+              {environments.map((environment) => (
+                <option key={environment} value={environment}>
+                  {environment}
+                </option>
+              ))}
+            </select>
+          ))}
+          {field('group', 'User group ID (contains)', (control) => (
+            <Input {...control} name="group" defaultValue={values.group ?? ''} />
+          ))}
+          {field('from', 'From (UTC)', (control) => (
+            <Input {...control} name="from" type="datetime-local" defaultValue={values.from ?? ''} />
+          ))}
+          {field('to', 'To (UTC, inclusive)', (control) => (
+            <Input {...control} name="to" type="datetime-local" defaultValue={values.to ?? ''} />
+          ))}
+        </div>
+        <div className="flex items-center gap-2 text-sm">
+          <input
+            id="filter-reads"
+            type="checkbox"
+            name="reads"
+            value="include"
+            defaultChecked={values.reads === 'include'}
+            className="size-4 accent-primary"
+          />
+          <label htmlFor="filter-reads">
+            Include reads{' '}
+            <span className="text-muted-foreground">(tokens shown or looked up, this log read)</span>
+          </label>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit">Apply filters</Button>
+          <a
+            href="/audit"
+            className="inline-flex h-9 items-center rounded-md px-4 text-sm font-medium text-foreground hover:bg-muted"
           >
-            <option value="">Any environment</option>
-            {environments.map((environment) => (
-              <option key={environment} value={environment}>
-                {environment}
-              </option>
-            ))}
-          </select>
-        ))}
-        {field('group', 'User group ID (contains)', (control) => (
-          <Input {...control} name="group" defaultValue={values.group ?? ''} />
-        ))}
-        {field('from', 'From (UTC)', (control) => (
-          <Input {...control} name="from" type="datetime-local" defaultValue={values.from ?? ''} />
-        ))}
-        {field('to', 'To (UTC, inclusive)', (control) => (
-          <Input {...control} name="to" type="datetime-local" defaultValue={values.to ?? ''} />
-        ))}
-      </div>
-      <div className="flex items-center gap-2 text-sm">
-        <input
-          id="filter-reads"
-          type="checkbox"
-          name="reads"
-          value="include"
-          defaultChecked={values.reads === 'include'}
-          className="size-4 accent-primary"
-        />
-        <label htmlFor="filter-reads">
-          Include reads{' '}
-          <span className="text-muted-foreground">(tokens shown or looked up, this log read)</span>
-        </label>
-      </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit">Apply filters</Button>
-        <a
-          href="/audit"
-          className="inline-flex h-9 items-center rounded-md px-4 text-sm font-medium text-foreground hover:bg-muted"
-        >
-          Clear
-        </a>
+            Clear
+          </a>
+        </div>
       </div>
     </form>
   );

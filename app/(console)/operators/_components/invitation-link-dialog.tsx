@@ -1,6 +1,6 @@
 'use client';
 
-import type { RefObject } from 'react';
+import { type RefObject, useState } from 'react';
 import { SecretField } from '@/components/secret-field';
 import { Button } from '@/components/ui/button';
 import {
@@ -16,7 +16,8 @@ import { formatExpiry } from './invitation-expiry';
 
 /**
  * The one time an invitation link is shown: to the admin who made it, to pass on (no mail is
- * sent). Closing the dialog drops it; sending it again makes a new one.
+ * sent). Closing the dialog drops it; sending it again makes a new one. Done closes it; Escape or a
+ * click outside, before the link was copied, asks first (a slip of the hand would lose it).
  */
 export function InvitationLinkDialog({
   email,
@@ -33,9 +34,25 @@ export function InvitationLinkDialog({
    */
   returnFocus: RefObject<HTMLElement | null>;
 }) {
+  const [copiedLink, setCopiedLink] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
+  const link = invitation?.link ?? null;
+  const copied = link !== null && copiedLink === link;
+  const close = () => {
+    setAsking(false);
+    onClose();
+  };
+  /** Escape or a click outside: closes a copied link; otherwise asks. */
+  const dismiss = (event: Event) => {
+    if (copied) return;
+    event.preventDefault();
+    setAsking(true);
+  };
   return (
-    <Dialog open={invitation !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
+    <Dialog open={invitation !== null} onOpenChange={(open) => (open ? undefined : close())}>
       <DialogContent
+        onEscapeKeyDown={dismiss}
+        onInteractOutside={dismiss}
         onCloseAutoFocus={(event) => {
           if (!returnFocus.current?.isConnected) return;
           event.preventDefault();
@@ -49,7 +66,34 @@ export function InvitationLinkDialog({
           shown only now; if it is lost, send a new one.
         </DialogDescription>
         {/* Meant to be read and passed on: shown, not behind Reveal (the dialog is the admin's, once). */}
-        {invitation ? <SecretField label="Invitation link" value={invitation.link} startRevealed /> : null}
+        {invitation ? (
+          <SecretField
+            label="Invitation link"
+            value={invitation.link}
+            startRevealed
+            onCopied={() => setCopiedLink(invitation.link)}
+          />
+        ) : null}
+        {asking ? (
+          <div
+            role="alert"
+            className="flex flex-col gap-3 rounded-md border border-border bg-muted p-3 text-sm"
+            data-testid="invitation-close-question"
+          >
+            <p>
+              Close without copying the link? It is shown only now: once closed, only a new link (which voids
+              this one) lets {email} in.
+            </p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button type="button" variant="outline" autoFocus onClick={() => setAsking(false)}>
+                Keep the link open
+              </Button>
+              <Button type="button" onClick={close}>
+                Close without copying
+              </Button>
+            </div>
+          </div>
+        ) : null}
         <DialogFooter>
           <DialogClose asChild>
             <Button>Done</Button>

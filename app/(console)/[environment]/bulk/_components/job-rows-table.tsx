@@ -1,3 +1,4 @@
+import { problemStanding, StandingBadge } from '@/components/token-standing-badge';
 import { Identifier } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 
@@ -29,11 +30,25 @@ export function JobRowsTable({
                 {row.line}
               </TableCell>
               <TableCell label="ID">{row.id === null ? '—' : <Identifier value={row.id} />}</TableCell>
-              <TableCell label="What is wrong">{row.text}</TableCell>
+              <TableCell label="What is wrong">
+                <ProblemText text={row.text} />
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>
       </Table>
     </section>
+  );
+}
+
+/** A row refused for its token's standing reads as the identify page does: the badge, then why. */
+function ProblemText({ text }: { text: string }) {
+  const standing = problemStanding(text);
+  if (!standing) return text;
+  return (
+    <span className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+      <StandingBadge standing={standing.standing} />
+      <span>{standing.rest.charAt(0).toUpperCase() + standing.rest.slice(1)}</span>
+    </span>
   );
 }

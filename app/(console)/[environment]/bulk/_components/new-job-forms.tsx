@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import type { Environment } from '@/lib/environments';
-import { MAX_CSV_MB } from '@/lib/jobs/contract';
+import { MAX_CSV_MB, SEND_UNKNOWN_LABEL } from '@/lib/jobs/contract';
 import { useCreateGetOrCreateJob, useCreateRotateJob } from '../_hooks/use-create-job';
 import { errorMessage, readChosenFile } from './chosen-file';
 
@@ -86,6 +86,7 @@ function RotateJobForm({ environment }: { environment: Environment }) {
   const fileId = useId();
   const [tokens, setTokens] = useState('');
   const [revealed, setRevealed] = useState(false);
+  const [sendUnknown, setSendUnknown] = useState(false);
   const create = useCreateRotateJob(environment);
   return (
     <Card>
@@ -94,7 +95,9 @@ function RotateJobForm({ environment }: { environment: Environment }) {
         <CardDescription>
           After a leak: paste the tokens (one per line) or upload a file of them (a CSV needs a{' '}
           <code className="font-mono">token</code> column). Each gets a new token; the old ones stop working.
-          The tokens are checked first, and nothing is sent until you run the job.
+          The tokens are checked first, and nothing is sent until you run the job: a token that is no longer
+          its group’s current one is left out, and so is one the console has never seen, unless you choose to
+          send it.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -102,7 +105,7 @@ function RotateJobForm({ environment }: { environment: Environment }) {
           className="flex flex-col gap-3"
           onSubmit={(event) => {
             event.preventDefault();
-            create.mutate(async () => ({ source: 'pasted tokens', tokens }));
+            create.mutate(async () => ({ source: 'pasted tokens', tokens, sendUnknown }));
           }}
         >
           <div className="flex items-center justify-between gap-2">
@@ -147,9 +150,27 @@ function RotateJobForm({ environment }: { environment: Environment }) {
             onChange={(event) => {
               const chosen = event.target.files?.[0];
               if (chosen)
-                create.mutate(async () => ({ source: chosen.name, tokens: await readChosenFile(chosen) }));
+                create.mutate(async () => ({
+                  source: chosen.name,
+                  tokens: await readChosenFile(chosen),
+                  sendUnknown,
+                }));
             }}
           />
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-0.5 size-4"
+              checked={sendUnknown}
+              onChange={(event) => setSendUnknown(event.target.checked)}
+            />
+            <span>
+              {SEND_UNKNOWN_LABEL}{' '}
+              <span className="text-muted-foreground">
+                (groups made outside the console: the service says whether each still works)
+              </span>
+            </span>
+          </label>
           {create.isError ? (
             <Alert variant="error" role="alert">
               {errorMessage(create.error)}

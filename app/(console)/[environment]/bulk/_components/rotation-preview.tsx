@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { StandingBadge } from '@/components/token-standing-badge';
 import { cn } from '@/components/ui/cn';
 import { oneLineId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -13,7 +14,9 @@ type RotationPreviewProps = { jobId: string; environment: Environment; preview: 
 
 /**
  * Before a rotation runs: the first groups it will rotate, by id and name, with the fingerprint of
- * each token to replace (never the token), how many more, and all of them as a CSV.
+ * each token to replace (never the token) and whether it is the group's current one (an unknown
+ * token is here only when the person chose to send it), how many more, and all of them as a CSV.
+ * Replaced and deleted ones are rows with a problem, never in the run.
  */
 export function RotationPreviewTable({ jobId, environment, preview }: RotationPreviewProps) {
   const more = preview.total - preview.rows.length;
@@ -30,6 +33,7 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
             <TableHead>User group</TableHead>
             <TableHead>Name</TableHead>
             <TableHead>Token fingerprint</TableHead>
+            <TableHead>Token</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -56,6 +60,10 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
               </TableCell>
               <TableCell label="Token fingerprint" className="font-mono text-xs">
                 {row.tokenFingerprint ?? '—'}
+              </TableCell>
+              <TableCell label="Token">
+                {/* Only a current token, or an unknown one sent on purpose, is in the run. */}
+                <StandingBadge standing={row.userGroupId ? 'current' : 'unknown'} />
               </TableCell>
             </TableRow>
           ))}
