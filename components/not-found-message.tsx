@@ -1,5 +1,3 @@
-import Link from 'next/link';
-
 /** What a 404 says, in the console's page and outside it (app/not-found.tsx, app/(console)/not-found.tsx). */
 export function NotFoundMessage() {
   return (
@@ -11,9 +9,10 @@ export function NotFoundMessage() {
         console.
       </p>
       <p className="text-sm">
-        <Link href="/" className="font-medium underline underline-offset-4">
+        {/* A plain link: next/link would add its client code to the empty page (the page budget's base). */}
+        <a href="/" className="font-medium underline underline-offset-4">
           Back to the user groups
-        </Link>
+        </a>
       </p>
     </div>
   );
