@@ -359,6 +359,6 @@ export async function benchScale(dialect: ConsoleDialect = 'sqlite'): Promise<Sc
       exportPeakRssMb: await exportMemory(database, 100_000),
     };
   } finally {
-    await database.close();
+    await database.dispose();
   }
 }

@@ -123,6 +123,26 @@ const migrations: ConsoleMigrations = (dialect) => ({
       await sql`drop index audit_event_action_id`.execute(db);
     },
   },
+  // An environment alone (2M entries of ten million) and a person with an action (none at all, for
+  // a person who never rotates) walked the wrong index for seconds at ten million entries.
+  '2026-11-27-002-audit-combined-filters': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('audit_event_environment_id')
+        .on('audit_event')
+        .columns(['environment', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('audit_event_operator_action_id')
+        .on('audit_event')
+        .columns(['operator_email', 'action', 'id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index audit_event_operator_action_id`.execute(db);
+      await sql`drop index audit_event_environment_id`.execute(db);
+    },
+  },
 });
 
 /** Idempotent: applies what is missing, in order. */

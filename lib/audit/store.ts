@@ -120,7 +120,10 @@ export interface AuditPage {
 export async function countWithin(database: ConsoleDatabase, where: AuditWhere) {
   const counted = await database.db
     .selectFrom(
+      // Newest first, as the page walks: an index in another order (an action's) would first cross
+      // every entry the filters leave out (a million reads, at ten million entries).
       where(database.db.selectFrom('audit_event').select('id'))
+        .orderBy('id', 'desc')
         .limit(AUDIT_COUNT_LIMIT + 1)
         .as('matches'),
     )
