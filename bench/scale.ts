@@ -203,6 +203,17 @@ const auditRequests = (cursor100: () => number | undefined): Request[] => [
     run: (d) => listAuditItems(d, filters('group=roup-4242')),
   },
   {
+    name: '/audit page, environment',
+    goalP95Ms: 300,
+    run: (d) => listAuditItems(d, filters('environment=Testing')),
+  },
+  {
+    name: '/audit page, person and action',
+    goalP95Ms: 300,
+    heavy: true,
+    run: (d) => listAuditItems(d, filters('operator=person7&action=rotate')),
+  },
+  {
     name: '/audit page, a day',
     goalP95Ms: 300,
     run: (d) => listAuditItems(d, filters('from=2026-06-01&to=2026-06-01')),
