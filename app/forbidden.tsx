@@ -1,7 +1,11 @@
-/** What `forbidden()` renders (HTTP 403): the operator is signed in, their role may not open this page. */
+/**
+ * What `forbidden()` renders (HTTP 403): the operator is signed in, their role may not open this page.
+ * Only the console's pages call it (lib/server/page-context.ts), and Next renders it inside their
+ * layout, whose `<main>` holds it: a `<main>` here was a second one inside the first.
+ */
 export default function Forbidden() {
   return (
-    <main className="mx-auto flex min-h-[50dvh] max-w-md flex-col justify-center gap-3 px-4 py-10">
+    <div className="mx-auto flex min-h-[50dvh] max-w-md flex-col justify-center gap-3 px-4 py-10">
       <p className="text-sm font-medium text-muted-foreground">403</p>
       <h1 className="text-2xl font-semibold tracking-tight">Your role may not open this page</h1>
       <p className="text-sm text-muted-foreground">
@@ -13,6 +17,6 @@ export default function Forbidden() {
           Back to the console
         </a>
       </p>
-    </main>
+    </div>
   );
 }

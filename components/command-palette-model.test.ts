@@ -86,6 +86,22 @@ describe('paletteSections', () => {
     expect(preselected(sectionsFor('nothing-like-it'))).toBe('');
   });
 
+  it('never preselects switching to Customer: a reflex Enter in Testing stays out of production', () => {
+    const inTesting = paletteSections({
+      environment: 'Testing',
+      environments: [
+        { environment: 'Customer', configured: true },
+        { environment: 'Testing', configured: true },
+      ],
+      search: '',
+      groups: [],
+      mayPasteToken: true,
+      mayCreate: true,
+    });
+    expect(inTesting[0]?.commands[0]?.value).toBe('switch:Customer');
+    expect(preselected(inTesting)).toBe('audit');
+  });
+
   it('takes token-shaped text to Identify only: no group, no search, no create', () => {
     const token = 'a3f1'.repeat(16);
     expect(listed(token)).toEqual([

@@ -87,6 +87,8 @@ export function paletteSections(input: {
         detail: !configured ? 'not configured' : undefined,
         href: `/${slugOf[target]}`,
         icon: ArrowRightLeft,
+        // A reflex Enter in Testing must not land in production (a cold walk, round 3).
+        neverPreselected: target === 'Customer',
       })),
     {
       value: 'audit',

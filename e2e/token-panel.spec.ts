@@ -321,3 +321,25 @@ test.describe('as a viewer', () => {
     await expectNoSeriousA11yViolations(page, 'a group page for a viewer');
   });
 });
+
+test('a group page opens at its top, the id in view, focus left where a page load puts it', async ({
+  page,
+}) => {
+  // A cold walk, round 3: Show token took the focus on opening and scrolled the id and name out of view.
+  const id = newGroupId('opens-at-top');
+  const admin = await apiAs(adminState);
+  try {
+    expect(
+      (await postConsole(admin, '/api/user-groups/testing/get-or-create', { user_group_id: id })).status,
+    ).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openGroup(page, 'testing', id);
+  const showToken = page.getByRole('region', { name: 'Token' }).getByRole('button', { name: 'Show token' });
+  await expect(showToken).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(page.getByRole('heading', { level: 1, name: id })).toBeInViewport();
+  await expect(showToken).not.toBeFocused();
+});

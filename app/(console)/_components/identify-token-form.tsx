@@ -228,11 +228,10 @@ function unknownTokenActions({ rotate, delete: remove }: { rotate: boolean; dele
 
 function MatchCard({ match }: { match: Match }) {
   const slug = slugOf[match.environment];
-  const production = match.environment === 'Customer';
+  // One border for every answer: the badge says whether the token works, and red (Customer's
+  // colour) around "Current" read as a warning (a cold walk, round 3).
   return (
-    <li
-      className={`flex flex-col gap-1.5 rounded-lg border p-3 text-sm ${production ? 'border-destructive/50' : 'border-border'}`}
-    >
+    <li className="flex flex-col items-start gap-1.5 rounded-lg border border-border p-3 text-sm">
       <StandingBadge standing={match.standing} />
       <p className="font-medium">
         {standingTitle[match.standing](match)}

@@ -87,7 +87,7 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-muted-foreground" data-testid="audit-summary">
           {entries}
-          {filters.before || filters.after ? ' · older entries' : ''}
+          {page.previousAfter !== null ? ' · older entries' : ''}
         </p>
         <a
           href={`${routePath(consoleRoutes.exportAudit, {})}${exportQuery ? `?${exportQuery}` : ''}`}

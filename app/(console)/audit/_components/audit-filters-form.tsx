@@ -78,8 +78,15 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
     name: keyof AuditFilters,
     label: string,
     control: (props: FormControlProps) => React.ReactNode,
+    description?: string,
   ) => (
-    <FormField id={`filter-${name}`} label={label} error={shownErrors[name]} className="gap-1.5">
+    <FormField
+      id={`filter-${name}`}
+      label={label}
+      description={description}
+      error={shownErrors[name]}
+      className="gap-1.5"
+    >
       {control}
     </FormField>
   );
@@ -132,9 +139,15 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
               ))}
             </select>
           ))}
-          {field('group', 'User group ID (contains)', (control) => (
-            <Input {...control} name="group" defaultValue={values.group ?? ''} />
-          ))}
+          {field(
+            'group',
+            'User group ID (contains)',
+            (control) => (
+              <Input {...control} name="group" defaultValue={values.group ?? ''} />
+            ),
+            // The trigram index answers parts of three characters or more (lib/audit/query.ts).
+            'Three characters or more, or the whole ID.',
+          )}
           {field('from', 'From (UTC)', (control) => (
             <Input {...control} name="from" type="datetime-local" defaultValue={values.from ?? ''} />
           ))}

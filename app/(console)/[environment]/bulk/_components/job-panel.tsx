@@ -1,10 +1,11 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useRefocusWhenDropped } from '@/components/use-refocus-when-dropped';
 import { routePath } from '@/lib/console-api/define-route';
 import type { JobView } from '@/lib/jobs/contract';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
@@ -61,9 +62,8 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
   // A control that changed the job (Run, Pause, Resume, Cancel) goes with the status it changed:
   // when the focus fell to the page's top with it, it moves to the job's progress, the answer.
   const progressHeading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (job.status && document.activeElement === document.body) progressHeading.current?.focus();
-  }, [job.status]);
+  // The tokens' download too: its button goes once they are taken.
+  useRefocusWhenDropped(`${job.status}:${takeTokens.isSuccess}`, () => progressHeading.current);
 
   const dialog = (which: 'start' | 'cancel' | 'tokens') => ({
     open: confirming === which,

@@ -9,6 +9,7 @@ import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
+import { useRefocusWhenDropped } from '@/components/use-refocus-when-dropped';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import { userGroupRoutes } from '@/lib/user-groups/routes';
@@ -98,9 +99,7 @@ export function TokenPanel({
   // A step that took the focused control with it (Done on the rotated token) leaves the focus on
   // what the panel offers next, not on the page's top.
   const panelRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (step && document.activeElement === document.body) panelRef.current?.querySelector('button')?.focus();
-  }, [step]);
+  useRefocusWhenDropped(step, () => panelRef.current?.querySelector('button'));
 
   const confirmationProps = (which: TokenConfirmation) => ({
     ...tokenConfirmation(which, group),
