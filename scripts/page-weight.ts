@@ -38,10 +38,10 @@ export const GZIP_LEVEL = 9;
 export const ALLOWANCES: Allowances = {
   emptyPageKB: 133,
   pagesKB: {
-    '/[environment]/new': 75,
+    '/[environment]/new': 74,
     '/[environment]/paste-token': 73,
-    '/account': 74,
-    '/operators': 71,
+    '/account': 70,
+    '/operators': 70,
   },
 };
 
