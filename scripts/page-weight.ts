@@ -39,7 +39,6 @@ export const ALLOWANCES: Allowances = {
   emptyPageKB: 133,
   pagesKB: {
     '/[environment]/new': 74,
-    '/[environment]/paste-token': 73,
     '/account': 70,
     '/operators': 70,
   },
