@@ -4,7 +4,7 @@
  * the status of its code. Server-side only: the browser reads the body into its own error
  * (ConsoleApiError, lib/browser-client/). Framework-free, so lib/auth and lib/server share it.
  */
-import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/user-groups/contract';
+import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/error-body';
 
 /** The one table from error code to HTTP status. */
 const statusOfCode: Record<ConsoleErrorCode, number> = {

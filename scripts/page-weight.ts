@@ -32,18 +32,15 @@ export const GZIP_LEVEL = 9;
  * - The empty page: Next 16.4.5's own client (its runtime, 129.1 kB, and the App Router's segment
  *   boundaries, 3.5 kB) weighs 132.5 kB with no code of the console's.
  * - The console's pages: the header's share (the query client, zod/mini behind the route client,
- *   tailwind-merge) leaves too little of the +60 kB to the forms (react-hook-form and full zod).
+ *   tailwind-merge's merge with the console's own class map) leaves too little of the +60 kB to the
+ *   forms (react-hook-form, its zod resolver, the forms' schemas).
  */
 export const ALLOWANCES: Allowances = {
   emptyPageKB: 133,
   pagesKB: {
-    '/[environment]/bulk/[id]': 62,
-    '/[environment]/groups/[id]': 62,
-    '/[environment]/new': 79,
-    '/[environment]/paste-token': 77,
-    '/account': 78,
-    '/invitation': 64,
-    '/operators': 75,
+    '/[environment]/new': 74,
+    '/account': 70,
+    '/operators': 70,
   },
 };
 

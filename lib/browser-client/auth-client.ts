@@ -9,7 +9,7 @@
  */
 import { createAuthClient } from 'better-auth/client';
 import * as z from 'zod/mini';
-import { consoleErrorBodySchema } from '@/lib/user-groups/contract';
+import { consoleErrorBodySchema } from '@/lib/console-api/error-body';
 import { CONSOLE_UNREACHABLE_MESSAGE, ConsoleApiError } from './console-client';
 
 /** The single sign-on provider's id on the server (genericOAuth `providerId`). */

@@ -11,7 +11,7 @@ import {
   type ConsoleErrorBody,
   type ConsoleErrorCode,
   consoleErrorBodySchema,
-} from '@/lib/user-groups/contract';
+} from '@/lib/console-api/error-body';
 import { askToStepUp } from './step-up-prompt';
 
 /** How the console refused: the HTTP status, and what its error body said, if it said anything. */

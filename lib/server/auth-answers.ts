@@ -1,6 +1,6 @@
 import 'server-only';
+import type { ConsoleErrorCode } from '@/lib/console-api/error-body';
 import { ConsoleError } from '@/lib/console-error';
-import type { ConsoleErrorCode } from '@/lib/user-groups/contract';
 import { logger } from './logger';
 
 /** The /api/auth endpoints whose answers reach the browser (lib/server/auth-route.ts). */

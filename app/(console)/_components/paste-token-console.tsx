@@ -1,11 +1,22 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useCallback, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import type { Environment } from '@/lib/environments';
-import { DeleteUserGroupSection } from './delete-user-group-form';
 import { IdentifyTokenForm } from './identify-token-form';
-import { type RotatePrefill, RotateTokenSection } from './rotate-token-form';
+import type { RotatePrefill } from './rotate-token-form';
+
+/**
+ * Shown once a token turns out unknown: fetched then, not with the page (they bring react-hook-form
+ * and its zod resolver, which identifying a token does not use).
+ */
+const RotateTokenSection = dynamic(() =>
+  import('./rotate-token-form').then((module) => module.RotateTokenSection),
+);
+const DeleteUserGroupSection = dynamic(() =>
+  import('./delete-user-group-form').then((module) => module.DeleteUserGroupSection),
+);
 
 /** Which forms the operator's role may use; the route handlers check the same on the server. */
 export type PasteTokenActions = { rotate: boolean; delete: boolean };

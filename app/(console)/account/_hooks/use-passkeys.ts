@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { createPasskey } from '@/lib/passkeys/browser-ceremony';
 import { passkeyRoutes } from '@/lib/passkeys/routes';
 
 export const passkeysKey = ['account', 'passkeys'] as const;
@@ -21,7 +20,10 @@ export function useAddPasskey({ onSuccess }: { onSuccess: () => void }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (name: string) => {
+      // The ceremony (@simplewebauthn/browser) is fetched on use, while the options are asked for.
+      const ceremony = import('@/lib/passkeys/browser-ceremony');
       const options = await callRoute(passkeyRoutes.startPasskey, { body: { name } });
+      const { createPasskey } = await ceremony;
       const response = await createPasskey(options);
       return callRoute(passkeyRoutes.addPasskey, { body: { name, response } });
     },
