@@ -118,7 +118,7 @@ export function CommandPaletteDialog({
             if (/^(Arrow(Up|Down)|Home|End|Page(Up|Down))$/.test(event.key)) navigated.current = true;
           }}
         >
-          <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-muted/40">
+          <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-muted/40 focus-within:ring-2 focus-within:ring-inset focus-within:ring-ring">
             <Search aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
             <Command.Input
               value={search}

@@ -75,6 +75,7 @@ export const cnConfig = {
       "grid-cols-1",
       "grid-cols-2",
       "grid-cols-3",
+      "grid-cols-5",
       "grid-cols-[9rem_minmax(0,1fr)]"
     ],
     "gap": [
@@ -199,9 +200,11 @@ export const cnConfig = {
     ],
     "h": [
       "h-12",
+      "h-3",
       "h-7",
       "h-8",
       "h-9",
+      "h-full",
       "h-px"
     ],
     "min-h": [
@@ -225,6 +228,7 @@ export const cnConfig = {
     ],
     "font-weight": [
       "font-medium",
+      "font-normal",
       "font-semibold"
     ],
     "font-family": [
@@ -233,6 +237,9 @@ export const cnConfig = {
       "font-mono",
       "font-sans",
       "font-semibold\">"
+    ],
+    "fvn-spacing": [
+      "tabular-nums"
     ],
     "tracking": [
       "tracking-tight",
@@ -413,6 +420,7 @@ export const cnConfig = {
       "opacity-50"
     ],
     "transition": [
+      "transition-[width]",
       "transition-colors",
       "transition-transform"
     ],
