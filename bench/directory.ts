@@ -14,7 +14,8 @@ import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 
 const GROUPS = 100_000;
 const ROUNDS = 40;
-const words = [
+/** The words group ids and names are made of (bench/scale.ts makes its groups alike). */
+export const groupWords = [
   'north',
   'south',
   'acme',
@@ -51,7 +52,7 @@ export async function benchDirectory(dialect: ConsoleDialect = 'sqlite'): Promis
     for (let start = 0; start < GROUPS; start += 1_000) {
       const rows = Array.from({ length: 1_000 }, (_, offset) => {
         const n = start + offset;
-        const word = words[n % words.length] ?? 'acme';
+        const word = groupWords[n % groupWords.length] ?? 'acme';
         return {
           environment: n % 5 === 0 ? 'Testing' : 'Customer',
           user_group_id: `${word}-${n.toString(36)}-${n}`,
@@ -100,7 +101,7 @@ export async function benchDirectory(dialect: ConsoleDialect = 'sqlite'): Promis
       await findDirectoryEntry(
         database.db,
         n % 5 === 0 ? 'Testing' : 'Customer',
-        `${words[n % words.length]}-${n.toString(36)}-${n}`,
+        `${groupWords[n % groupWords.length]}-${n.toString(36)}-${n}`,
       );
       lookups.push(performance.now() - started);
     }

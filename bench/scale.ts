@@ -22,6 +22,7 @@ import { type DirectoryQuery, searchDirectory } from '@/lib/directory/search';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { identifyToken } from '@/lib/tokens/identify';
+import { groupWords } from './directory';
 
 const AUDIT_ROWS = Number(process.env.BENCH_SCALE_AUDIT ?? 1_000_000);
 const GROUPS = Number(process.env.BENCH_SCALE_GROUPS ?? 1_000_000);
@@ -108,19 +109,6 @@ async function loadAudit(database: ConsoleDatabase, from: number, to: number): P
   await sql`analyze audit_event`.execute(db);
 }
 
-const words = [
-  'north',
-  'south',
-  'acme',
-  'globex',
-  'initech',
-  'umbrella',
-  'stark',
-  'wayne',
-  'wonka',
-  'tyrell',
-];
-
 /**
  * Groups `from`..`to`: ids like `acme-2n9c-12345`, names like `Acme 12345 Ltd`, one in twenty
  * (`wonka`'s and `tyrell`'s…) matching a term; one in twenty deleted.
@@ -128,7 +116,9 @@ const words = [
 async function loadDirectory(database: ConsoleDatabase, from: number, to: number): Promise<void> {
   const { db, dialect } = database;
   const wordOf = (i: string) =>
-    sql.raw(`(case ${i} % 10 ${words.map((word, index) => `when ${index} then '${word}'`).join(' ')} end)`);
+    sql.raw(
+      `(case ${i} % 10 ${groupWords.map((word, index) => `when ${index} then '${word}'`).join(' ')} end)`,
+    );
   const at = "'2026-01-01T00:00:00.000Z'";
   if (dialect === 'sqlite') {
     for (let first = from; first <= to; first += 250_000) {

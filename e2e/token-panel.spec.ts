@@ -31,6 +31,20 @@ async function consoleGroup(page: Page, slug: Slug, body: Record<string, unknown
   return token;
 }
 
+/** A Testing group an admin made (its "Last change" names the admin); answers its id. */
+async function adminCreatesInTesting(prefix: string): Promise<string> {
+  const id = newGroupId(prefix);
+  const admin = await apiAs(adminState);
+  try {
+    expect(
+      (await postConsole(admin, '/api/user-groups/testing/get-or-create', { user_group_id: id })).status,
+    ).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+  return id;
+}
+
 async function openGroup(page: Page, slug: Slug, id: string) {
   await page.goto(`/${slug}/groups/${encodeURIComponent(id)}`);
   await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
@@ -218,15 +232,7 @@ test('reading never writes, on screen too: Show token leaves “Last change” a
   page,
 }) => {
   // A support person's walk, round 3: "Last change" became the person who only looked.
-  const id = newGroupId('last-change');
-  const admin = await apiAs(adminState);
-  try {
-    expect(
-      (await postConsole(admin, '/api/user-groups/testing/get-or-create', { user_group_id: id })).status,
-    ).toBe(200);
-  } finally {
-    await admin.dispose();
-  }
+  const id = await adminCreatesInTesting('last-change');
   const panel = await openGroup(page, 'testing', id);
   const lastChange = page
     .getByRole('region', { name: 'Details' })
@@ -326,15 +332,7 @@ test('a group page opens at its top, the id in view, focus left where a page loa
   page,
 }) => {
   // A cold walk, round 3: Show token took the focus on opening and scrolled the id and name out of view.
-  const id = newGroupId('opens-at-top');
-  const admin = await apiAs(adminState);
-  try {
-    expect(
-      (await postConsole(admin, '/api/user-groups/testing/get-or-create', { user_group_id: id })).status,
-    ).toBe(200);
-  } finally {
-    await admin.dispose();
-  }
+  const id = await adminCreatesInTesting('opens-at-top');
   await page.setViewportSize({ width: 1280, height: 800 });
   await openGroup(page, 'testing', id);
   const showToken = page.getByRole('region', { name: 'Token' }).getByRole('button', { name: 'Show token' });

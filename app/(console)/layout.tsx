@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ConsoleMark } from '@/components/console-mark';
 import { LandingFocus } from '@/components/landing-focus';
 import { Providers } from '@/components/providers';
 import { environments } from '@/lib/environments';
@@ -29,13 +30,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </a>
       <header className="border-b border-border bg-card">
         <div className="mx-auto flex min-h-14 w-full max-w-6xl flex-wrap items-center gap-2.5 px-4 py-2 sm:px-6">
-          <svg aria-hidden="true" viewBox="0 0 32 32" className="size-6 shrink-0">
-            <rect width="32" height="32" rx="7" className="fill-primary" />
-            <circle cx="12" cy="13" r="4" className="fill-primary-foreground" />
-            <path d="M5.5 25c0-3.9 2.9-6.5 6.5-6.5s6.5 2.6 6.5 6.5" className="fill-primary-foreground" />
-            <circle cx="21" cy="13" r="3" className="fill-muted-foreground" />
-          </svg>
-          <span className="text-sm font-semibold tracking-tight max-sm:sr-only">User Group Console</span>
+          <ConsoleMark nameClassName="max-sm:sr-only" />
           <OperatorNav operator={operator} environments={environmentStates} />
         </div>
       </header>
