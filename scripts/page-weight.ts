@@ -38,7 +38,7 @@ export const GZIP_LEVEL = 9;
 export const ALLOWANCES: Allowances = {
   emptyPageKB: 133,
   pagesKB: {
-    '/[environment]/new': 74,
+    '/[environment]/new': 75,
     '/account': 70,
     '/operators': 70,
   },
