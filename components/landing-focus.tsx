@@ -32,6 +32,12 @@ export function LandingFocus() {
         landing = false;
         return;
       }
+      // The person opened a dialog meanwhile (the palette again): its field has the keys now, and
+      // taking the focus from it lost the first ones typed.
+      if (document.activeElement?.closest('[role="dialog"]')) {
+        landing = false;
+        return;
+      }
       const target =
         document.querySelector<HTMLElement>('main [data-main-action]') ??
         (frames >= WAIT_FRAMES / 4 ? document.querySelector<HTMLElement>('main h1') : null);
