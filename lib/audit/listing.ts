@@ -6,7 +6,7 @@
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { AUDIT_PAGE_SIZE, type AuditCursor, type AuditQuery } from './filters';
 import { type AuditWhere, entriesOfRequests, matchesNothing, resolveAuditFilters } from './query';
-import { type AuditEvent, countWithin } from './store';
+import { type AuditEvent, countWithin, keysetPage, readsNewer } from './store';
 
 /** How many of a folded request's entries the page carries; the rest are on the job's page. */
 const FOLDED_ENTRIES_SHOWN = 100;
@@ -60,25 +60,15 @@ export async function listAuditItems(
   const where = await resolveAuditFilters(database, filters);
   if (where === matchesNothing)
     return { items: [], total: 0, totalIsLowerBound: false, pageSize, nextBefore: null, previousAfter: null };
-  const newer = filters.after !== undefined && filters.before === undefined;
   const [found, counted] = await Promise.all([
-    newer
+    readsNewer(filters)
       ? linesAfter(database, where, filters.after ?? 0, pageSize + 1)
       : linesBefore(database, where, filters.before, pageSize + 1),
     countWithin(database, where),
   ]);
-  const more = found.length > pageSize;
-  const lines = newer ? found.slice(0, pageSize).reverse() : found.slice(0, pageSize);
+  const { rows: lines, ...cursors } = keysetPage(found, (line) => line.lastId, filters, pageSize);
   const items = await itemsOf(database, where, lines);
-  const first = lines[0]?.lastId ?? null;
-  const last = lines.at(-1)?.lastId ?? null;
-  return {
-    items,
-    ...counted,
-    pageSize,
-    nextBefore: (newer ? last !== null : more) ? last : null,
-    previousAfter: (newer ? more : filters.before !== undefined) ? first : null,
-  };
+  return { items, ...counted, pageSize, ...cursors };
 }
 
 /** Up to `wanted` lines whose newest entry is older than `before`, newest first. */

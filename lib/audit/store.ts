@@ -143,6 +143,27 @@ const noPage = (pageSize: number): AuditPage => ({
   previousAfter: null,
 });
 
+/** A page read newer than `after` (oldest first, shown reversed); otherwise older than `before`. */
+export const readsNewer = (cursor: AuditCursor): boolean =>
+  cursor.after !== undefined && cursor.before === undefined;
+
+/**
+ * A keyset page from what was read (up to pageSize + 1, to know whether there is more), newest
+ * first, with the cursors of the older and the newer page: the ids of its last and first rows.
+ */
+export function keysetPage<T>(found: T[], idOf: (row: T) => number, cursor: AuditCursor, pageSize: number) {
+  const newer = readsNewer(cursor);
+  const more = found.length > pageSize;
+  const rows = newer ? found.slice(0, pageSize).reverse() : found.slice(0, pageSize);
+  const first = rows[0] === undefined ? null : idOf(rows[0]);
+  const last = rows.at(-1) === undefined ? null : idOf(rows.at(-1) as T);
+  return {
+    rows,
+    nextBefore: (newer ? last !== null : more) ? last : null,
+    previousAfter: (newer ? more : cursor.before !== undefined) ? first : null,
+  };
+}
+
 /** One page of entries, newest first, older than `before` or newer than `after`. */
 export async function listAuditEvents(
   database: ConsoleDatabase,
@@ -151,28 +172,18 @@ export async function listAuditEvents(
 ): Promise<AuditPage> {
   const where = await resolveAuditFilters(database, filters);
   if (where === matchesNothing) return noPage(pageSize);
-  const newer = filters.after !== undefined && filters.before === undefined;
   let page = where(database.db.selectFrom('audit_event').selectAll());
   if (filters.before !== undefined) page = page.where('id', '<', filters.before);
   else if (filters.after !== undefined) page = page.where('id', '>', filters.after);
-  const [rows, counted] = await Promise.all([
+  const [found, counted] = await Promise.all([
     page
-      .orderBy('id', newer ? 'asc' : 'desc')
+      .orderBy('id', readsNewer(filters) ? 'asc' : 'desc')
       .limit(pageSize + 1)
       .execute(),
     countWithin(database, where),
   ]);
-  const more = rows.length > pageSize;
-  const events = newer ? rows.slice(0, pageSize).reverse() : rows.slice(0, pageSize);
-  const first = events[0]?.id ?? null;
-  const last = events.at(-1)?.id ?? null;
-  return {
-    events,
-    ...counted,
-    pageSize,
-    nextBefore: (newer ? last !== null : more) ? last : null,
-    previousAfter: (newer ? more : filters.before !== undefined) ? first : null,
-  };
+  const { rows: events, ...cursors } = keysetPage(found, (event) => event.id, filters, pageSize);
+  return { events, ...counted, pageSize, ...cursors };
 }
 
 /**
