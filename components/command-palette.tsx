@@ -5,6 +5,7 @@ import { Search } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog-parts';
+import { maskedText } from '@/components/ui/masked-text';
 import { DIRECTORY_SEARCH_MAX } from '@/lib/directory/contract';
 import type { Environment } from '@/lib/environments';
 import {
@@ -136,7 +137,8 @@ export function CommandPaletteDialog({
               onFocus={(event) => event.currentTarget.setSelectionRange(search.length, search.length)}
               maxLength={DIRECTORY_SEARCH_MAX}
               placeholder={`Search ${environment} by id or name, or type a command…`}
-              className="h-12 w-full min-w-0 bg-transparent text-sm text-foreground outline-none placeholder:text-muted-foreground"
+              className={`h-12 w-full min-w-0 bg-transparent text-sm text-foreground outline-none placeholder:text-muted-foreground ${token ? maskedText : ''}`}
+              data-masked={token || undefined}
             />
           </div>
           <p aria-live="polite" className="px-4 pt-2 text-xs text-muted-foreground empty:hidden">

@@ -122,6 +122,8 @@ test('by keyboard only: a token pasted into the palette is identified and its gr
   await page.keyboard.press('Control+v');
   await expect(palette.getByRole('option', { name: /Identify this token/ })).toBeVisible();
   await expect(palette.getByRole('option')).toHaveCount(1);
+  // A secret on screen: drawn as dots, as a password field draws it.
+  await expect(palette.getByRole('combobox')).toHaveCSS('-webkit-text-security', 'disc');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/testing\/paste-token$/);
   await expect(answer(page)).toContainText(`The current token of ${id} in Testing`);
@@ -138,6 +140,7 @@ test('by keyboard only: a token pasted into the palette is identified and its gr
   const search = page.getByRole('searchbox', { name: 'Find a user group' });
   await search.fill(token);
   await expect(page.getByText('That looks like a token')).toBeVisible();
+  await expect(search).toHaveCSS('-webkit-text-security', 'disc');
   await search.press('Enter');
   await expect(answer(page)).toContainText(`The current token of ${id} in Testing`);
 

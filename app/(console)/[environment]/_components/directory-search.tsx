@@ -4,6 +4,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { handOverToken } from '@/components/token-handoff';
 import { Input } from '@/components/ui/input';
+import { maskedText } from '@/components/ui/masked-text';
 import { callRoute } from '@/lib/browser-client/console-client';
 import { directoryQueryString } from '@/lib/directory/contract';
 import { directoryRoutes } from '@/lib/directory/routes';
@@ -132,7 +133,9 @@ export function DirectorySearch({ initialQuery, slug, mayIdentify }: DirectorySe
         autoComplete="off"
         spellCheck={false}
         aria-describedby={`${id}-hint`}
-        className="font-mono"
+        // A pasted token is a secret on screen: drawn as dots, never in clear (Identify names it).
+        className={token ? `font-mono ${maskedText}` : 'font-mono'}
+        data-masked={token || undefined}
         autoFocus
       />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground" aria-live="polite">
