@@ -40,6 +40,11 @@ describe('parseAuditFilters', () => {
     if (!parsed.success) expect(Object.keys(parsed.fields)).toContain(field);
   });
 
+  it('says a reversed range in the words of the page, not of the code', () => {
+    const parsed = parseAuditFilters(new URLSearchParams({ from: '2026-11-21', to: '2026-11-20' }));
+    expect(parsed).toEqual({ success: false, fields: { to: 'must not be earlier than From' } });
+  });
+
   it('reads Next searchParams objects, first of repeated values', () => {
     const parsed = parseAuditFilters({ action: ['delete', 'rotate'], before: '3' });
     expect(parsed).toEqual({ success: true, filters: { action: 'delete', before: 3, reads: false } });

@@ -49,7 +49,8 @@ const auditFiltersSchema = z
     after: cursor,
   })
   .refine((filters) => !filters.from || !filters.to || lowerBound(filters.from) < upperBound(filters.to), {
-    error: 'must be after `from`',
+    // Said in the page's words (the field's label is From), which `from` of the JSON route reads too.
+    error: 'must not be earlier than From',
     path: ['to'],
   });
 
