@@ -50,6 +50,8 @@ test('a pasted token is identified: current, replaced, or unknown; the token rea
   await page.goto('/testing/paste-token');
   const form = page.getByRole('form', { name: 'Identify a token' });
   await expect(form.getByLabel('Token')).toHaveAttribute('type', 'password');
+  // The page is for pasting: its field has the focus as it opens.
+  await expect(form.getByLabel('Token')).toBeFocused();
   await form.getByLabel('Token').fill(current);
   await form.getByRole('button', { name: 'Identify' }).click();
   await expect(answer(page)).toContainText(`The current token of ${id} in Testing`);

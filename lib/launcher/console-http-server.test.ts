@@ -120,6 +120,13 @@ describe('createConsoleHttpServer', () => {
       expect(response.status, path).toBe(404);
       expect((await response.json()).error.code).toBe('not_found');
     }
+    // A browser reads a page with a way back, not JSON; an API path stays JSON whoever asks.
+    const page = await fetch(`${url}/customer/groups/%E0%A4%A`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<a href="/">Back to the console</a>');
+    const api = await fetch(`${url}/api/user-groups/%zz`, { headers: { accept: 'text/html' } });
+    expect(api.headers.get('content-type')).toBe('application/json');
     // A well-formed escape, and a malformed one in the query alone, reach the console.
     expect((await fetch(`${url}/customer/groups/a%2Fb?q=%E0`)).status).toBe(200);
     expect(seen).toEqual(['/customer/groups/a%2Fb?q=%E0']);

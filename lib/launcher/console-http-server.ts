@@ -22,24 +22,49 @@ import { lingerAfterAnswer } from '../node-http/lingering-close';
 
 export type ConsoleRequestHandler = (request: IncomingMessage, response: ServerResponse) => unknown;
 
+const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
+
 /**
  * A path with a malformed percent-escape (`/customer/groups/%E0%A4%A`) names no page: Next's
  * proxy (the CSP nonce, proxy.ts) fails on it with a bare 500, so it is answered 404 here first.
  */
 function decodablePath(url: string | undefined): boolean {
-  const path = (url ?? '/').split('?')[0] ?? '/';
   try {
-    decodeURIComponent(path);
+    decodeURIComponent(pathOf(url));
     return true;
   } catch {
     return false;
   }
 }
 
-function notFound(response: ServerResponse): void {
+/**
+ * A browser asking for a page reads a page (the console's 404 says the same in its layout); an API
+ * client reads the documented error shape. No script, no style: nothing the CSP would have to allow.
+ */
+function notFound(request: IncomingMessage, response: ServerResponse): void {
+  const wantsPage =
+    !pathOf(request.url).startsWith('/api/') && /text\/html/.test(request.headers.accept ?? '');
+  if (wantsPage) {
+    response.writeHead(404, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': "default-src 'none'",
+      'x-content-type-options': 'nosniff',
+    });
+    response.end(NOT_FOUND_PAGE);
+    return;
+  }
   response.writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   response.end(JSON.stringify({ error: { code: 'not_found', message: 'No page has this address.' } }));
 }
+
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found · User Group Console</title></head>
+<body><main><h1>No page has this address</h1>
+<p>The address is not a valid link (part of it is broken). Check where it came from.</p>
+<p><a href="/">Back to the console</a></p></main></body></html>
+`;
 
 const METRICS_PATH = '/metrics';
 
@@ -49,8 +74,6 @@ export interface ConsoleMetricsOptions {
   /** The route pattern a request is counted under (lib/metrics/route-pattern.ts). */
   routeOf: RoutePatternOf;
 }
-
-const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
 
 async function answerMetrics(
   request: IncomingMessage,
@@ -106,7 +129,7 @@ export function createConsoleHttpServer(
         return;
       }
     }
-    if (!decodablePath(request.url)) return notFound(response);
+    if (!decodablePath(request.url)) return notFound(request, response);
     void handle(request, response);
   });
 }

@@ -143,6 +143,8 @@ export function IdentifyTokenForm({
               autoCapitalize="off"
               data-1p-ignore
               className="min-w-0 flex-1 basis-full font-mono sm:basis-0"
+              // The page is for pasting (a token handed over from a search takes the focus to its answer).
+              autoFocus
             />
             <Button
               type="button"
