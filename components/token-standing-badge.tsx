@@ -12,6 +12,8 @@ const standingBadges = {
   superseded: { label: 'Replaced', variant: 'neutral', Icon: History },
   deleted: { label: 'Deleted', variant: 'neutral', Icon: Trash2 },
   unknown: { label: 'Unknown', variant: 'info', Icon: CircleHelp },
+  // Pasted text that no token could be (too short, spaces): a mistake in the copy, not a stranger's token.
+  'not-a-token': { label: 'Not a token', variant: 'info', Icon: CircleHelp },
 } as const;
 
 export type TokenStanding = keyof typeof standingBadges;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { apiAs, postConsole } from './support/api';
-import { supportState } from './support/auth-states';
+import { adminState, supportState } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 
@@ -88,6 +88,14 @@ test('a pasted token is identified: current, replaced, or unknown; the token rea
   await expect(answer(page)).toBeFocused();
   await expectNoSeriousA11yViolations(page, 'an unknown token, with the forms that can still act on it');
 
+  // Text no token could be is named as such, and no form offers to act on it.
+  await page.goto('/testing/paste-token');
+  await form.getByLabel('Token').fill('not a token');
+  await form.getByRole('button', { name: 'Identify' }).click();
+  await expect(answer(page).getByTestId('token-standing')).toHaveText('Not a token');
+  await expect(answer(page)).not.toContainText('never seen this token');
+  await expect(page.getByRole('form', { name: 'Rotate token' })).toHaveCount(0);
+
   for (const secret of [old, current, unknown]) {
     expect(urls.filter((url) => url.includes(secret))).toEqual([]);
   }
@@ -149,6 +157,30 @@ test('by keyboard only: a token pasted into the palette is identified and its gr
   expect(urls.filter((url) => url.includes(token))).toEqual([]);
   const history = await page.evaluate(() => window.history.length);
   expect(history).toBeGreaterThan(1);
+});
+
+test('a deleted group’s token links to the group’s record, where its deletion is', async ({ page }) => {
+  const { id, token } = await groupWithToken('Deleted Identify Co');
+  const admin = await apiAs(adminState);
+  try {
+    const deleted = await postConsole(admin, '/api/user-groups/testing/delete', {
+      user_group_id: id,
+      current_token: token,
+    });
+    expect(deleted.status).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+  await page.goto('/testing/paste-token');
+  const form = page.getByRole('form', { name: 'Identify a token' });
+  await form.getByLabel('Token').fill(token);
+  await form.getByRole('button', { name: 'Identify' }).click();
+  await expect(answer(page).getByTestId('token-standing')).toHaveText('Deleted');
+  await answer(page)
+    .getByRole('link', { name: `Open ${id} in Testing (deleted)` })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
+  await expect(page.getByText(/^Deleted /)).toBeVisible();
 });
 
 test('Enter picks the real match: an exact id, else the only match, never creating', async ({ page }) => {

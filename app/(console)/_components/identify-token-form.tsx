@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type Environment, slugOf } from '@/lib/environments';
 import { formatUtc } from '@/lib/time';
-import type { TokenIdentityAnswer } from '@/lib/tokens/contract';
+import { looksLikeToken, type TokenIdentityAnswer } from '@/lib/tokens/contract';
 import { tokenRoutes } from '@/lib/tokens/routes';
 import { groupPath, jobPath } from '../[environment]/_components/paths';
 
@@ -87,7 +87,8 @@ export function IdentifyTokenForm({
     mutate(
       { token: handedOver },
       {
-        onSuccess: (answer) => (answer.matches.length === 0 ? onUnknown(handedOver) : undefined),
+        onSuccess: (answer) =>
+          answer.matches.length === 0 && looksLikeToken(handedOver) ? onUnknown(handedOver) : undefined,
       },
     );
   }, [mutate, onUnknown]);
@@ -122,7 +123,8 @@ export function IdentifyTokenForm({
             identify.mutate(
               { token: pasted },
               {
-                onSuccess: (found) => (found.matches.length === 0 ? onUnknown(pasted) : undefined),
+                onSuccess: (found) =>
+                  found.matches.length === 0 && looksLikeToken(pasted) ? onUnknown(pasted) : undefined,
               },
             );
           }}
@@ -181,7 +183,15 @@ export function IdentifyTokenForm({
               Fingerprint <code className="font-mono">{answer.fingerprint}</code>. As this console last saw
               it, in both environments.
             </p>
-            {answer.matches.length === 0 ? (
+            {answer.matches.length === 0 && !looksLikeToken(identify.variables?.token ?? '') ? (
+              <Alert variant="notice" role="status" className="flex flex-col items-start gap-2">
+                <StandingBadge standing="not-a-token" />
+                <span>
+                  This does not look like a token: a token is one word of 32 or more letters and digits. Check
+                  what was copied.
+                </span>
+              </Alert>
+            ) : answer.matches.length === 0 ? (
               <Alert variant="notice" role="status" className="flex flex-col items-start gap-2">
                 <StandingBadge standing="unknown" />
                 <span>
@@ -247,15 +257,12 @@ function MatchCard({ match }: { match: Match }) {
         </p>
       ) : null}
       <p className="flex flex-wrap gap-x-4 gap-y-1">
-        {match.groupDeleted ? null : (
-          <Link
-            href={groupPath(slug, match.userGroupId)}
-            className="font-medium underline underline-offset-4"
-          >
-            Open <Identifier value={match.userGroupId} className="underline underline-offset-4" /> in{' '}
-            {match.environment}
-          </Link>
-        )}
+        {/* A deleted group's page keeps its record and history: where to see who deleted it and when. */}
+        <Link href={groupPath(slug, match.userGroupId)} className="font-medium underline underline-offset-4">
+          Open <Identifier value={match.userGroupId} className="underline underline-offset-4" /> in{' '}
+          {match.environment}
+          {match.groupDeleted ? ' (deleted)' : ''}
+        </Link>
         {match.ended?.jobId ? (
           <Link href={jobPath(slug, match.ended.jobId)} className="underline underline-offset-4">
             The bulk job that {match.ended.action === 'delete' ? 'deleted' : 'rotated'} it
