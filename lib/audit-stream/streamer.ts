@@ -49,6 +49,8 @@ interface Streamer {
   timing?: Partial<StreamerTiming>;
 }
 
+const MAX_RETRY_AFTER_MS = 900_000;
+
 /** Full jitter between half and all of the doubled wait: consoles retrying together spread out. */
 export const backoff = (attempt: number, { backoffMs, maxBackoffMs }: StreamerTiming, random = Math.random) =>
   Math.round(Math.min(maxBackoffMs, backoffMs * 2 ** Math.max(0, attempt - 1)) * (0.5 + random() / 2));
@@ -122,7 +124,11 @@ export function startAuditStreamer(streamer: Streamer): { stop(): Promise<void> 
         });
         await recordFailure(db, lease.owner, outcome.failure, iso(clock.now()));
         if (outcome.status === 413) batchSize = Math.max(1, Math.ceil(batchSize / 2));
-        const retryInMs = Math.min(outcome.retryAfterMs ?? backoff(attempt, timing), timing.maxBackoffMs);
+        // The endpoint's Retry-After as said (up to a quarter of an hour), else the backoff.
+        const retryInMs =
+          outcome.retryAfterMs === null
+            ? backoff(attempt, timing)
+            : Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS);
         notBefore = clock.monotonic() + retryInMs;
         // The endpoint's host and the failure, never the token or the entries.
         log(
