@@ -35,21 +35,23 @@ export interface OutboxRow {
 }
 
 /**
- * The next batch, oldest first, of the rows written at least `settleMs` ago. Why wait: on
- * PostgreSQL ids are handed out at insert and committed in any order, so a lower id can appear
- * after a higher one was already read. Rows are deleted once delivered (never skipped past by a
- * cursor), so such a row is never lost; reading only rows older than a settle delay keeps it in
- * order too, unless its transaction took longer than the delay (then it arrives a little late,
- * still with its own id and key).
+ * The next batch: the outbox in the order the entries were written (entry id, then revision), up to
+ * the first row written less than `settleMs` ago. Why wait: ids are handed out at insert and, on
+ * PostgreSQL, committed in any order (two consoles, or two requests of one), so an entry with a
+ * lower id can appear after a higher one; waiting a moment lets it commit and take its place.
+ * Rows are deleted once delivered (no cursor skips past anything), so an entry whose transaction
+ * outlasts the delay is never lost either: it arrives a little late, with its own id and key.
  */
 export async function nextBatch(db: ConsoleDb, size: number, writtenBy: string): Promise<OutboxRow[]> {
-  return db
+  const rows = await db
     .selectFrom('audit_outbox')
-    .select(['id', 'body'])
-    .where('written_at', '<=', writtenBy)
-    .orderBy('id')
+    .select(['id', 'body', 'written_at'])
+    .orderBy('entry_id')
+    .orderBy('revision')
     .limit(size)
     .execute();
+  const settling = rows.findIndex((row) => row.written_at > writtenBy);
+  return settling === -1 ? rows : rows.slice(0, settling);
 }
 
 /**

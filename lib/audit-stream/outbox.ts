@@ -56,7 +56,6 @@ export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision
     .executeTakeFirst();
   if (!stream) return;
   const writtenAt = new Date().toISOString();
-  // In id order: the outbox's order is the order delivered.
   const ordered = [...rows].sort((a, b) => a.id - b.id);
   const ROWS_PER_STATEMENT = 500;
   for (let start = 0; start < ordered.length; start += ROWS_PER_STATEMENT)

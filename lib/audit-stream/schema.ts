@@ -28,8 +28,12 @@ const migrations: ConsoleMigrations = (dialect) => ({
         .addColumn('written_at', 'text', (column) => column.notNull())
         .addColumn('body', 'text', (column) => column.notNull())
         .execute();
-      // streamedThrough: the lowest entry not yet delivered.
-      await db.schema.createIndex('audit_outbox_entry').on('audit_outbox').column('entry_id').execute();
+      // The order delivered (delivery.ts), and the lowest entry not yet delivered (status.ts).
+      await db.schema
+        .createIndex('audit_outbox_entry')
+        .on('audit_outbox')
+        .columns(['entry_id', 'revision'])
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await sql`drop table audit_outbox`.execute(db);

@@ -1,6 +1,6 @@
 /**
  * The audit stream's loop, one per console: whichever console holds the lease (lease.ts) sends the
- * outbox (outbox.ts) in id order, a bounded batch at a time, and deletes a batch once the endpoint
+ * outbox (outbox.ts) in the order written, a bounded batch at a time, and deletes a batch once the endpoint
  * took it; the others wait for the lease. A failed batch is sent again, whole, after a backoff (or
  * the endpoint's Retry-After); nothing is ever dropped: a 4xx is retried like a 5xx, and 413 halves the
  * batch. Delivery is at least once: a console killed after the
