@@ -88,3 +88,9 @@ export async function streamedThrough(db: ConsoleDb): Promise<number | null> {
     .executeTakeFirst();
   return Number(newest?.newest ?? 0);
 }
+
+/** The line the admin reads on the audit page, with the stream set (its row is written as it starts). */
+export async function streamStatusLine(db: ConsoleDb, now: number): Promise<string> {
+  const status = await readStreamStatus(db, now);
+  return status ? describeStreamStatus(status) : 'streaming: starting';
+}
