@@ -23,7 +23,7 @@ type AuditRow = Selectable<AuditEventTable>;
  * tokens), with the kind of object (the audit chain's seals may follow), its revision and the key a
  * receiver deduplicates by: the entry's id, and `:1` for its settlement.
  */
-export function streamedEntry(row: AuditRow, revision: 0 | 1) {
+function streamedEntry(row: AuditRow, revision: 0 | 1) {
   return {
     kind: 'audit.entry' as const,
     idempotency_key: `${row.id}:${revision}`,
@@ -43,8 +43,6 @@ export function streamedEntry(row: AuditRow, revision: 0 | 1) {
     detail: row.detail,
   };
 }
-
-export type StreamedEntry = ReturnType<typeof streamedEntry>;
 
 /** Writes the outbox rows of entries just written or settled; `trx` is the entries' transaction. */
 export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision: 0 | 1): Promise<void> {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConfigError, httpUrl, optional, type ParsedEnv } from './env-values';
 
 /** How the stream's batches are shaped and authenticated (lib/audit-stream/format.ts). */
-export const auditStreamFormats = ['ndjson', 'splunk', 'datadog'] as const;
+const auditStreamFormats = ['ndjson', 'splunk', 'datadog'] as const;
 export type AuditStreamFormat = (typeof auditStreamFormats)[number];
 
 export interface AuditStreamConfig {

@@ -141,7 +141,7 @@ interface UsedCodeTable {
  * The audit log's stream (lib/audit-stream): one row per stream, holding its lease (which console
  * sends) and how delivery went. While a row exists, every audit entry is also written to the outbox.
  */
-export interface AuditStreamTable {
+interface AuditStreamTable {
   name: string;
   lease_owner: string | null;
   lease_expires_at: string | null;
@@ -154,7 +154,7 @@ export interface AuditStreamTable {
 }
 
 /** What the stream has yet to deliver, in id order: a snapshot of an entry as written or as settled. */
-export interface AuditOutboxTable {
+interface AuditOutboxTable {
   id: Generated<number>;
   /** What the object is: `audit.entry` (later perhaps a seal of the audit chain). */
   kind: string;
