@@ -4,7 +4,7 @@ import { migrateAuditLog } from '@/lib/audit/schema';
 import type { AuditStreamConfig } from '@/lib/config/audit-stream';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
-import { openAuditStream } from './delivery';
+import { closeAuditStream, openAuditStream } from './delivery';
 import { describeStreamStatus, readStreamStatus, streamedThrough } from './status';
 import { startAuditStreamer } from './streamer';
 import { eventually, type Receiver, startReceiver } from './test-receiver';
@@ -161,4 +161,27 @@ describe('the audit stream', () => {
     const upToDate = await readStreamStatus(database.db, Date.now());
     expect(upToDate && describeStreamStatus(upToDate)).toBe('streaming: up to date');
   }, 60_000);
+
+  it('holds retention back to the entries delivered, and once switched off writes no outbox and holds nothing back', async () => {
+    const auditLog = createAuditLog(database.db, quiet);
+    await openAuditStream(database.db);
+    const newest = (await streamedThrough(database.db)) ?? 0;
+    const waiting = await auditLog.record({
+      action: 'sign-in',
+      operator,
+      outcome: 'success',
+      requestId: 'req-waiting',
+    });
+    await auditLog.record({ action: 'sign-in', operator, outcome: 'success', requestId: 'req-after' });
+    expect(waiting).toBeGreaterThan(newest);
+    // Not delivered yet (no streamer runs): retention may prune up to the entry before it.
+    expect(await streamedThrough(database.db)).toBe(waiting - 1);
+    expect((await readStreamStatus(database.db, Date.now()))?.pending).toBe(2);
+    // AUDIT_STREAM_URL unset: what was waiting is dropped, and the log writes no outbox row.
+    expect(await closeAuditStream(database.db)).toBe(2);
+    expect(await closeAuditStream(database.db)).toBeNull();
+    await auditLog.record({ action: 'sign-in', operator, outcome: 'success', requestId: 'req-unstreamed' });
+    expect(await database.db.selectFrom('audit_outbox').select('id').execute()).toEqual([]);
+    expect(await streamedThrough(database.db)).toBeNull();
+  });
 });
