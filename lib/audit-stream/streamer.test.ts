@@ -114,6 +114,8 @@ describe('the audit stream', () => {
       expect(await metrics.registry.getSingleMetricAsString('console_audit_stream_failures_total')).toMatch(
         /reason="503"/,
       );
+      expect((await metrics.auditStreamLag.get()).values[0]?.value).toBeGreaterThan(0);
+      expect((await metrics.auditStreamPending.get()).values[0]?.value).toBeGreaterThan(0);
       // The retry after the 429 waited for its Retry-After.
       const [refused, retried] = receiver.batches;
       expect((retried?.receivedAt ?? 0) - (refused?.receivedAt ?? 0)).toBeGreaterThanOrEqual(950);

@@ -50,6 +50,7 @@ interface Streamer {
 }
 
 const MAX_RETRY_AFTER_MS = 900_000;
+const OBSERVE_EVERY_MS = 5_000;
 
 /** Full jitter between half and all of the doubled wait: consoles retrying together spread out. */
 export const backoff = (attempt: number, { backoffMs, maxBackoffMs }: StreamerTiming, random = Math.random) =>
@@ -65,7 +66,11 @@ export function startAuditStreamer(streamer: Streamer): { stop(): Promise<void> 
   const stopped = new AbortController();
   const iso = (ms: number) => new Date(ms).toISOString();
 
+  // The gauges, every few seconds: counting a long backlog before each batch would slow catching up.
+  let observedAt = Number.NEGATIVE_INFINITY;
   const observe = async () => {
+    if (clock.monotonic() - observedAt < OBSERVE_EVERY_MS) return;
+    observedAt = clock.monotonic();
     const status = await readStreamStatus(db, clock.now());
     metrics.auditStreamLag.set(status?.lagSeconds ?? 0);
     metrics.auditStreamPending.set(status?.pending ?? 0);
