@@ -74,7 +74,7 @@ describe('the audit stream, its console killed mid-batch', () => {
     });
     try {
       const first = await startChild(receiver.url);
-      await eventually(() => inFlight !== undefined, 20_000, 'the second batch');
+      await eventually(() => inFlight !== undefined, 60_000, 'the second batch');
       first.kill('SIGKILL');
       await once(first, 'exit');
       await write(30, 10);
@@ -110,5 +110,5 @@ describe('the audit stream, its console killed mid-batch', () => {
     expect(duplicates).toEqual(heldKeys);
     // In the order written, first arrivals and all.
     expect([...seen.values()].map((text) => JSON.parse(text).id)).toEqual(ids);
-  }, 60_000);
+  }, 150_000);
 });
