@@ -81,7 +81,7 @@ describe('the audit stream, its console killed mid-batch', () => {
       await startChild(receiver.url);
       await eventually(
         async () => (await readStreamStatus(database.db, Date.now()))?.pending === 0,
-        20_000,
+        60_000,
         'the outbox to empty',
       );
     } finally {
