@@ -35,6 +35,8 @@ test('streams the audit log to the endpoint set, and tells the admin how it goes
     const output = outputOf(consoleProcess);
     await waitForHttp(consoleUrl, 150_000);
 
+    // A fresh console's first pages are slow on a loaded machine: open them once before signing in.
+    for (const warm of ['/sign-in', '/customer', '/audit']) await page.goto(`${consoleUrl}${warm}`);
     await signInThroughPage(page, adminCredentials, { origin: consoleUrl });
     const stream = receiver;
     await expect
