@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
+import { migrateAuditStream } from '@/lib/audit-stream/schema';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { autoIncrementId, type ConsoleMigrations, migrateModule } from '@/lib/db/migrate';
 import { auditActions } from './actions';
@@ -145,7 +146,11 @@ const migrations: ConsoleMigrations = (dialect) => ({
   },
 });
 
-/** Idempotent: applies what is missing, in order. */
-export function migrateAuditLog(database: ConsoleDatabase): Promise<void> {
-  return migrateModule(database, 'audit', migrations);
+/**
+ * Idempotent: applies what is missing, in order. The stream's outbox too (lib/audit-stream): every
+ * write of the log may write its outbox row in the same transaction, so wherever the log is, it is.
+ */
+export async function migrateAuditLog(database: ConsoleDatabase): Promise<void> {
+  await migrateModule(database, 'audit', migrations);
+  await migrateAuditStream(database);
 }

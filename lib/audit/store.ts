@@ -3,6 +3,7 @@
  * so the launcher, the server and the tests use it alike.
  */
 import type { Insertable, Selectable } from 'kysely';
+import { enqueueStreamed } from '@/lib/audit-stream/outbox';
 import type { AuditEventTable, ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { AuditAction } from './actions';
@@ -34,25 +35,37 @@ function clip(value: string | null | undefined): string | null {
   return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
 }
 
-/** Writes one entry; answers its id. */
+/** In the caller's transaction when it has one: an entry and its stream's outbox row commit together. */
+const inTransaction = <T>(db: ConsoleDb, run: (trx: ConsoleDb) => Promise<T>): Promise<T> =>
+  db.isTransaction ? run(db) : db.transaction().execute(run);
+
+/** Writes one entry (and its outbox row while a stream is set); answers its id. */
 export async function recordAuditEvent(db: ConsoleDb, entry: AuditEntry): Promise<number> {
-  const { id } = await db
-    .insertInto('audit_event')
-    .values(auditRow(entry))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('audit_event')
+      .values(auditRow(entry))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await enqueueStreamed(trx, [row], 0);
+    return row.id;
+  });
 }
 
 /** Many entries, a statement per few hundred: a bulk job writes one per row. */
 export async function recordAuditEvents(db: ConsoleDb, entries: AuditEntry[]): Promise<void> {
   // 12 columns: well under SQLite's and PostgreSQL's limits on a statement's parameters.
   const ROWS_PER_STATEMENT = 500;
-  for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT)
-    await db
-      .insertInto('audit_event')
-      .values(entries.slice(start, start + ROWS_PER_STATEMENT).map(auditRow))
-      .execute();
+  await inTransaction(db, async (trx) => {
+    for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+      const rows = await trx
+        .insertInto('audit_event')
+        .values(entries.slice(start, start + ROWS_PER_STATEMENT).map(auditRow))
+        .returningAll()
+        .execute();
+      await enqueueStreamed(trx, rows, 0);
+    }
+  });
 }
 
 function auditRow(entry: AuditEntry): Insertable<AuditEventTable> {
@@ -83,20 +96,26 @@ export async function settleAuditEvent(
   id: number,
   settlement: AuditSettlement,
 ): Promise<void> {
-  await db
-    .updateTable('audit_event')
-    .set({
-      outcome: settlement.outcome,
-      ...(settlement.userGroupId !== undefined ? { user_group_id: clip(settlement.userGroupId) } : {}),
-      ...(settlement.userGroupName !== undefined ? { user_group_name: clip(settlement.userGroupName) } : {}),
-      ...(settlement.token !== undefined ? { token_fingerprint: tokenFingerprint(settlement.token) } : {}),
-      ...(settlement.previousToken !== undefined
-        ? { previous_token_fingerprint: tokenFingerprint(settlement.previousToken) }
-        : {}),
-      ...(settlement.detail !== undefined ? { detail: clip(settlement.detail) } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+  await inTransaction(db, async (trx) => {
+    const settled = await trx
+      .updateTable('audit_event')
+      .set({
+        outcome: settlement.outcome,
+        ...(settlement.userGroupId !== undefined ? { user_group_id: clip(settlement.userGroupId) } : {}),
+        ...(settlement.userGroupName !== undefined
+          ? { user_group_name: clip(settlement.userGroupName) }
+          : {}),
+        ...(settlement.token !== undefined ? { token_fingerprint: tokenFingerprint(settlement.token) } : {}),
+        ...(settlement.previousToken !== undefined
+          ? { previous_token_fingerprint: tokenFingerprint(settlement.previousToken) }
+          : {}),
+        ...(settlement.detail !== undefined ? { detail: clip(settlement.detail) } : {}),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .execute();
+    await enqueueStreamed(trx, settled, 1);
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { HttpLimits } from '@/lib/node-http/limits';
 import { type AuditConfig, auditConfig, auditEnv } from './audit';
+import { type AuditStreamConfig, auditStreamConfig, auditStreamEnv } from './audit-stream';
 import { type AuthConfig, authConfig, firstAdminEnv, sessionEnv } from './auth';
 import { accessEnv, consoleAddress, consoleUrlEnv, trustedProxiesOf } from './console-address';
 import { ConfigError } from './env-values';
@@ -48,6 +49,7 @@ const envSchema = z.object({
   ...upstreamEnv,
   ...jobsEnv,
   ...auditEnv,
+  ...auditStreamEnv,
   ...sessionEnv,
   ...accessEnv,
   ...httpLimitsEnv,
@@ -92,6 +94,8 @@ export interface ConsoleConfig {
   oidc: OidcConfig | null;
   jobs: JobsConfig;
   audit: AuditConfig;
+  /** The audit log's stream to a SIEM (AUDIT_STREAM_URL); null: not streamed. */
+  auditStream: AuditStreamConfig | null;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -133,6 +137,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     oidc,
     jobs: jobsConfig(settings),
     audit: auditConfig(settings),
+    auditStream: auditStreamConfig(settings),
   };
 }
 

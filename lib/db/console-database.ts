@@ -137,9 +137,40 @@ interface UsedCodeTable {
   expires_at: string;
 }
 
+/**
+ * The audit log's stream (lib/audit-stream): one row per stream, holding its lease (which console
+ * sends) and how delivery went. While a row exists, every audit entry is also written to the outbox.
+ */
+interface AuditStreamTable {
+  name: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  /** Entries (revisions) delivered since the stream began. */
+  delivered: number;
+  last_delivered_at: string | null;
+  /** The last failure, as the admin reads it ("answering 503", "unreachable"); null once delivering again. */
+  last_failure: string | null;
+  failing_since: string | null;
+}
+
+/** What the stream has yet to deliver, in id order: a snapshot of an entry as written or as settled. */
+interface AuditOutboxTable {
+  id: Generated<number>;
+  /** What the object is: `audit.entry` (later perhaps a seal of the audit chain). */
+  kind: string;
+  entry_id: number;
+  /** 0 as written, 1 as settled. */
+  revision: number;
+  written_at: string;
+  /** The object to send, as JSON (fingerprints, never tokens). */
+  body: string;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
+  audit_stream: AuditStreamTable;
+  audit_outbox: AuditOutboxTable;
   user: OperatorTable;
   account: AccountTable;
   session: SessionTable;

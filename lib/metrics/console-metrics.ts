@@ -12,7 +12,7 @@
  * Labels are bounded sets that never carry a token, key, email or group id: a route *pattern*, an
  * environment, an operation, an outcome kind, a status.
  */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What an upstream call ended as: `success`, or the client's failure kind (UpstreamErrorKind). */
 export type UpstreamOutcome = 'success' | string;
@@ -72,6 +72,27 @@ function createConsoleMetrics() {
       name: 'console_audit_write_failures_total',
       help: 'Audit entries that could not be written (record: the change was refused, 503) or completed (settle).',
       labelNames: ['stage'] as const,
+      registers: [registry],
+    }),
+    auditStreamDelivered: new Counter({
+      name: 'console_audit_stream_delivered_total',
+      help: 'Audit entries (revisions) the audit stream delivered from this console (AUDIT_STREAM_URL).',
+      registers: [registry],
+    }),
+    auditStreamFailures: new Counter({
+      name: 'console_audit_stream_failures_total',
+      help: "Batches of the audit stream the endpoint did not take, by reason (the endpoint's status, unreachable, timed out).",
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    auditStreamLag: new Gauge({
+      name: 'console_audit_stream_lag_seconds',
+      help: 'How long the oldest audit entry not yet delivered by the audit stream has waited (0: none waits).',
+      registers: [registry],
+    }),
+    auditStreamPending: new Gauge({
+      name: 'console_audit_stream_pending',
+      help: "Audit entries (revisions) waiting in the audit stream's outbox (counted up to 100000).",
       registers: [registry],
     }),
   };

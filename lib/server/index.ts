@@ -3,6 +3,8 @@ import 'server-only';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import { startAuditRetention } from '@/lib/audit/retention';
+import { closeAuditStream } from '@/lib/audit-stream/delivery';
+import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
@@ -131,6 +133,20 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       days: config.audit.retentionDays,
       log: (message, fields) => retentionLogger.info(fields, message),
     });
+  }
+  const streamLogger = logger.child({ component: 'audit-stream' });
+  if (config.auditStream) {
+    startAuditStreamer({
+      db: parts.database.db,
+      config: config.auditStream,
+      metrics,
+      log: (level, fields, message) => streamLogger[level](fields, message),
+    });
+  } else {
+    // Unset: a stream set before is switched off (its outbox dropped), so the outbox stops growing.
+    const dropped = await closeAuditStream(parts.database.db).catch(() => null);
+    if (dropped !== null)
+      streamLogger.warn({ dropped }, 'audit stream switched off (AUDIT_STREAM_URL unset)');
   }
   return {
     ...parts,

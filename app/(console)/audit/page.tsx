@@ -16,6 +16,7 @@ import { type PageContext, pageContext } from '@/lib/server/page-context';
 import { looksLikeToken } from '@/lib/tokens/contract';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
+import { AuditStreamStatus } from './_components/stream-status';
 
 export const metadata: Metadata = { title: 'Audit log · User Group Console' };
 
@@ -47,6 +48,9 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
           shown or looked up, this log read) too with <em>Include reads</em>. Tokens appear as fingerprints
           (the first 12 hex characters of their SHA-256), never in full.
         </p>
+        {context.server.config.auditStream && can(operator.role, 'operators:manage') ? (
+          <AuditStreamStatus db={context.server.database.db} />
+        ) : null}
       </div>
       <AuditFiltersForm
         values={typed}

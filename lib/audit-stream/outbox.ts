@@ -1,0 +1,72 @@
+/**
+ * The write side of the stream: while a stream is set (its `audit_stream` row exists), each audit
+ * entry is also written to `audit_outbox`, in the transaction that writes the entry, as the very
+ * object the stream will send. A crash, a restart or an endpoint down for days loses nothing: the
+ * outbox row stays until it is delivered. With no stream set the write costs one look-up of a
+ * one-row table and nothing is kept.
+ *
+ * An entry is delivered when written (revision 0) and, if it was written `started`, again when
+ * settled (revision 1, its final outcome and facts): a bulk job's entry can stay `started` for
+ * hours, and the SIEM sees the attempt at once. Each revision is a snapshot, so a batch sent twice
+ * (after a crash) carries the same bytes and the same idempotency key.
+ */
+import type { Selectable } from 'kysely';
+import type { AuditEventTable, ConsoleDb } from '@/lib/db/console-database';
+
+/** The one stream (a row of `audit_stream`); a second endpoint would be a second name. */
+export const AUDIT_STREAM = 'siem';
+
+type AuditRow = Selectable<AuditEventTable>;
+
+/**
+ * What the stream carries for an entry: what the audit page shows (token fingerprints, never
+ * tokens), with the kind of object (the audit chain's seals may follow), its revision and the key a
+ * receiver deduplicates by: the entry's id, and `:1` for its settlement.
+ */
+function streamedEntry(row: AuditRow, revision: 0 | 1) {
+  return {
+    kind: 'audit.entry' as const,
+    idempotency_key: `${row.id}:${revision}`,
+    id: row.id,
+    revision,
+    at: row.at,
+    action: row.action,
+    outcome: row.outcome,
+    operator_id: row.operator_id,
+    operator_email: row.operator_email,
+    environment: row.environment,
+    user_group_id: row.user_group_id,
+    user_group_name: row.user_group_name,
+    request_id: row.request_id,
+    token_fingerprint: row.token_fingerprint,
+    previous_token_fingerprint: row.previous_token_fingerprint,
+    detail: row.detail,
+  };
+}
+
+/** Writes the outbox rows of entries just written or settled; `trx` is the entries' transaction. */
+export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision: 0 | 1): Promise<void> {
+  if (rows.length === 0) return;
+  const stream = await trx
+    .selectFrom('audit_stream')
+    .select('name')
+    .where('name', '=', AUDIT_STREAM)
+    .executeTakeFirst();
+  if (!stream) return;
+  const writtenAt = new Date().toISOString();
+  const ordered = [...rows].sort((a, b) => a.id - b.id);
+  const ROWS_PER_STATEMENT = 500;
+  for (let start = 0; start < ordered.length; start += ROWS_PER_STATEMENT)
+    await trx
+      .insertInto('audit_outbox')
+      .values(
+        ordered.slice(start, start + ROWS_PER_STATEMENT).map((row) => ({
+          kind: 'audit.entry',
+          entry_id: row.id,
+          revision,
+          written_at: writtenAt,
+          body: JSON.stringify(streamedEntry(row, revision)),
+        })),
+      )
+      .execute();
+}

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditLog } from '@/lib/audit/audit-log';
+import { migrateAuditLog } from '@/lib/audit/schema';
+import type { AuditStreamConfig } from '@/lib/config/audit-stream';
+import { consoleMetrics } from '@/lib/metrics/console-metrics';
+import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { closeAuditStream, openAuditStream } from './delivery';
+import { describeStreamStatus, readStreamStatus, streamedThrough } from './status';
+import { startAuditStreamer } from './streamer';
+import { eventually, type Receiver, startReceiver } from './test-receiver';
+
+let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
+const metrics = consoleMetrics();
+const quiet = { metrics, logger: { error: () => {} } };
+const STREAM_TOKEN = 'stream-secret-0123456789';
+const GROUP_TOKEN = 'a'.repeat(64);
+const timing = { leaseMs: 3_000, pollMs: 20, settleMs: 0, backoffMs: 40, maxBackoffMs: 150 };
+
+beforeAll(async () => {
+  database = await openTestConsoleDatabase('audit-stream');
+  await migrateAuditLog(database);
+});
+afterAll(async () => {
+  await database?.dispose();
+});
+
+const operator = { id: 'op-ann', email: 'ann@example.com' };
+const configOf = (receiver: Receiver, batchSize = 7): AuditStreamConfig => ({
+  url: receiver.url,
+  token: STREAM_TOKEN,
+  format: 'ndjson',
+  batchSize,
+});
+
+/** Every revision the outbox was to deliver: each entry as written, and settled when written `started`. */
+async function expectedKeys(sinceId: number) {
+  const rows = await database.db
+    .selectFrom('audit_event')
+    .select(['id', 'request_id'])
+    .where('id', '>', sinceId)
+    .orderBy('id')
+    .execute();
+  return rows;
+}
+
+describe('the audit stream', () => {
+  it('delivers every entry in order, once, through an endpoint down, answering 429 and 503, and slow', async () => {
+    const receiver = await startReceiver();
+    const logged: string[] = [];
+    const auditLog = createAuditLog(database.db, quiet);
+    const before = (await streamedThrough(database.db)) ?? 0;
+    expect(await streamedThrough(database.db)).toBeNull();
+    await openAuditStream(database.db);
+    let written = 0;
+    const write = async (count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        written += 1;
+        if (written % 5 === 0)
+          // Written `started`, settled with the token the action issued: a second revision.
+          await auditLog.audited(
+            {
+              action: 'get-or-create',
+              operator,
+              requestId: `req-${written}`,
+              environment: 'Customer',
+              userGroupId: `g-${written}`,
+            },
+            async () => GROUP_TOKEN,
+            { settled: (token) => ({ outcome: 'success', token }) },
+          );
+        else
+          await auditLog.record({
+            action: 'sign-in',
+            operator,
+            outcome: 'success',
+            requestId: `req-${written}`,
+          });
+      }
+    };
+    await write(12);
+    // Down first: nothing listens on its port.
+    await receiver.down();
+    const streamer = startAuditStreamer({
+      db: database.db,
+      config: configOf(receiver),
+      metrics,
+      log: (_level, fields, message) => logged.push(`${message} ${JSON.stringify(fields)}`),
+      timing,
+    });
+    try {
+      await eventually(
+        async () => (await readStreamStatus(database.db, Date.now()))?.failure === 'unreachable',
+      );
+      await write(8);
+      // Back, but busy: 429 with Retry-After: 1 (longer than any backoff here), then 503 until told.
+      let answering503 = true;
+      receiver.plan((index) =>
+        index === 0
+          ? { status: 429, retryAfter: '1' }
+          : answering503
+            ? { status: 503 }
+            : index % 3 === 0
+              ? { status: 200, delayMs: 400 }
+              : { status: 200 },
+      );
+      await receiver.up();
+      await eventually(
+        async () => (await readStreamStatus(database.db, Date.now()))?.failure === 'answering 503',
+      );
+      const failing = await readStreamStatus(database.db, Date.now());
+      expect(failing && describeStreamStatus(failing)).toMatch(
+        /^streaming: \d+ s behind, endpoint answering 503$/,
+      );
+      expect(await metrics.registry.getSingleMetricAsString('console_audit_stream_failures_total')).toMatch(
+        /reason="503"/,
+      );
+      expect((await metrics.auditStreamLag.get()).values[0]?.value).toBeGreaterThan(0);
+      expect((await metrics.auditStreamPending.get()).values[0]?.value).toBeGreaterThan(0);
+      // The retry after the 429 waited for its Retry-After.
+      const [refused, retried] = receiver.batches;
+      expect((retried?.receivedAt ?? 0) - (refused?.receivedAt ?? 0)).toBeGreaterThanOrEqual(950);
+      answering503 = false;
+      await write(15);
+      await eventually(async () => (await readStreamStatus(database.db, Date.now()))?.pending === 0);
+      await eventually(async () => (await readStreamStatus(database.db, Date.now()))?.failure === null);
+    } finally {
+      await streamer.stop();
+      await receiver.close();
+    }
+
+    const entries = await expectedKeys(before);
+    expect(entries).toHaveLength(35);
+    const settledIds = new Set(entries.filter((_, index) => (index + 1) % 5 === 0).map((entry) => entry.id));
+    const accepted = receiver.accepted();
+    const keys = accepted.map((object) => object.idempotency_key);
+    // None missing, none twice (no console died), every entry as written and settled ones again.
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(keys)).toEqual(
+      new Set([...entries.map((entry) => `${entry.id}:0`), ...[...settledIds].map((id) => `${id}:1`)]),
+    );
+    // In the order written: entries by id, each settlement after its entry.
+    const written0 = accepted.filter((object) => object.revision === 0).map((object) => object.id);
+    expect(written0).toEqual([...written0].sort((a, b) => a - b));
+    for (const id of settledIds) expect(keys.indexOf(`${id}:1`)).toBeGreaterThan(keys.indexOf(`${id}:0`));
+    // Batches bounded; the bearer sent, as NDJSON.
+    for (const batch of receiver.batches) {
+      expect(batch.objects.length).toBeLessThanOrEqual(7);
+      expect(batch.headers.authorization).toBe(`Bearer ${STREAM_TOKEN}`);
+      expect(batch.headers['content-type']).toBe('application/x-ndjson');
+    }
+    // What the audit page shows: the settled revision carries the token's fingerprint, never the token.
+    const settled = accepted.find((object) => object.revision === 1);
+    expect(settled).toMatchObject({ kind: 'audit.entry', outcome: 'success', action: 'get-or-create' });
+    expect(settled?.token_fingerprint).toMatch(/^[0-9a-f]{12}$/);
+    expect(receiver.batches.map((batch) => batch.body).join('')).not.toContain(GROUP_TOKEN);
+    const revision0 = accepted.find((object) => object.id === settled?.id && object.revision === 0);
+    expect(revision0?.outcome).toBe('started');
+    // The stream's token is never logged.
+    expect(logged.join('\n')).not.toContain(STREAM_TOKEN);
+    expect(logged.some((line) => line.includes('answering 503'))).toBe(true);
+    // Everything delivered: retention may prune up to the newest entry.
+    expect(await streamedThrough(database.db)).toBe(entries.at(-1)?.id);
+    const upToDate = await readStreamStatus(database.db, Date.now());
+    expect(upToDate && describeStreamStatus(upToDate)).toBe('streaming: up to date');
+  }, 60_000);
+
+  it('holds retention back to the entries delivered, and once switched off writes no outbox and holds nothing back', async () => {
+    const auditLog = createAuditLog(database.db, quiet);
+    await openAuditStream(database.db);
+    const newest = (await streamedThrough(database.db)) ?? 0;
+    const waiting = await auditLog.record({
+      action: 'sign-in',
+      operator,
+      outcome: 'success',
+      requestId: 'req-waiting',
+    });
+    await auditLog.record({ action: 'sign-in', operator, outcome: 'success', requestId: 'req-after' });
+    expect(waiting).toBeGreaterThan(newest);
+    // Not delivered yet (no streamer runs): retention may prune up to the entry before it.
+    expect(await streamedThrough(database.db)).toBe(waiting - 1);
+    expect((await readStreamStatus(database.db, Date.now()))?.pending).toBe(2);
+    // AUDIT_STREAM_URL unset: what was waiting is dropped, and the log writes no outbox row.
+    expect(await closeAuditStream(database.db)).toBe(2);
+    expect(await closeAuditStream(database.db)).toBeNull();
+    await auditLog.record({ action: 'sign-in', operator, outcome: 'success', requestId: 'req-unstreamed' });
+    expect(await database.db.selectFrom('audit_outbox').select('id').execute()).toEqual([]);
+    expect(await streamedThrough(database.db)).toBeNull();
+  });
+});
