@@ -21,6 +21,7 @@ const SUITES = [
   'lib/invitations',
   'lib/operators',
   'lib/passkeys',
+  'lib/scim',
   'lib/sessions',
   'lib/tokens',
   'lib/two-factor',

@@ -20,6 +20,7 @@ import { ConfigError } from './env-values';
 import { httpLimitsEnv, httpLimitsOf } from './http-limits';
 import { type JobsConfig, jobsConfig, jobsEnv } from './jobs';
 import { listenAddress, listenEnv } from './listen-address';
+import { type ScimConfig, scimConfig, scimEnv } from './scim';
 import { type OidcConfig, oidcConfig, ssoEnv } from './sso';
 import { databaseLocation, dataDirOf, redisEnv, storageEnv } from './storage';
 import type { TrustedProxies } from './trusted-proxies';
@@ -53,6 +54,7 @@ const envSchema = z.object({
   ...httpLimitsEnv,
   ...firstAdminEnv,
   ...ssoEnv,
+  ...scimEnv,
 });
 
 export interface ConsoleConfig {
@@ -92,6 +94,8 @@ export interface ConsoleConfig {
   oidc: OidcConfig | null;
   jobs: JobsConfig;
   audit: AuditConfig;
+  /** SCIM provisioning; null (off, its paths 404) unless SCIM_TOKEN is set. */
+  scim: ScimConfig | null;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -133,6 +137,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     oidc,
     jobs: jobsConfig(settings),
     audit: auditConfig(settings),
+    scim: scimConfig(settings),
   };
 }
 
