@@ -28,7 +28,7 @@ export const scimEnv = {
 };
 
 /** `Console Admins=admin,Console Support=support`: names may hold spaces, never `=` or `,`. */
-export function parseGroupRoles(text: string | undefined): Map<string, Role> {
+function parseGroupRoles(text: string | undefined): Map<string, Role> {
   const mapping = new Map<string, Role>();
   for (const pair of (text ?? '').split(',')) {
     if (pair.trim() === '') continue;

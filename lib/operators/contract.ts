@@ -14,7 +14,7 @@ const password = z
   );
 
 /** The ways in an audit asks about, as the operators list and its CSV say them. */
-export const signInWays = ['password', 'SSO', 'password and SSO', 'none yet'] as const;
+const signInWays = ['password', 'SSO', 'password and SSO', 'none yet'] as const;
 
 export const createOperatorSchema = z.object({
   email: z.pipe(

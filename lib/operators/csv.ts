@@ -7,7 +7,7 @@
 import { spreadsheetCsv } from '@/lib/audit/csv';
 import type { OperatorSummary } from './contract';
 
-export const operatorCsvHeader = [
+const operatorCsvHeader = [
   'email',
   'name',
   'role',

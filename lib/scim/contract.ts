@@ -8,7 +8,6 @@ import * as z from 'zod/mini';
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const SCIM_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const SCIM_LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-export const SCIM_PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 const text = (max: number) =>
   z.string().check(z.trim(), z.maxLength(max, { error: `is longer than ${max}` }));
@@ -45,7 +44,7 @@ export const scimUserSchema = z.looseObject({
 });
 export type ScimUserInput = z.infer<typeof scimUserSchema>;
 
-export const patchOperationSchema = z.looseObject({
+const patchOperationSchema = z.looseObject({
   // Entra ID writes "Replace", "Add", "Remove".
   op: z.pipe(
     z.string().check(z.regex(/^(add|replace|remove)$/i, { error: 'must be add, replace or remove' })),
@@ -70,4 +69,3 @@ export const scimGroupSchema = z.looseObject({
   externalId: z.optional(z.nullable(text(254))),
   members: z.optional(scimMembersSchema),
 });
-export type ScimGroupInput = z.infer<typeof scimGroupSchema>;

@@ -3,8 +3,8 @@
  * in application/scim+json. Thrown as ScimError from anywhere below a SCIM route; the frame
  * (lib/scim/route.ts) answers it. The detail is the console's own words, never a library's text.
  */
-export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
-export const SCIM_CONTENT_TYPE = 'application/scim+json';
+const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const SCIM_CONTENT_TYPE = 'application/scim+json';
 
 /** The scimType values of RFC 7644 Table 9 the console answers. */
 type ScimType = 'invalidFilter' | 'invalidSyntax' | 'invalidValue' | 'uniqueness' | 'noTarget' | 'mutability';

@@ -86,7 +86,7 @@ async function groupsWhere(
 }
 
 /** The members the directory may name: operators it manages and has not deleted; others are refused. */
-export async function requireManagedMembers(db: ConsoleDb, ids: readonly string[]): Promise<void> {
+async function requireManagedMembers(db: ConsoleDb, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const found = await db
     .selectFrom('scim_user')

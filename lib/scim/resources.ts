@@ -7,7 +7,7 @@ import { scimErrors } from './errors';
 import type { ScimGroup } from './groups';
 import type { ScimOperator } from './users';
 
-export const SCIM_BASE_PATH = '/api/scim/v2';
+const SCIM_BASE_PATH = '/api/scim/v2';
 
 export function toScimUser(operator: ScimOperator, origin: string) {
   return {

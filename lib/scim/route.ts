@@ -13,7 +13,7 @@ import { ScimError, scimErrorResponse, scimErrors } from './errors';
 import type { ScimWriter } from './users';
 
 /** Who the audit log names for a change the identity provider made. */
-export const SCIM_ACTOR = { id: null, email: 'SCIM (identity provider)' } as const;
+const SCIM_ACTOR = { id: null, email: 'SCIM (identity provider)' } as const;
 
 const MAX_SCIM_BODY_BYTES = 256 * 1024;
 

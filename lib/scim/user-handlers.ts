@@ -91,7 +91,7 @@ async function written(context: ScimContext<UserParams>, current: ScimOperator, 
 }
 
 /** The entry's action and words: a deactivation or a re-activation is named as such. */
-export function describeChange(
+function describeChange(
   current: ScimOperator,
   state: ScimUserState,
 ): { action: AuditAction; detail: string } {

@@ -249,7 +249,7 @@ export async function updateScimOperator(
  * is signed out on its next request (sessions are read from the database on every request: no
  * cookie cache), or enabled again.
  */
-export async function setActive({ auth }: ScimWriter, id: string, active: boolean): Promise<void> {
+async function setActive({ auth }: ScimWriter, id: string, active: boolean): Promise<void> {
   const context = await auth.$context;
   await context.internalAdapter.updateUser(id, {
     banned: !active,
