@@ -219,6 +219,27 @@ describe('Entra ID’s sequence', () => {
     });
     expect((await scimConsole.entries()).at(-1)?.action).toBe('scim.user.delete');
   });
+
+  it('takes a deleted user back when the directory creates the same userName again', async () => {
+    const again = await scim('POST', '/Users', { schemas: [USER], userName, active: true });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ id, active: true, emails: [{ value: userName.toLowerCase() }] });
+    expect(await bannedOf(id)).toBe(false);
+  });
+
+  it('answers two creates of one person at once with one operator and one 409', async () => {
+    const body = { schemas: [USER], userName: 'racing@contoso.example' };
+    const statuses = (await Promise.all([scim('POST', '/Users', body), scim('POST', '/Users', body)])).map(
+      (answer) => answer.status,
+    );
+    expect(statuses.sort()).toEqual([201, 409]);
+    const rows = await db
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', 'racing@contoso.example')
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
 });
 
 describe('groups', () => {

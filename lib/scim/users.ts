@@ -1,4 +1,5 @@
 import 'server-only';
+import { isAPIError } from 'better-auth/api';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ScimConfig } from '@/lib/config/scim';
 import type { ConsoleDb } from '@/lib/db/console-database';
@@ -161,11 +162,13 @@ async function refuseTaken(db: ConsoleDb, state: ScimUserState, exceptId: string
     .select('user_id')
     .where('user_name_key', '=', state.userName.toLowerCase())
     .executeTakeFirst();
-  if ((byEmail && byEmail.id !== exceptId) || (byName && byName.user_id !== exceptId))
-    throw scimErrors.uniqueness(
-      'An operator with this userName or email exists already (an operator added in the console stays the console’s).',
-    );
+  if ((byEmail && byEmail.id !== exceptId) || (byName && byName.user_id !== exceptId)) throw takenError();
 }
+
+const takenError = () =>
+  scimErrors.uniqueness(
+    'An operator with this userName or email exists already (an operator added in the console stays the console’s).',
+  );
 
 /**
  * A new operator managed by the directory: no password (they sign in through SSO), the default
@@ -191,9 +194,19 @@ export async function createScimOperator(writer: ScimWriter, state: ScimUserStat
     return deleted.user_id;
   }
   await refuseTaken(db, state, null);
-  const { user } = await auth.api.createUser({
-    body: { email: state.email, name: state.name, role: scim.defaultRole, data: { emailVerified: true } },
-  });
+  // Two creates of one person at once: the second meets better-auth's unique email, 409 as well.
+  const { user } = await auth.api
+    .createUser({
+      body: { email: state.email, name: state.name, role: scim.defaultRole, data: { emailVerified: true } },
+    })
+    .catch(async (error: unknown) => {
+      const taken = await db
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', state.email)
+        .executeTakeFirst();
+      throw isAPIError(error) || taken ? takenError() : error;
+    });
   const at = now();
   try {
     await db
@@ -210,9 +223,10 @@ export async function createScimOperator(writer: ScimWriter, state: ScimUserStat
         deleted_at: null,
       })
       .execute();
-  } catch (error) {
+  } catch {
+    // The userName was taken meanwhile (its unique index): no half-made operator stays behind.
     await (await auth.$context).internalAdapter.deleteUser(user.id);
-    throw error;
+    throw takenError();
   }
   if (!state.active) await setActive(writer, user.id, false);
   return user.id;
