@@ -91,6 +91,20 @@ test('the directory deactivates an operator: their open browser is signed out at
   await again.context().close();
 });
 
+test('the token anywhere but the Authorization header is 401, and the console logs it nowhere (the run’s last step searches)', async ({
+  request,
+}) => {
+  for (const [path, headers] of [
+    [`/api/scim/v2/Users?access_token=${scimToken}`, {}],
+    ['/api/scim/v2/Users', { authorization: `Basic ${Buffer.from(`x:${scimToken}`).toString('base64')}` }],
+    ['/api/scim/v2/Users', { authorization: `Bearer ${'0'.repeat(scimToken.length)}` }],
+  ] as const) {
+    const answer = await request.get(path, { headers });
+    expect(answer.status(), path).toBe(401);
+    expect(answer.headers()['content-type']).toBe('application/scim+json');
+  }
+});
+
 test.describe('as an admin', () => {
   test.use({ storageState: adminState });
 
