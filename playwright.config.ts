@@ -3,6 +3,7 @@ import { adminCredentials, supportState } from './e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable } from './e2e/support/chromium';
 import { mockOidc, oidcEnv } from './e2e/support/oidc-settings';
 import { e2eDatabaseEnv, e2eOnPostgres } from './e2e/support/postgres-database';
+import { scimEnv } from './e2e/support/scim';
 import {
   consoleDataDir,
   consoleLogFile,
@@ -24,6 +25,8 @@ const postgresJourneys = [
   /audit\.spec\.ts/,
   /auth[\\/]operators\.spec\.ts/,
   /auth[\\/]sso\.spec\.ts/,
+  // SCIM's own tables, and the sessions a deactivation deletes.
+  /auth[\\/]scim\.spec\.ts/,
   // Only here: two console instances on one PostgreSQL database.
   /two-consoles\.spec\.ts/,
 ];
@@ -88,6 +91,7 @@ export default defineConfig({
         CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
         CONSOLE_STEP_UP_MINUTES: String(e2eStepUpMinutes),
         ...oidcEnv,
+        ...scimEnv,
         ...e2eDatabaseEnv(),
       },
       reuseExistingServer: false,

@@ -4,6 +4,7 @@ import { expect, test as teardown } from '@playwright/test';
 import { consoleApiKeys } from './support/fixtures';
 import { mockOidc } from './support/oidc-settings';
 import { e2eAuthSecret, e2eDatabaseEnv } from './support/postgres-database';
+import { scimToken } from './support/scim';
 import { seenSecrets } from './support/seen-secrets';
 import { consoleDataDir, consoleLogFile } from './support/servers';
 
@@ -21,6 +22,7 @@ teardown('the console logs hold no token, key or password seen during the run', 
   for (const secret of seenSecrets()) secrets.set(secret, 'seen in a response or used to sign in');
   for (const apiKey of consoleApiKeys()) secrets.set(apiKey, "one of the console's API keys");
   secrets.set(mockOidc.clientSecret, 'the OIDC client secret');
+  secrets.set(scimToken, 'the SCIM token');
   if (e2eDatabaseEnv().BETTER_AUTH_SECRET) secrets.set(e2eAuthSecret, "better-auth's secret");
   const authSecretFile = path.join(consoleDataDir, 'auth-secret');
   if (existsSync(authSecretFile))

@@ -25,3 +25,12 @@ export const IDENTIFY_PER_MINUTE = 30;
  * whole list of up to MAX_ROTATIONS), not a way around IDENTIFY_PER_MINUTE for a script.
  */
 export const DRAFT_LOOK_UPS_PER_HOUR = 10_000;
+
+/**
+ * SCIM requests per minute, the whole console (one identity provider): above what Okta and Entra
+ * ID send while provisioning thousands of people (they slow down on 429 and its Retry-After).
+ */
+export const SCIM_REQUESTS_PER_MINUTE = 1200;
+
+/** SCIM requests refused for a wrong or missing token, per client address and minute. */
+export const SCIM_REFUSALS_PER_MINUTE = 20;

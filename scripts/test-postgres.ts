@@ -22,6 +22,7 @@ const SUITES = [
   'lib/invitations',
   'lib/operators',
   'lib/passkeys',
+  'lib/scim',
   'lib/sessions',
   'lib/tokens',
   'lib/two-factor',

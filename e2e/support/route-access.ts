@@ -39,6 +39,14 @@ export const routeAccess: Record<string, MinimumRole> = {
   'GET /api/health': 'public',
   // Readiness: whether the database and each environment's service answer (states only, no address).
   'GET /api/ready': 'public',
+  // SCIM: an identity provider's, no session; the bearer SCIM_TOKEN is the key (lib/scim/attacks.test.ts).
+  ...Object.fromEntries(
+    ['/api/scim/v2/Users', '/api/scim/v2/Groups'].flatMap((collection) => [
+      [`GET ${collection}`, 'public'],
+      [`POST ${collection}`, 'public'],
+      ...['GET', 'PUT', 'PATCH', 'DELETE'].map((method) => [`${method} ${collection}/[id]`, 'public']),
+    ]),
+  ),
   ...definedRoutes,
 };
 

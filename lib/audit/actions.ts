@@ -32,5 +32,14 @@ export const auditActions = [
   'bulk.rotate',
   'bulk.download',
   'token.identify',
+  'operators.export',
+  'scim.user.create',
+  'scim.user.update',
+  'scim.user.deactivate',
+  'scim.user.activate',
+  'scim.user.delete',
+  'scim.group.create',
+  'scim.group.update',
+  'scim.group.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -110,7 +110,13 @@ export type AuditQuery = Omit<AuditFilters, 'before' | 'after' | 'reads'> & {
  * exported. They stay on record; the audit page lists them when asked (`reads=include`), so that the
  * first page of a working day shows its changes, not one entry per group page opened.
  */
-export const READ_ACTIONS = ['show-token', 'token.identify', 'audit.read', 'audit.export'] as const;
+export const READ_ACTIONS = [
+  'show-token',
+  'token.identify',
+  'audit.read',
+  'audit.export',
+  'operators.export',
+] as const;
 
 /** 2026-02-30 parses (as March 2): a real date reads back as written. */
 function isRealDate(value: string): boolean {

@@ -21,6 +21,7 @@ import { ConfigError } from './env-values';
 import { httpLimitsEnv, httpLimitsOf } from './http-limits';
 import { type JobsConfig, jobsConfig, jobsEnv } from './jobs';
 import { listenAddress, listenEnv } from './listen-address';
+import { type ScimConfig, scimConfig, scimEnv } from './scim';
 import { type OidcConfig, oidcConfig, ssoEnv } from './sso';
 import { databaseLocation, dataDirOf, redisEnv, storageEnv } from './storage';
 import type { TrustedProxies } from './trusted-proxies';
@@ -55,6 +56,7 @@ const envSchema = z.object({
   ...httpLimitsEnv,
   ...firstAdminEnv,
   ...ssoEnv,
+  ...scimEnv,
 });
 
 export interface ConsoleConfig {
@@ -96,6 +98,8 @@ export interface ConsoleConfig {
   audit: AuditConfig;
   /** The audit log's stream to a SIEM (AUDIT_STREAM_URL); null: not streamed. */
   auditStream: AuditStreamConfig | null;
+  /** SCIM provisioning; null (off, its paths 404) unless SCIM_TOKEN is set. */
+  scim: ScimConfig | null;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -138,6 +142,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     jobs: jobsConfig(settings),
     audit: auditConfig(settings),
     auditStream: auditStreamConfig(settings),
+    scim: scimConfig(settings),
   };
 }
 

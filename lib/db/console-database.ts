@@ -166,6 +166,35 @@ interface AuditOutboxTable {
   body: string;
 }
 
+/** An operator the identity provider manages through SCIM (lib/scim/schema.ts). */
+interface ScimUserTable {
+  user_id: string;
+  user_name: string;
+  /** user_name lower-cased: SCIM's userName is compared without case. */
+  user_name_key: string;
+  external_id: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** A group of the identity provider; its display name may map to a role (SCIM_GROUP_ROLES). */
+interface ScimGroupTable {
+  id: string;
+  display_name: string;
+  display_name_key: string;
+  external_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ScimGroupMemberTable {
+  group_id: string;
+  user_id: string;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
@@ -179,6 +208,9 @@ export interface ConsoleTables {
   verification: VerificationTable;
   operator_invitation: InvitationTable;
   used_code: UsedCodeTable;
+  scim_user: ScimUserTable;
+  scim_group: ScimGroupTable;
+  scim_group_member: ScimGroupMemberTable;
 }
 
 export type ConsoleDb = Kysely<ConsoleTables>;

@@ -13,6 +13,9 @@ const password = z
     z.maxLength(MAX_PASSWORD_LENGTH, { error: `must be at most ${MAX_PASSWORD_LENGTH} characters` }),
   );
 
+/** The ways in an audit asks about, as the operators list and its CSV say them. */
+const signInWays = ['password', 'SSO', 'password and SSO', 'none yet'] as const;
+
 export const createOperatorSchema = z.object({
   email: z.pipe(
     z.string().check(z.trim(), z.toLowerCase()),
@@ -44,6 +47,13 @@ export const operatorSummarySchema = z.object({
   twoFactorEnabled: z.boolean(),
   /** Which: what an audit of the console asks of each operator. */
   secondFactor: z.enum(['authenticator app and passkey', 'authenticator app', 'passkey', 'none']),
+  /** How they sign in (better-auth's accounts): a console password, the company's SSO, both, or none yet. */
+  signsInWith: z.enum(signInWays),
+  /**
+   * Provisioned by the company's directory through SCIM (lib/scim): their role and whether they are
+   * disabled change there, and the console refuses to change them.
+   */
+  managedByDirectory: z.boolean(),
   /** Their last whole sign-in, or null when they have not signed in since it was first kept. */
   lastSignInAt: z.nullable(z.string()),
   createdAt: z.string(),

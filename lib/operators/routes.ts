@@ -30,6 +30,13 @@ export const operatorRoutes = {
     body: createOperatorSchema,
     answer: createOperatorResultSchema,
   }),
+  /** The list as CSV, for an audit: second factor, way in, directory, last sign-in. */
+  exportOperators: defineRoute({
+    name: 'operators.export',
+    method: 'GET',
+    path: '/api/operators/export',
+    permission: 'operators:manage',
+  }),
   /** `{ role }` or `{ disabled }`. */
   updateOperator: defineRoute({
     name: 'operators.update',

@@ -45,3 +45,15 @@ export async function otherOperator(context: {
     throw new ConsoleError('conflict', 'Your own second factor is changed on your account page.');
   return target;
 }
+
+/**
+ * An operator the company's directory manages (SCIM) has their role and status from it: the console
+ * refuses to change them (409), on record like any refusal, so that the two never disagree.
+ */
+export function refuseDirectoryManaged(target: OperatorSummary): void {
+  if (target.managedByDirectory)
+    throw new ConsoleError(
+      'conflict',
+      `${target.email} is managed by your directory: change their role or status there, and it reaches the console.`,
+    );
+}

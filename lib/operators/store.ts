@@ -19,7 +19,7 @@ export interface OperatorStore {
 
 export async function listOperators({ database }: OperatorStore): Promise<OperatorSummary[]> {
   const { db } = database;
-  const [rows, invitations, withSignIn] = await Promise.all([
+  const [rows, invitations, accounts, managed] = await Promise.all([
     db
       .selectFrom('user')
       .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled', 'createdAt', 'lastSignInAt'])
@@ -33,9 +33,11 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
       .orderBy('email')
       .execute(),
     openInvitations(db),
-    db.selectFrom('account').select('userId').distinct().execute(),
+    db.selectFrom('account').select(['userId', 'providerId']).distinct().execute(),
+    db.selectFrom('scim_user').select('user_id').execute(),
   ]);
-  const signedUp = new Set(withSignIn.map((row) => row.userId));
+  const signedUp = new Set(accounts.map((row) => row.userId));
+  const directory = new Set(managed.map((row) => row.user_id));
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
@@ -44,10 +46,20 @@ export async function listOperators({ database }: OperatorStore): Promise<Operat
     disabled: Boolean(row.banned),
     twoFactorEnabled: Boolean(row.twoFactorEnabled) || Number(row.passkeys ?? 0) > 0,
     secondFactor: secondFactorOf(Boolean(row.twoFactorEnabled), Number(row.passkeys ?? 0) > 0),
+    signsInWith: signInWayOf(accounts.filter((account) => account.userId === row.id)),
+    managedByDirectory: directory.has(row.id),
     lastSignInAt: row.lastSignInAt === null ? null : new Date(row.lastSignInAt).toISOString(),
     createdAt: new Date(row.createdAt).toISOString(),
     invitationExpiresAt: signedUp.has(row.id) ? null : (invitations.get(row.id) ?? null),
   }));
+}
+
+/** A `credential` account is a console password; any other provider is the company's SSO. */
+function signInWayOf(accounts: readonly { providerId: string }[]): OperatorSummary['signsInWith'] {
+  const password = accounts.some((account) => account.providerId === 'credential');
+  const sso = accounts.some((account) => account.providerId !== 'credential');
+  if (password && sso) return 'password and SSO';
+  return password ? 'password' : sso ? 'SSO' : 'none yet';
 }
 
 function secondFactorOf(app: boolean, passkey: boolean): OperatorSummary['secondFactor'] {
@@ -84,6 +96,8 @@ export async function createOperator(
       disabled: false,
       twoFactorEnabled: false,
       secondFactor: 'none',
+      signsInWith: 'none yet',
+      managedByDirectory: false,
       lastSignInAt: null,
       createdAt: new Date(user.createdAt).toISOString(),
       invitationExpiresAt: null,

@@ -11,7 +11,12 @@ import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
-import { DRAFT_LOOK_UPS_PER_HOUR, IDENTIFY_PER_MINUTE } from '@/lib/limits';
+import {
+  DRAFT_LOOK_UPS_PER_HOUR,
+  IDENTIFY_PER_MINUTE,
+  SCIM_REFUSALS_PER_MINUTE,
+  SCIM_REQUESTS_PER_MINUTE,
+} from '@/lib/limits';
 import { type ConsoleMetrics, consoleMetrics, recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { countPasskeys } from '@/lib/passkeys/store';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
@@ -56,6 +61,9 @@ export interface ConsoleServer extends ConsoleParts {
    */
   identifyLimit: RateLimiterAbstract;
   draftLookUpLimit: RateLimiterAbstract;
+  /** SCIM requests with the right token (lib/scim/route.ts), and refused ones per client address. */
+  scimLimit: RateLimiterAbstract;
+  scimRefusalLimit: RateLimiterAbstract;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -164,6 +172,11 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     draftLookUpLimit: limitCounters.window('draft-look-ups', {
       points: DRAFT_LOOK_UPS_PER_HOUR,
       durationSeconds: 3600,
+    }),
+    scimLimit: limitCounters.window('scim', { points: SCIM_REQUESTS_PER_MINUTE, durationSeconds: 60 }),
+    scimRefusalLimit: limitCounters.window('scim-refused', {
+      points: SCIM_REFUSALS_PER_MINUTE,
+      durationSeconds: 60,
     }),
   };
 }

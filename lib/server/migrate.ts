@@ -15,6 +15,7 @@ import { migrateDirectory } from '@/lib/directory/schema';
 import { migrateInvitations } from '@/lib/invitations/schema';
 import { migratePauseReasons } from '@/lib/jobs/pause-reasons-migration';
 import { migrateJobs } from '@/lib/jobs/schema';
+import { migrateScim } from '@/lib/scim/schema';
 import { migrateUsedCodes } from '@/lib/two-factor/used-codes';
 
 export interface MigrationReport {
@@ -44,6 +45,7 @@ export async function applyConsoleMigrations(
   await migratePauseReasons(database);
   await migrateInvitations(database);
   await migrateUsedCodes(database);
+  await migrateScim(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

@@ -17,7 +17,7 @@ import { createRoutePatternMatcher } from '../metrics/route-pattern';
 /** A route module's handler; params are typed loosely here (the router fills them by pattern). */
 // biome-ignore lint/suspicious/noExplicitAny: each handler declares its own params; this router fills them by pattern.
 type RouteHandler = (request: Request, context: { params: Promise<any> }) => Promise<Response> | Response;
-export type RouteModule = Partial<Record<'GET' | 'POST' | 'PATCH' | 'DELETE', RouteHandler>>;
+export type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', RouteHandler>>;
 
 /** Every page and route handler pattern under app/, as in `.next/app-path-routes-manifest.json`. */
 function appRoutePatterns(appDir = path.join(process.cwd(), 'app')): string[] {

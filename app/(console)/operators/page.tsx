@@ -5,11 +5,11 @@ import { listOperators } from '@/lib/operators/store';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
-import { formatUtc } from '@/lib/time';
 import { AddOperatorForm } from './_components/add-operator-form';
 import { InvitationActions } from './_components/invitation-actions';
 import { formatExpiry } from './_components/invitation-expiry';
 import { OperatorActions } from './_components/operator-actions';
+import { DirectoryBadge, OperatorFacts, OperatorsExportLink } from './_components/operator-facts';
 
 export const metadata: Metadata = { title: 'Operators · User Group Console' };
 
@@ -47,9 +47,12 @@ export default async function OperatorsPage() {
         </CardContent>
       </Card>
       <section aria-labelledby="operators-heading" className="flex flex-col gap-3">
-        <h2 id="operators-heading" className="text-base font-semibold">
-          {plural(operators.length, 'operator')}
-        </h2>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="operators-heading" className="text-base font-semibold">
+            {plural(operators.length, 'operator')}
+          </h2>
+          <OperatorsExportLink />
+        </div>
         <ul
           className="flex flex-col divide-y divide-border rounded-lg border border-border"
           aria-label="Operators"
@@ -65,6 +68,7 @@ export default async function OperatorsPage() {
                   <span className="text-sm font-medium wrap-anywhere">{operator.email}</span>
                   <Badge data-testid="operator-row-role">{operator.role ?? 'no role'}</Badge>
                   {operator.disabled ? <Badge variant="danger">disabled</Badge> : null}
+                  <DirectoryBadge operator={operator} />
                   {operator.invitationExpiresAt === null ? null : operator.invitationExpiresAt > now ? (
                     <Badge data-testid="operator-row-invited">
                       Invited (expires {formatExpiry(operator.invitationExpiresAt)})
@@ -76,10 +80,7 @@ export default async function OperatorsPage() {
                   )}
                 </div>
                 <div className="text-xs text-muted-foreground">{operator.name}</div>
-                <div className="text-xs text-muted-foreground" data-testid="operator-row-facts">
-                  Second factor: {operator.secondFactor} · Last sign-in:{' '}
-                  {operator.lastSignInAt ? formatUtc(operator.lastSignInAt) : 'not yet'}
-                </div>
+                <OperatorFacts operator={operator} />
               </div>
               {operator.id === admin.id ? (
                 <span className="text-xs text-muted-foreground">you</span>

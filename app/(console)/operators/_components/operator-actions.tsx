@@ -48,37 +48,43 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
-        <label className="sr-only" htmlFor={`role-${operator.id}`}>
-          Role of {operator.email}
-        </label>
-        <select
-          id={`role-${operator.id}`}
-          value={role}
-          onChange={(event) => setRole(event.target.value as Role)}
-          className="h-8 rounded-md border border-input bg-card px-2 text-xs"
-        >
-          {roles.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={pending || role === operator.role}
-          onClick={() => changeRoleTo(role)}
-        >
-          Change role
-        </Button>
-        {operator.disabled ? (
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => disable(false)}>
-            Enable
-          </Button>
+        {operator.managedByDirectory ? (
+          <span className="text-xs text-muted-foreground">Role and status come from your directory.</span>
         ) : (
-          <Button size="sm" variant="destructive" disabled={pending} onClick={() => setConfirming(true)}>
-            Disable
-          </Button>
+          <>
+            <label className="sr-only" htmlFor={`role-${operator.id}`}>
+              Role of {operator.email}
+            </label>
+            <select
+              id={`role-${operator.id}`}
+              value={role}
+              onChange={(event) => setRole(event.target.value as Role)}
+              className="h-8 rounded-md border border-input bg-card px-2 text-xs"
+            >
+              {roles.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={pending || role === operator.role}
+              onClick={() => changeRoleTo(role)}
+            >
+              Change role
+            </Button>
+            {operator.disabled ? (
+              <Button size="sm" variant="outline" disabled={pending} onClick={() => disable(false)}>
+                Enable
+              </Button>
+            ) : (
+              <Button size="sm" variant="destructive" disabled={pending} onClick={() => setConfirming(true)}>
+                Disable
+              </Button>
+            )}
+          </>
         )}
         {operator.twoFactorEnabled ? (
           <Button size="sm" variant="outline" disabled={pending} onClick={() => setConfirmingReset(true)}>

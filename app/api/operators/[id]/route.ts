@@ -1,5 +1,5 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { targetOperator } from '@/lib/operators/server';
+import { refuseDirectoryManaged, targetOperator } from '@/lib/operators/server';
 import { findOperator, setOperatorDisabled, setOperatorRole } from '@/lib/operators/store';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -18,6 +18,7 @@ export const PATCH = consoleRoute(
     },
   },
   async ({ request, operator, body: change, subject: target, server }) => {
+    refuseDirectoryManaged(target);
     if ('role' in change) await setOperatorRole(server, operator.id, target.id, change.role, request.headers);
     else await setOperatorDisabled(server, operator.id, target.id, change.disabled, request.headers);
     return { operator: await findOperator(server, target.id) };

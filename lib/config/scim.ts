@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { type Role, roles } from '@/lib/roles';
+import { ConfigError, optional, type ParsedEnv } from './env-values';
+
+/**
+ * SCIM 2.0 provisioning (lib/scim): on when SCIM_TOKEN is set, off (every /api/scim/v2 path 404)
+ * otherwise. The identity provider's groups become roles by SCIM_GROUP_ROLES.
+ */
+export interface ScimConfig {
+  /** The one bearer token the identity provider sends; compared as a hash, in constant time. */
+  token: string;
+  /** A group's display name → the role its members get (the highest of their groups wins). */
+  groupRoles: ReadonlyMap<string, Role>;
+  /** The role of a provisioned operator in no mapped group. */
+  defaultRole: Role;
+}
+
+const MIN_TOKEN_LENGTH = 32;
+
+export const scimEnv = {
+  SCIM_TOKEN: optional(
+    z.string().min(MIN_TOKEN_LENGTH, { error: `SCIM_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters` }),
+  ),
+  SCIM_GROUP_ROLES: optional(z.string()),
+  SCIM_DEFAULT_ROLE: optional(
+    z.enum(roles, { error: `SCIM_DEFAULT_ROLE must be one of ${roles.join(', ')}` }),
+  ),
+};
+
+/** `Console Admins=admin,Console Support=support`: names may hold spaces, never `=` or `,`. */
+function parseGroupRoles(text: string | undefined): Map<string, Role> {
+  const mapping = new Map<string, Role>();
+  for (const pair of (text ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.lastIndexOf('=');
+    const name = pair.slice(0, at).trim();
+    const role = pair.slice(at + 1).trim();
+    if (at < 0 || name === '' || !(roles as readonly string[]).includes(role))
+      throw new ConfigError(
+        `SCIM_GROUP_ROLES must read "Group name=role,…" with a role among ${roles.join(', ')}`,
+      );
+    mapping.set(name.toLowerCase(), role as Role);
+  }
+  return mapping;
+}
+
+export const scimConfig = (settings: ParsedEnv<typeof scimEnv>): ScimConfig | null =>
+  settings.SCIM_TOKEN === undefined
+    ? null
+    : {
+        token: settings.SCIM_TOKEN,
+        groupRoles: parseGroupRoles(settings.SCIM_GROUP_ROLES),
+        defaultRole: settings.SCIM_DEFAULT_ROLE ?? 'viewer',
+      };
