@@ -20,6 +20,7 @@ import { ConfigError } from './env-values';
 import { httpLimitsEnv, httpLimitsOf } from './http-limits';
 import { type JobsConfig, jobsConfig, jobsEnv } from './jobs';
 import { listenAddress, listenEnv } from './listen-address';
+import { type MailConfig, mailConfig, mailEnv } from './mail';
 import { type OidcConfig, oidcConfig, ssoEnv } from './sso';
 import { databaseLocation, dataDirOf, redisEnv, storageEnv } from './storage';
 import type { TrustedProxies } from './trusted-proxies';
@@ -28,6 +29,7 @@ import { type UpstreamConfig, upstreamEnv, upstreamsConfig } from './upstreams';
 export { ConfigError } from './env-values';
 export { DEFAULT_CONSOLE_HTTP_LIMITS } from './http-limits';
 export { listenAddress } from './listen-address';
+export type { MailConfig } from './mail';
 export type { OidcConfig } from './sso';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -53,6 +55,7 @@ const envSchema = z.object({
   ...httpLimitsEnv,
   ...firstAdminEnv,
   ...ssoEnv,
+  ...mailEnv,
 });
 
 export interface ConsoleConfig {
@@ -90,6 +93,8 @@ export interface ConsoleConfig {
   upstreams: Record<Environment, UpstreamConfig | null>;
   auth: AuthConfig;
   oidc: OidcConfig | null;
+  /** Invitations by email (SMTP_URL); null: links are only shown to the admin. */
+  mail: MailConfig | null;
   jobs: JobsConfig;
   audit: AuditConfig;
 }
@@ -116,6 +121,7 @@ export function parseConfig(env: Env): ConsoleConfig {
   const http = httpLimitsOf(settings);
   const upstreams = upstreamsConfig(settings);
   const oidc = oidcConfig(settings);
+  const mail = mailConfig(settings);
   return {
     port: settings.PORT,
     hostname: listenAddress(settings.CONSOLE_HOSTNAME, settings.HOSTNAME),
@@ -131,6 +137,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     upstreams,
     auth,
     oidc,
+    mail,
     jobs: jobsConfig(settings),
     audit: auditConfig(settings),
   };

@@ -59,7 +59,19 @@ export type OperatorSummary = z.infer<typeof operatorSummarySchema>;
  * A one-time invitation link, shown to the admin once: the secret is in the fragment (`#…`), which
  * browsers do not send to any server, so it stays out of requests' URLs and logs.
  */
-export const invitationLinkSchema = z.object({ link: z.string(), expiresAt: z.string() });
+const invitationMailSchema = z.union([
+  z.object({ status: z.literal('sent') }),
+  /** Not delivered: why, in the console's words (no mail server text, no credentials). */
+  z.object({ status: z.literal('failed'), reason: z.string() }),
+]);
+export type InvitationMail = z.infer<typeof invitationMailSchema>;
+
+/** The link, until when it works, and what became of its email (null: no SMTP_URL, none is sent). */
+export const invitationLinkSchema = z.object({
+  link: z.string(),
+  expiresAt: z.string(),
+  mail: z.nullable(invitationMailSchema),
+});
 export type InvitationLink = z.infer<typeof invitationLinkSchema>;
 
 /** What POST /api/operators answers: the operator added, and the link that lets them in. */

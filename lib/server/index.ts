@@ -7,6 +7,7 @@ import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
+import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
 import { DRAFT_LOOK_UPS_PER_HOUR, IDENTIFY_PER_MINUTE } from '@/lib/limits';
@@ -54,6 +55,8 @@ export interface ConsoleServer extends ConsoleParts {
    */
   identifyLimit: RateLimiterAbstract;
   draftLookUpLimit: RateLimiterAbstract;
+  /** Emails invitation links when SMTP_URL is set; null: the admin passes the link on alone. */
+  invitationMailer: InvitationMailer | null;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -149,6 +152,9 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       points: DRAFT_LOOK_UPS_PER_HOUR,
       durationSeconds: 3600,
     }),
+    invitationMailer: config.mail
+      ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }))
+      : null,
   };
 }
 
