@@ -23,7 +23,7 @@ export interface InvitationMessage {
 }
 
 /** "Monday 30 November 2026, 14:05 UTC": a reader in any time zone knows which moment. */
-export function formatMailExpiry(iso: string): string {
+function formatMailExpiry(iso: string): string {
   const formatted = new Date(iso).toLocaleString('en-GB', {
     weekday: 'long',
     day: 'numeric',
@@ -45,7 +45,7 @@ const htmlEntities: Record<string, string> = {
 };
 
 /** Text made safe to place in HTML, inside an element or a quoted attribute. */
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => htmlEntities[c] ?? c);
+const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => htmlEntities[c] ?? c);
 
 /** "Ada Lovelace (ada@example.com)", or the address alone when the name is the address. */
 function inviter({ name, email }: InvitationEmail['invitedBy']): string {

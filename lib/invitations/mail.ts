@@ -75,7 +75,7 @@ export function createInvitationMailer(
 }
 
 /** What went wrong, in the console's words: the mail server's own text stays in the log. */
-export function failureReason(error: SmtpError, where: string, timeoutMs: number): string {
+function failureReason(error: SmtpError, where: string, timeoutMs: number): string {
   const reply = error.responseCode ? ` (SMTP ${error.responseCode})` : '';
   switch (error.code) {
     case 'ETIMEDOUT':
