@@ -3,15 +3,7 @@
  * what the browser sends and, parsed before use, what it gets back.
  */
 import * as z from 'zod/mini';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import { roleSchema } from '@/lib/roles';
-
-const password = z
-  .string()
-  .check(
-    z.minLength(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` }),
-    z.maxLength(MAX_PASSWORD_LENGTH, { error: `must be at most ${MAX_PASSWORD_LENGTH} characters` }),
-  );
 
 export const createOperatorSchema = z.object({
   email: z.pipe(
@@ -82,17 +74,3 @@ export const createOperatorResultSchema = z.object({
 
 /** What PATCH /api/operators/:id answers: the operator as changed (null if it vanished meanwhile). */
 export const updateOperatorResultSchema = z.object({ operator: z.nullable(operatorSummarySchema) });
-
-export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string().check(z.minLength(1, { error: 'must not be empty' })),
-    newPassword: password,
-    confirmPassword: z.string(),
-  })
-  .check(
-    z.refine((values) => values.newPassword === values.confirmPassword, {
-      error: 'does not match the new password',
-      path: ['confirmPassword'],
-    }),
-  );
-export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;
