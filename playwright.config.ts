@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { adminCredentials, supportState } from './e2e/support/auth-states';
 import { chromiumArgs, chromiumExecutable } from './e2e/support/chromium';
+import { mailEnv, smtpReceiver } from './e2e/support/mail-settings';
 import { mockOidc, oidcEnv } from './e2e/support/oidc-settings';
 import { e2eDatabaseEnv, e2eOnPostgres } from './e2e/support/postgres-database';
 import { scimEnv } from './e2e/support/scim';
@@ -74,6 +75,14 @@ export default defineConfig({
       timeout: 30_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
+    // An SMTP server for invitations by email: it writes what it receives to e2e/.data/mail/.
+    {
+      command: 'node --import tsx e2e/support/smtp-receiver.ts',
+      port: smtpReceiver.port,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    },
     // The real console on the embedded default, started as a deployment starts it: the launcher
     // compiled by `npm run build` (test:e2e runs it first), under plain node, on throwaway data; its
     // output goes to e2e/.data/console.log as well, for the search at the end of the run.
@@ -92,6 +101,7 @@ export default defineConfig({
         CONSOLE_STEP_UP_MINUTES: String(e2eStepUpMinutes),
         ...oidcEnv,
         ...scimEnv,
+        ...mailEnv,
         ...e2eDatabaseEnv(),
       },
       reuseExistingServer: false,

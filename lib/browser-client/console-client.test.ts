@@ -14,7 +14,11 @@ const operator = {
   createdAt: '2026-11-24T00:00:00.000Z',
   invitationExpiresAt: '2026-11-27T00:00:00.000Z',
 };
-const invitation = { link: 'http://localhost/invitation#secret', expiresAt: '2026-11-27T00:00:00.000Z' };
+const invitation = {
+  link: 'http://localhost/invitation#secret',
+  expiresAt: '2026-11-27T00:00:00.000Z',
+  mail: null,
+};
 const newOperator = {
   email: 'a@b.example',
   name: 'A',

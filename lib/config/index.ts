@@ -21,6 +21,7 @@ import { ConfigError } from './env-values';
 import { httpLimitsEnv, httpLimitsOf } from './http-limits';
 import { type JobsConfig, jobsConfig, jobsEnv } from './jobs';
 import { listenAddress, listenEnv } from './listen-address';
+import { type MailConfig, mailConfig, mailEnv } from './mail';
 import { type ScimConfig, scimConfig, scimEnv } from './scim';
 import { type OidcConfig, oidcConfig, ssoEnv } from './sso';
 import { databaseLocation, dataDirOf, redisEnv, storageEnv } from './storage';
@@ -30,6 +31,7 @@ import { type UpstreamConfig, upstreamEnv, upstreamsConfig } from './upstreams';
 export { ConfigError } from './env-values';
 export { DEFAULT_CONSOLE_HTTP_LIMITS } from './http-limits';
 export { listenAddress } from './listen-address';
+export type { MailConfig } from './mail';
 export type { OidcConfig } from './sso';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -57,6 +59,7 @@ const envSchema = z.object({
   ...firstAdminEnv,
   ...ssoEnv,
   ...scimEnv,
+  ...mailEnv,
 });
 
 export interface ConsoleConfig {
@@ -94,6 +97,8 @@ export interface ConsoleConfig {
   upstreams: Record<Environment, UpstreamConfig | null>;
   auth: AuthConfig;
   oidc: OidcConfig | null;
+  /** Invitations by email (SMTP_URL); null: links are only shown to the admin. */
+  mail: MailConfig | null;
   jobs: JobsConfig;
   audit: AuditConfig;
   /** The audit log's stream to a SIEM (AUDIT_STREAM_URL); null: not streamed. */
@@ -124,6 +129,7 @@ export function parseConfig(env: Env): ConsoleConfig {
   const http = httpLimitsOf(settings);
   const upstreams = upstreamsConfig(settings);
   const oidc = oidcConfig(settings);
+  const mail = mailConfig(settings);
   return {
     port: settings.PORT,
     hostname: listenAddress(settings.CONSOLE_HOSTNAME, settings.HOSTNAME),
@@ -139,6 +145,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     upstreams,
     auth,
     oidc,
+    mail,
     jobs: jobsConfig(settings),
     audit: auditConfig(settings),
     auditStream: auditStreamConfig(settings),

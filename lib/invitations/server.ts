@@ -18,7 +18,7 @@ import {
   makeInvitation,
   unclaimInvitation,
 } from '@/lib/invitations/store';
-import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
+import type { InvitationLink, InvitationMail, OperatorSummary } from '@/lib/operators/contract';
 import { findOperator, setFirstPassword } from '@/lib/operators/store';
 import { type ConsoleServer, operatorFromHeaders } from '@/lib/server';
 import { accessErrors } from '@/lib/server/errors';
@@ -36,27 +36,57 @@ import { handleRequest } from '@/lib/server/route';
 /** The page that accepts a link; the secret rides in the fragment, which no browser sends. */
 const INVITATION_PAGE = '/invitation';
 
-/** A new link for the operator (earlier ones void), on record before it exists. */
+/**
+ * A new link for the operator (earlier ones void), on record before it exists; with SMTP_URL, it is
+ * emailed to them as well. The entry says whether the email went out (never the link): a failed
+ * delivery is the admin's to read, not an error, and the link is answered either way.
+ */
 export async function inviteOperator(
   server: ConsoleServer,
-  admin: { id: string; email: string },
+  admin: { id: string; email: string; name?: string },
   requestId: string,
-  target: Pick<OperatorSummary, 'id' | 'email'>,
+  target: Pick<OperatorSummary, 'id' | 'email' | 'role'>,
   why: 'new operator' | 'sent again, the earlier link voided',
 ): Promise<InvitationLink> {
-  const made = await server.auditLog.audited(
+  const mailer = server.invitationMailer;
+  const detail = `${target.email}: ${why}`;
+  return server.auditLog.audited(
     {
       action: 'invitation.create',
-      operator: admin,
+      operator: { id: admin.id, email: admin.email },
       requestId,
-      detail: `${target.email}: ${why}`,
+      detail: mailer ? `${detail}; emailing the link` : detail,
     },
-    () => makeInvitation(server.database.db, target.id, admin.id),
+    async () => {
+      const made = await makeInvitation(server.database.db, target.id, admin.id);
+      const link = new URL(INVITATION_PAGE, server.config.consoleUrl);
+      link.hash = made.secret;
+      const mail = mailer
+        ? await mailer.send(
+            {
+              to: target.email,
+              link: link.href,
+              invitedBy: { name: admin.name ?? admin.email, email: admin.email },
+              role: target.role,
+              expiresAt: made.expiresAt,
+            },
+            requestId,
+          )
+        : null;
+      return { link: link.href, expiresAt: made.expiresAt, mail };
+    },
+    {
+      settled: ({ mail }) => ({
+        outcome: 'success',
+        detail: mail === null ? detail : `${detail}; ${mailOutcome(mail)}`,
+      }),
+    },
   );
-  const link = new URL(INVITATION_PAGE, server.config.consoleUrl);
-  link.hash = made.secret;
-  return { link: link.href, expiresAt: made.expiresAt };
 }
+
+/** The entry's words for the email: sent, or why not. */
+const mailOutcome = (mail: InvitationMail): string =>
+  mail.status === 'sent' ? 'emailed' : `not emailed: ${mail.reason}`;
 
 const refusals: Record<Exclude<InvitationState, 'open'> | 'unknown', string> = {
   unknown: 'This invitation link is not one the console made. Check that you copied all of it.',

@@ -3,15 +3,7 @@
  * what the browser sends and, parsed before use, what it gets back.
  */
 import * as z from 'zod/mini';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
 import { roleSchema } from '@/lib/roles';
-
-const password = z
-  .string()
-  .check(
-    z.minLength(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` }),
-    z.maxLength(MAX_PASSWORD_LENGTH, { error: `must be at most ${MAX_PASSWORD_LENGTH} characters` }),
-  );
 
 /** The ways in an audit asks about, as the operators list and its CSV say them. */
 const signInWays = ['password', 'SSO', 'password and SSO', 'none yet'] as const;
@@ -69,7 +61,19 @@ export type OperatorSummary = z.infer<typeof operatorSummarySchema>;
  * A one-time invitation link, shown to the admin once: the secret is in the fragment (`#…`), which
  * browsers do not send to any server, so it stays out of requests' URLs and logs.
  */
-export const invitationLinkSchema = z.object({ link: z.string(), expiresAt: z.string() });
+const invitationMailSchema = z.union([
+  z.object({ status: z.literal('sent') }),
+  /** Not delivered: why, in the console's words (no mail server text, no credentials). */
+  z.object({ status: z.literal('failed'), reason: z.string() }),
+]);
+export type InvitationMail = z.infer<typeof invitationMailSchema>;
+
+/** The link, until when it works, and what became of its email (null: no SMTP_URL, none is sent). */
+export const invitationLinkSchema = z.object({
+  link: z.string(),
+  expiresAt: z.string(),
+  mail: z.nullable(invitationMailSchema),
+});
 export type InvitationLink = z.infer<typeof invitationLinkSchema>;
 
 /** What POST /api/operators answers: the operator added, and the link that lets them in. */
@@ -80,17 +84,3 @@ export const createOperatorResultSchema = z.object({
 
 /** What PATCH /api/operators/:id answers: the operator as changed (null if it vanished meanwhile). */
 export const updateOperatorResultSchema = z.object({ operator: z.nullable(operatorSummarySchema) });
-
-export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string().check(z.minLength(1, { error: 'must not be empty' })),
-    newPassword: password,
-    confirmPassword: z.string(),
-  })
-  .check(
-    z.refine((values) => values.newPassword === values.confirmPassword, {
-      error: 'does not match the new password',
-      path: ['confirmPassword'],
-    }),
-  );
-export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;

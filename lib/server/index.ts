@@ -9,6 +9,7 @@ import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
+import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
 import { createJobRunner, type JobRunner } from '@/lib/jobs/runner';
 import { createTokenVault, jobTokenKey, type TokenVault } from '@/lib/jobs/vault';
 import {
@@ -64,6 +65,8 @@ export interface ConsoleServer extends ConsoleParts {
   /** SCIM requests with the right token (lib/scim/route.ts), and refused ones per client address. */
   scimLimit: RateLimiterAbstract;
   scimRefusalLimit: RateLimiterAbstract;
+  /** Emails invitation links when SMTP_URL is set; null: the admin passes the link on alone. */
+  invitationMailer: InvitationMailer | null;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -178,6 +181,9 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       points: SCIM_REFUSALS_PER_MINUTE,
       durationSeconds: 60,
     }),
+    invitationMailer: config.mail
+      ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }))
+      : null,
   };
 }
 

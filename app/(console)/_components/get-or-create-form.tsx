@@ -1,8 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import dynamic from 'next/dynamic';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
@@ -25,8 +24,13 @@ import {
 import { toGetOrCreateRequest } from './get-or-create.utils';
 import { JsonTextField } from './json-text-field';
 
-/** Shown after a success only: fetched then, not with the form. */
-const UserGroupResult = dynamic(() => import('./user-group-result').then((module) => module.UserGroupResult));
+/**
+ * Shown after a success only: fetched then, not with the form (React's lazy: next/dynamic's loader
+ * would itself weigh about 1 kB on the page).
+ */
+const UserGroupResult = lazy(() =>
+  import('./user-group-result').then((module) => ({ default: module.UserGroupResult })),
+);
 
 /** One answer; `id` grows with each, so a repeated answer is shown afresh (its token masked again). */
 type Outcome = { id: number; request: GetOrCreateRequest; result: GetOrCreateResult };
@@ -156,13 +160,15 @@ export function GetOrCreateSection({
           </form>
 
           {outcome ? (
-            <UserGroupResult
-              key={outcome.id}
-              request={outcome.request}
-              result={outcome.result}
-              groupHref={groupPath(slugOf[environment], outcome.result.user_group.provided_id)}
-              production={environment === 'Customer'}
-            />
+            <Suspense fallback={null}>
+              <UserGroupResult
+                key={outcome.id}
+                request={outcome.request}
+                result={outcome.result}
+                groupHref={groupPath(slugOf[environment], outcome.result.user_group.provided_id)}
+                production={environment === 'Customer'}
+              />
+            </Suspense>
           ) : null}
         </CardContent>
       </Card>

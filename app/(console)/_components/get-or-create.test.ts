@@ -13,15 +13,16 @@ const form = (values: Partial<GetOrCreateFormValues>): GetOrCreateFormValues => 
   ...values,
 });
 
-function problemsOf(values: GetOrCreateFormValues): Record<string, string> {
-  const result = getOrCreateFormSchema.safeParse(values);
+// Asynchronous: a JSON field's check fetches the JSON parser on first use.
+async function problemsOf(values: GetOrCreateFormValues): Promise<Record<string, string>> {
+  const result = await getOrCreateFormSchema.safeParseAsync(values);
   if (result.success) return {};
   return Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
 }
 
 describe('getOrCreateFormSchema', () => {
-  it('accepts an ID alone', () => {
-    expect(problemsOf(form({ user_group_id: 'acme' }))).toEqual({});
+  it('accepts an ID alone', async () => {
+    expect(await problemsOf(form({ user_group_id: 'acme' }))).toEqual({});
   });
 
   // Each case: form values, field, message shown under it.
@@ -48,8 +49,8 @@ describe('getOrCreateFormSchema', () => {
     ],
     [{ user_group_id: 'a', properties: '"plan"' }, 'properties', 'Must be a JSON object.'],
     [{ user_group_id: 'a', properties: '{"plan": }' }, 'properties', 'Line 1, column 10: expected a value.'],
-  ])('%j: %s', (values, field, message) => {
-    expect(problemsOf(form(values))[field]).toEqual(message);
+  ])('%j: %s', async (values, field, message) => {
+    expect((await problemsOf(form(values)))[field]).toEqual(message);
   });
 });
 

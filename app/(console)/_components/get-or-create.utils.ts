@@ -1,4 +1,3 @@
-import { parseJsonText } from '@/lib/json-text';
 import {
   type GetOrCreateRequest,
   type Mapping,
@@ -9,10 +8,12 @@ import {
 import type { GetOrCreateResult } from '@/lib/user-groups/contract';
 import type { GetOrCreateFormValues } from './get-or-create.schema';
 
+/**
+ * The value of JSON text the form schema has accepted (so JSON.parse reads it exactly: the schema
+ * refuses integers it would round); undefined when blank. Throws on text that is not JSON.
+ */
 function jsonValue(text: string): unknown {
-  const parsed = parseJsonText(text);
-  if (parsed.kind === 'invalid') throw new Error(`Not JSON: ${parsed.message}`);
-  return parsed.kind === 'valid' ? parsed.value : undefined;
+  return text.trim() === '' ? undefined : JSON.parse(text);
 }
 
 /**

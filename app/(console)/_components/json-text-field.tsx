@@ -4,7 +4,7 @@ import { type Control, type FieldPath, type FieldValues, useController } from 'r
 import { FormField, formFieldLabelId } from '@/components/form-field';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/textarea';
-import { formatJsonText } from '@/lib/json-text';
+import { loadJsonParser } from './json-text.schema';
 
 type JsonTextFieldProps<Values extends FieldValues> = {
   control: Control<Values>;
@@ -15,9 +15,21 @@ type JsonTextFieldProps<Values extends FieldValues> = {
   placeholder?: string;
 };
 
+/** Whether text parses as JSON, natively: what enables Format before the parser is fetched. */
+function parsesAsJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A JSON textarea with a Format button. The form validates it on every change (the schema says
- * where a syntax error is); Format pretty-prints with two spaces and is disabled until the text is JSON.
+ * where a syntax error is); Format pretty-prints with two spaces and is disabled until the text is JSON
+ * the schema accepts (an integer too large to keep exactly is not reformatted: it is refused).
  */
 export function JsonTextField<Values extends FieldValues>({
   control,
@@ -29,8 +41,8 @@ export function JsonTextField<Values extends FieldValues>({
 }: JsonTextFieldProps<Values>) {
   const { field, fieldState } = useController({ control, name });
   const text = typeof field.value === 'string' ? field.value : '';
-  const formatted = formatJsonText(text);
   const error = fieldState.error?.message;
+  const formattable = error === undefined && parsesAsJson(text);
 
   return (
     <FormField
@@ -43,9 +55,11 @@ export function JsonTextField<Values extends FieldValues>({
           variant="ghost"
           size="sm"
           className="-my-1 h-7"
-          disabled={formatted === undefined}
+          disabled={!formattable}
           aria-describedby={formFieldLabelId(id)}
-          onClick={() => {
+          onClick={async () => {
+            // The parser is here already: the text in the field was checked with it.
+            const formatted = (await loadJsonParser()).formatJsonText(text);
             if (formatted !== undefined) field.onChange(formatted);
           }}
         >

@@ -7,7 +7,7 @@ import { roleDescriptions } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { mustKeepSecondFactor, secondFactorDue } from '@/lib/two-factor/step-up';
 import { ChangePasswordForm } from './_components/change-password-form';
-import { ConfirmSecondFactor } from './_components/confirm-second-factor';
+import { ConfirmSecondFactorOnDemand } from './_components/confirm-second-factor-on-demand';
 import { PasskeysCard } from './_components/passkeys-card';
 import { SessionsList } from './_components/sessions-list';
 import { TwoFactorCard } from './_components/two-factor-card';
@@ -50,7 +50,7 @@ export default async function AccountPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <ConfirmSecondFactor
+            <ConfirmSecondFactorOnDemand
               authenticator={operator.twoFactorEnabled}
               passkey={
                 operator.passkeys === 0 ? 'none' : passkeysWorkAt(config.consoleUrl) ? 'usable' : 'unusable'

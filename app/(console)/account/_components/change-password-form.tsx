@@ -12,7 +12,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { MIN_PASSWORD_LENGTH } from '@/lib/limits';
-import { type ChangePasswordValues, changePasswordSchema } from '@/lib/operators/contract';
+import { type ChangePasswordValues, changePasswordSchema } from './change-password.schema';
 
 export function ChangePasswordForm() {
   const [changed, setChanged] = useState(false);

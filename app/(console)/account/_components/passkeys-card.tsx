@@ -2,18 +2,21 @@
 
 import { KeyRound } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { passkeysKey, useAddPasskey, usePasskeys } from '@/app/(console)/account/_hooks/use-passkeys';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { FormField } from '@/components/form-field';
+import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import { MAX_PASSKEY_NAME_LENGTH, type PasskeySummary } from '@/lib/passkeys/contract';
+import type { PasskeySummary } from '@/lib/passkeys/contract';
 import { passkeyRoutes } from '@/lib/passkeys/routes';
 import { formatUtc } from '@/lib/time';
+
+/** Its name field, shown after Add a passkey: fetched then. */
+const AddPasskeyForm = lazy(() =>
+  import('./add-passkey-form').then((module) => ({ default: module.AddPasskeyForm })),
+);
 
 type PasskeysCardProps = {
   /** The console's address lets browsers use passkeys (a host name; https or http://localhost). */
@@ -119,15 +122,17 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
         </p>
       ) : null}
       {adding ? (
-        <AddPasskeyForm
-          pending={add.isPending}
-          error={add.error}
-          onSubmit={(name) => add.mutate(name)}
-          onCancel={() => {
-            add.reset();
-            setAdding(false);
-          }}
-        />
+        <Suspense fallback={null}>
+          <AddPasskeyForm
+            pending={add.isPending}
+            error={add.error}
+            onSubmit={(name) => add.mutate(name)}
+            onCancel={() => {
+              add.reset();
+              setAdding(false);
+            }}
+          />
+        </Suspense>
       ) : (
         <div>
           <Button variant={list.length === 0 ? 'primary' : 'outline'} onClick={() => setAdding(true)}>
@@ -150,74 +155,5 @@ export function PasskeysCard({ usable, consoleOrigin, keepLast }: PasskeysCardPr
         onConfirm={() => removing && remove.mutate()}
       />
     </div>
-  );
-}
-
-/** The name to know it by, then the browser's own passkey prompt. */
-function AddPasskeyForm({
-  pending,
-  error,
-  onSubmit,
-  onCancel,
-}: {
-  pending: boolean;
-  error: unknown;
-  onSubmit: (name: string) => void;
-  onCancel: () => void;
-}) {
-  const id = useId();
-  const [name, setName] = useState('');
-  const [missing, setMissing] = useState(false);
-  const fieldError =
-    (missing ? 'must not be empty' : undefined) ?? serverFieldErrors(error, ['name'] as const)[0]?.message;
-  const formError = error && !fieldError ? formErrorMessage(error) : null;
-  return (
-    <form
-      aria-label="Add a passkey"
-      noValidate
-      className="flex max-w-sm flex-col gap-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (name.trim() === '') {
-          setMissing(true);
-          return;
-        }
-        onSubmit(name.trim());
-      }}
-    >
-      <FormField
-        id={`${id}-name`}
-        label="Name of the passkey"
-        description="To tell it apart in this list, such as “Work laptop” or “YubiKey”."
-        error={fieldError}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            autoFocus
-            autoComplete="off"
-            maxLength={MAX_PASSKEY_NAME_LENGTH}
-            value={name}
-            onChange={(event) => {
-              setMissing(false);
-              setName(event.target.value);
-            }}
-          />
-        )}
-      </FormField>
-      {formError ? (
-        <Alert variant="error" role="alert">
-          {formError}
-        </Alert>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Waiting for your device…' : 'Continue'}
-        </Button>
-        <Button variant="outline" type="button" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
   );
 }

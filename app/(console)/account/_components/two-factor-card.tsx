@@ -2,16 +2,19 @@
 
 import { ShieldCheck } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
-import { OneTimeCodeField } from '@/components/one-time-code-field';
+import { lazy, Suspense, useState } from 'react';
+import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { Enrolment } from '@/lib/two-factor/contract';
 import { twoFactorRoutes } from '@/lib/two-factor/routes';
-import { BackupCodes } from './backup-codes';
 import { PasswordStep } from './password-step';
+
+// The steps after the password (the QR code and the first code, then the backup codes) are fetched
+// when one is reached: most visits to the account page only read that the app is on.
+const ScanStep = lazy(() => import('./scan-step').then((module) => ({ default: module.ScanStep })));
+const BackupCodes = lazy(() => import('./backup-codes').then((module) => ({ default: module.BackupCodes })));
 
 type Action = 'enrol' | 'codes' | 'remove';
 
@@ -51,21 +54,25 @@ export function TwoFactorCard({
 
   if (step.name === 'scan')
     return (
-      <ScanStep
-        enrolment={step.enrolment}
-        onConfirmed={() => setStep({ name: 'codes', codes: step.enrolment.backupCodes })}
-        onCancel={idle}
-      />
+      <Suspense fallback={null}>
+        <ScanStep
+          enrolment={step.enrolment}
+          onConfirmed={() => setStep({ name: 'codes', codes: step.enrolment.backupCodes })}
+          onCancel={idle}
+        />
+      </Suspense>
     );
   if (step.name === 'codes')
     return (
-      <BackupCodes
-        codes={step.codes}
-        onDone={() => {
-          idle();
-          router.refresh();
-        }}
-      />
+      <Suspense fallback={null}>
+        <BackupCodes
+          codes={step.codes}
+          onDone={() => {
+            idle();
+            router.refresh();
+          }}
+        />
+      </Suspense>
     );
   /** Starts enrolling, makes new codes or removes, with the password when they have one. */
   const run = (action: Action, password: string | undefined) => {
@@ -150,80 +157,6 @@ export function TwoFactorCard({
           {formErrorMessage(failed.error)}
         </Alert>
       ) : null}
-    </div>
-  );
-}
-
-/** The QR code (or the secret, typed by hand) and the app's first code. */
-function ScanStep({
-  enrolment,
-  onConfirmed,
-  onCancel,
-}: {
-  enrolment: Enrolment;
-  onConfirmed: () => void;
-  onCancel: () => void;
-}) {
-  // The app's first code turns the second factor on.
-  const confirm = useRouteMutation(twoFactorRoutes.confirmTwoFactor);
-  const [code, setCode] = useState('');
-  const fieldError = serverFieldErrors(confirm.error, ['code'] as const)[0]?.message;
-  const formError = confirm.error && !fieldError ? formErrorMessage(confirm.error) : null;
-  return (
-    <div className="flex flex-col gap-4">
-      <p className="text-sm">
-        Scan this QR code with your authenticator app, or type the key below into it. Then enter the 6 digits
-        it shows.
-      </p>
-      <div className="flex flex-wrap items-start gap-6">
-        {/* biome-ignore lint/performance/noImgElement: an inline SVG data URL, not an optimisable image */}
-        <img
-          src={`data:image/svg+xml;utf8,${encodeURIComponent(enrolment.qrSvg)}`}
-          alt="QR code of the authenticator key"
-          width={176}
-          height={176}
-          className="rounded-md border border-border bg-white p-1"
-        />
-        <dl className="flex min-w-0 flex-col gap-1">
-          <dt className="text-sm font-medium">Key, to type by hand</dt>
-          <dd>
-            <code className="rounded-md bg-muted px-2 py-1 font-mono text-sm break-all">
-              {enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}
-            </code>
-          </dd>
-        </dl>
-      </div>
-      <form
-        aria-label="Confirm the authenticator app"
-        noValidate
-        className="flex max-w-sm flex-col gap-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          confirm.mutate({ code }, { onSuccess: onConfirmed });
-        }}
-      >
-        <OneTimeCodeField
-          id="enrol-code"
-          label="Code from the app"
-          error={fieldError}
-          autoFocus
-          value={code}
-          onChange={setCode}
-        />
-        {formError ? (
-          <Alert variant="error" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={confirm.isPending}>
-            {confirm.isPending ? 'Checking…' : 'Turn it on'}
-          </Button>
-          <Button variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        </div>
-      </form>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import { failureMessage } from '@/lib/browser-client/failure-message';
-import type { ChangePasswordValues } from '@/lib/operators/contract';
+import type { ChangePasswordValues } from '../_components/change-password.schema';
 
 type Callbacks = Pick<UseMutationOptions<void, Error, ChangePasswordValues>, 'onSuccess'>;
 

@@ -2,6 +2,7 @@
 
 import { type RefObject, useState } from 'react';
 import { SecretField } from '@/components/secret-field';
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -15,9 +16,10 @@ import type { InvitationLink } from '@/lib/operators/contract';
 import { formatExpiry } from './invitation-expiry';
 
 /**
- * The one time an invitation link is shown: to the admin who made it, to pass on (no mail is
- * sent). Closing the dialog drops it; sending it again makes a new one. Done closes it; Escape or a
- * click outside, before the link was copied, asks first (a slip of the hand would lose it).
+ * The one time an invitation link is shown: to the admin who made it, to pass on (with SMTP_URL it
+ * was also emailed, or the dialog says why it could not be). Closing the dialog drops it; sending it
+ * again makes a new one. Done closes it; Escape or a click outside, before the link was copied, asks
+ * first (a slip of the hand would lose it).
  */
 export function InvitationLinkDialog({
   email,
@@ -61,10 +63,17 @@ export function InvitationLinkDialog({
       >
         <DialogTitle>Invitation link for {email}</DialogTitle>
         <DialogDescription>
-          Pass this link on to {email} yourself, over a channel you trust: with it they choose their own
-          password and are signed in. It works once, until {formatExpiry(invitation?.expiresAt ?? '')}. It is
-          shown only now; if it is lost, send a new one.
+          {invitation?.mail?.status === 'sent'
+            ? `An email with this link was sent to ${email}. You can pass it on as well: `
+            : `Pass this link on to ${email} yourself, over a channel you trust: `}
+          with it they choose their own password and are signed in. It works once, until{' '}
+          {formatExpiry(invitation?.expiresAt ?? '')}. It is shown only now; if it is lost, send a new one.
         </DialogDescription>
+        {invitation?.mail?.status === 'failed' ? (
+          <Alert variant="error" role="alert">
+            The email could not be sent: {invitation.mail.reason}. Copy the link instead.
+          </Alert>
+        ) : null}
         {/* Meant to be read and passed on: shown, not behind Reveal (the dialog is the admin's, once). */}
         {invitation ? (
           <SecretField
