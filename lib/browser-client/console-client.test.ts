@@ -11,6 +11,8 @@ const operator = {
   twoFactorEnabled: false,
   secondFactor: 'none',
   lastSignInAt: null,
+  signsInWith: 'none yet',
+  managedByDirectory: false,
   createdAt: '2026-11-24T00:00:00.000Z',
   invitationExpiresAt: '2026-11-27T00:00:00.000Z',
 };
