@@ -13,6 +13,7 @@ import { POSTGRES_ADMIN_URL } from '@/lib/testing/console-test-database';
 /** The suites that open the console database (better-auth, audit, directory, routes, two instances). */
 const SUITES = [
   'lib/audit',
+  'lib/audit-chain',
   'lib/directory',
   'lib/auth',
   'lib/server',
