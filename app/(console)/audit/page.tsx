@@ -16,6 +16,7 @@ import { type PageContext, pageContext } from '@/lib/server/page-context';
 import { looksLikeToken } from '@/lib/tokens/contract';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
+import { VerifyChain } from './_components/verify-chain';
 
 export const metadata: Metadata = { title: 'Audit log · User Group Console' };
 
@@ -48,6 +49,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
           (the first 12 hex characters of their SHA-256), never in full.
         </p>
       </div>
+      {can(operator.role, 'audit:verify') ? <VerifyChain /> : null}
       <AuditFiltersForm
         values={typed}
         errors={{ ...(parsed.success ? {} : parsed.fields), ...tokenErrors }}
