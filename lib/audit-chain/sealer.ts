@@ -53,7 +53,7 @@ export async function eventsById(db: ConsoleDb, ids: number[]): Promise<Map<numb
 }
 
 /** The newest seal: where the next batch starts. */
-export async function lastSeal(db: ConsoleDb) {
+async function lastSeal(db: ConsoleDb) {
   return await db
     .selectFrom('audit_seal')
     .select(['id', 'through_id', 'head_hash'])

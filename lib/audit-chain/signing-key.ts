@@ -24,7 +24,7 @@ export interface SealSigner extends SealVerifier {
   sign(seal: SealFields): string;
 }
 
-export type SealFields = Omit<AuditSealTable, 'manifest' | 'signature' | 'key_id'> & { settlements: number };
+type SealFields = Omit<AuditSealTable, 'manifest' | 'signature' | 'key_id'> & { settlements: number };
 
 /** What a signature covers: every field of the seal (the head hash covers each link of the batch). */
 function payloadOf(seal: SealFields): Buffer {

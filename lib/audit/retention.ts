@@ -22,7 +22,7 @@ const EVERY_MS = 3_600_000;
  * The highest entry id that may be pruned as far as one part of the console is concerned (a SIEM
  * stream: the last entry it sent), or null for no limit.
  */
-export type PruneHold = (db: ConsoleDb) => Promise<number | null>;
+type PruneHold = (db: ConsoleDb) => Promise<number | null>;
 
 /** The oldest seal whose batch may go: all older than `before`, within every hold, not the newest. */
 async function prunableSeal(db: ConsoleDb, before: string, holds: PruneHold[]) {

@@ -58,7 +58,7 @@ export interface AuditSealTable {
 }
 
 /** The sealer's working set: entries sealed while `started`, and their content when last sealed. */
-export interface AuditChainOpenTable {
+interface AuditChainOpenTable {
   event_id: number;
   content_hash: string;
 }
