@@ -20,7 +20,14 @@ export function VerifyChain() {
         Tamper evidence
       </h2>
       <div>
-        <Button variant="outline" disabled={verify.isPending} onClick={() => verify.mutate()}>
+        {/* aria-disabled, not disabled: a disabled button would drop the keyboard's focus. */}
+        <Button
+          variant="outline"
+          aria-disabled={verify.isPending}
+          onClick={() => {
+            if (!verify.isPending) verify.mutate();
+          }}
+        >
           {verify.isPending ? 'Verifying the audit log…' : 'Verify the audit log'}
         </Button>
       </div>
