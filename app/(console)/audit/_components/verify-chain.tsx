@@ -38,7 +38,7 @@ export function VerifyChain() {
       ) : null}
       {/* Always in the page, so that the outcome is read out when it comes. */}
       <div role="status">
-        {report?.ok ? <Alert variant="success">{describeChainReport(report)}</Alert> : null}
+        {report?.ok ? <Alert variant="neutral">{describeChainReport(report)}</Alert> : null}
       </div>
       {report && !report.ok ? (
         <Alert variant="error" role="alert">
