@@ -9,6 +9,7 @@ const expected: Record<Permission, Record<Role, boolean>> = {
   'user-groups:reveal-token': { viewer: false, support: true, admin: true },
   'user-groups:delete': { viewer: false, support: false, admin: true },
   'operators:manage': { viewer: false, support: false, admin: true },
+  'audit:verify': { viewer: false, support: false, admin: true },
 };
 
 describe('can', () => {

@@ -28,6 +28,8 @@ export const permissionMinimumRole = {
   'user-groups:reveal-token': 'support',
   'user-groups:delete': 'admin',
   'operators:manage': 'admin',
+  /** Recompute the audit log's chain of seals from the audit page (lib/audit-chain). */
+  'audit:verify': 'admin',
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof permissionMinimumRole;
@@ -40,6 +42,7 @@ export const permissionWords: Record<Permission, string> = {
   'user-groups:reveal-token': 'see tokens',
   'user-groups:delete': 'delete user groups',
   'operators:manage': 'manage operators',
+  'audit:verify': 'verify the audit log',
 };
 
 const rank: Record<Role, number> = { viewer: 0, support: 1, admin: 2 };

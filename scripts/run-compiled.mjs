@@ -1,10 +1,10 @@
 // @ts-check
 /**
- * `npm start`, `npm run service -- …` and `npm run migrate`: builds what is missing or stale
+ * `npm start`, `npm run service -- …`, `npm run migrate` and `npm run audit -- verify`: builds what is missing or stale
  * (scripts/build-state.mjs), then runs the compiled code in this same process, with plain node. A
  * deployment runs the compiled files itself, without npm (README, "Production start").
  *
- *   node scripts/run-compiled.mjs start | service [args…] | migrate
+ *   node scripts/run-compiled.mjs start | service [args…] | migrate | audit [args…]
  *
  * Plain JavaScript, since it runs before anything is compiled. Its messages go to stderr: the
  * service's `keys create` prints the new key alone on its last line of stdout.
@@ -21,6 +21,7 @@ const commands = {
   start: { entry: 'launcher/start.js', needsConsole: true },
   service: { entry: 'service/cli.js', needsConsole: false },
   migrate: { entry: 'launcher/migrate.js', needsConsole: false },
+  audit: { entry: 'audit/cli.js', needsConsole: false },
 };
 
 const name = process.argv[2] ?? '';

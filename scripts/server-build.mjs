@@ -25,6 +25,7 @@ export const serverEntries = {
   'launcher/console-server': 'lib/launcher/console-server.ts',
   'launcher/migrate': 'lib/launcher/migrate.ts',
   'service/cli': 'lib/user-group-service/cli.ts',
+  'audit/cli': 'lib/audit-chain/cli.ts',
 };
 
 /**

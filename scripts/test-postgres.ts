@@ -14,6 +14,7 @@ import { POSTGRES_ADMIN_URL } from '@/lib/testing/console-test-database';
 const SUITES = [
   'lib/audit',
   'lib/audit-stream',
+  'lib/audit-chain',
   'lib/directory',
   'lib/auth',
   'lib/server',

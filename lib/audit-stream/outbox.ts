@@ -11,7 +11,7 @@
  * (after a crash) carries the same bytes and the same idempotency key.
  */
 import type { Selectable } from 'kysely';
-import type { AuditEventTable, ConsoleDb } from '@/lib/db/console-database';
+import type { AuditEventTable, AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
 
 /** The one stream (a row of `audit_stream`); a second endpoint would be a second name. */
 export const AUDIT_STREAM = 'siem';
@@ -69,4 +69,37 @@ export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision
         })),
       )
       .execute();
+}
+
+/**
+ * A seal of the audit chain (lib/audit-chain), sent with the entries it covers, after them (filed
+ * under its last entry's id, revision 2): the SIEM holds the signed heads, so a log rewritten in
+ * the console's database no longer matches what the security team already has.
+ */
+export async function enqueueSeal(db: ConsoleDb, seal: AuditSealTable): Promise<void> {
+  const stream = await db
+    .selectFrom('audit_stream')
+    .select('name')
+    .where('name', '=', AUDIT_STREAM)
+    .executeTakeFirst();
+  if (!stream) return;
+  const { manifest, ...signed } = seal;
+  const body = {
+    kind: 'audit.seal' as const,
+    idempotency_key: `seal:${seal.id}`,
+    at: seal.sealed_at,
+    ...signed,
+    // Each link's hash: with them the SIEM checks the signature and every entry it received.
+    links: JSON.parse(manifest) as unknown,
+  };
+  await db
+    .insertInto('audit_outbox')
+    .values({
+      kind: 'audit.seal',
+      entry_id: seal.through_id,
+      revision: 2,
+      written_at: new Date().toISOString(),
+      body: JSON.stringify(body),
+    })
+    .execute();
 }

@@ -28,6 +28,7 @@ export const auditActions = [
   'audit.read',
   'audit.export',
   'audit.prune',
+  'audit.verify',
   'bulk.get-or-create',
   'bulk.rotate',
   'bulk.download',

@@ -1,8 +1,11 @@
 /**
- * AUDIT_RETENTION_DAYS: entries older than that many days are deleted, a small batch at a time
- * (the event loop and the other writers get their turn between batches), and the pruning is itself
- * on record, written before it runs: how many entries, up to when. Unset, nothing is pruned. Every
- * console prunes on its own timer; a second one finds nothing left and writes nothing.
+ * AUDIT_RETENTION_DAYS: entries older than that many days are deleted, a sealed batch at a time
+ * (lib/audit-chain: the batch's entries and its seal in one transaction, so that the chain verifies
+ * from the first kept seal, whose previous hash it keeps; the event loop and the other writers get
+ * their turn between batches), and the pruning is itself on record, written before it runs: how many
+ * entries, up to when. Nothing is pruned before it is sealed, nor past a hold (a stream that has not
+ * sent it yet), nor the newest seal's batch, which the next seal continues. Unset, nothing is
+ * pruned. Every console prunes on its own timer; a second one finds nothing left and writes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, realClock } from '@/lib/clock';
@@ -11,33 +14,61 @@ import { plural } from '@/lib/plural';
 import type { AuditLog } from './audit-log';
 
 const DAY_MS = 86_400_000;
-const BATCH = 2_000;
 /** The first pass soon after start, then one an hour. */
 const FIRST_AFTER_MS = 60_000;
 const EVERY_MS = 3_600_000;
 
-/** Deletes the entries written before `before` (an ISO time), BATCH at a time; answers how many. */
-async function pruneAuditEntries(db: ConsoleDb, before: string, batchSize = BATCH): Promise<number> {
+/**
+ * The highest entry id that may be pruned as far as one part of the console is concerned (a SIEM
+ * stream: the last entry it sent), or null for no limit.
+ */
+type PruneHold = (db: ConsoleDb) => Promise<number | null>;
+
+/** The oldest seal whose batch may go: all older than `before`, within every hold, not the newest. */
+async function prunableSeal(db: ConsoleDb, before: string, holds: PruneHold[]) {
+  const seals = await db
+    .selectFrom('audit_seal')
+    .select(['id', 'after_id', 'through_id'])
+    .orderBy('id')
+    .limit(2)
+    .execute();
+  const [oldest, next] = seals;
+  if (!oldest || !next) return null;
+  for (const hold of holds) {
+    const highest = await hold(db);
+    if (highest !== null && oldest.through_id > highest) return null;
+  }
+  const younger = await db
+    .selectFrom('audit_event')
+    .select('id')
+    .where('id', '>', oldest.after_id)
+    .where('id', '<=', oldest.through_id)
+    .where('at', '>=', before)
+    .limit(1)
+    .executeTakeFirst();
+  return younger ? null : oldest;
+}
+
+/** Deletes sealed batches older than `before` (an ISO time), oldest first; answers how many entries. */
+async function pruneSealedBatches(db: ConsoleDb, before: string, holds: PruneHold[]): Promise<number> {
   let pruned = 0;
   for (;;) {
-    const batch = await db
-      .selectFrom('audit_event')
-      .select('id')
-      .where('at', '<', before)
-      .orderBy('at')
-      .limit(batchSize)
-      .execute();
-    if (batch.length === 0) return pruned;
-    await db
-      .deleteFrom('audit_event')
-      .where(
-        'id',
-        'in',
-        batch.map((row) => row.id),
-      )
-      .execute();
-    pruned += batch.length;
-    if (batch.length < batchSize) return pruned;
+    const seal = await prunableSeal(db, before, holds);
+    if (!seal) return pruned;
+    pruned += await db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('audit_event')
+        .where('id', '>', seal.after_id)
+        .where('id', '<=', seal.through_id)
+        .executeTakeFirst();
+      await trx
+        .deleteFrom('audit_chain_open')
+        .where('event_id', '>', seal.after_id)
+        .where('event_id', '<=', seal.through_id)
+        .execute();
+      await trx.deleteFrom('audit_seal').where('id', '=', seal.id).execute();
+      return Number(deleted.numDeletedRows);
+    });
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -47,19 +78,21 @@ interface Retention {
   auditLog: Pick<AuditLog, 'audited'>;
   days: number;
   clock?: Clock;
+  /** Further limits on what may go (lib/audit-stream's streamedThrough, when a stream is set). */
+  holds?: PruneHold[];
   log: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** One pass: nothing is written when nothing is old enough. Answers how many were pruned. */
-export async function pruneOnce({ db, auditLog, days, clock = realClock }: Retention): Promise<number> {
+export async function pruneOnce({
+  db,
+  auditLog,
+  days,
+  clock = realClock,
+  holds = [],
+}: Retention): Promise<number> {
   const before = new Date(clock.now() - days * DAY_MS).toISOString();
-  const old = await db
-    .selectFrom('audit_event')
-    .select('id')
-    .where('at', '<', before)
-    .limit(1)
-    .executeTakeFirst();
-  if (!old) return 0;
+  if (!(await prunableSeal(db, before, holds))) return 0;
   return auditLog.audited(
     {
       action: 'audit.prune',
@@ -67,7 +100,7 @@ export async function pruneOnce({ db, auditLog, days, clock = realClock }: Reten
       requestId: randomUUID(),
       detail: `entries before ${before} (AUDIT_RETENTION_DAYS=${days})`,
     },
-    () => pruneAuditEntries(db, before),
+    () => pruneSealedBatches(db, before, holds),
     {
       settled: (pruned) => ({
         outcome: 'success',

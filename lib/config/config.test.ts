@@ -60,9 +60,15 @@ describe('parseConfig', () => {
   });
 
   it('keeps every audit entry unless AUDIT_RETENTION_DAYS says how many days to keep', () => {
-    expect(parseConfig({}).audit).toEqual({ retentionDays: null });
-    expect(parseConfig({ AUDIT_RETENTION_DAYS: '' }).audit).toEqual({ retentionDays: null });
-    expect(parseConfig({ AUDIT_RETENTION_DAYS: '400' }).audit).toEqual({ retentionDays: 400 });
+    expect(parseConfig({}).audit).toEqual({ retentionDays: null, signingKey: null });
+    expect(parseConfig({ AUDIT_RETENTION_DAYS: '' }).audit).toEqual({
+      retentionDays: null,
+      signingKey: null,
+    });
+    expect(parseConfig({ AUDIT_RETENTION_DAYS: '400' }).audit).toEqual({
+      retentionDays: 400,
+      signingKey: null,
+    });
     for (const value of ['0', '1.5', 'a year'])
       expect(() => parseConfig({ AUDIT_RETENTION_DAYS: value })).toThrow(/AUDIT_RETENTION_DAYS/);
   });

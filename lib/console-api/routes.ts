@@ -7,6 +7,7 @@
  * registry gathers them under the names every caller uses. Plain module: the browser imports it.
  */
 import { auditRoutes } from '@/lib/audit/routes';
+import { auditChainRoutes } from '@/lib/audit-chain/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
 import { invitationRoutes } from '@/lib/invitations/routes';
 import { jobRoutes } from '@/lib/jobs/routes';
@@ -34,4 +35,5 @@ export const consoleRoutes = {
   ...sessionRoutes,
   ...tokenRoutes,
   ...auditRoutes,
+  ...auditChainRoutes,
 };

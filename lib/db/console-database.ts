@@ -35,6 +35,34 @@ export interface AuditEventTable {
   detail: string | null;
 }
 
+/**
+ * The audit log's seals (lib/audit-chain): each one signs a batch of the chain, the entries with ids
+ * in (after_id, through_id] and the settlements of entries sealed while `started`.
+ */
+export interface AuditSealTable {
+  /** 1, 2, 3…: written by one conditional insert, so two consoles never seal the same batch. */
+  id: number;
+  after_id: number;
+  through_id: number;
+  entry_count: number;
+  /** The chain's hash before this batch (the previous seal's head; a fixed genesis for the first). */
+  previous_hash: string;
+  head_hash: string;
+  /** JSON: each link of the batch with its chain hash (lib/audit-chain/links.ts). */
+  manifest: string;
+  sealed_at: string;
+  /** Which signing key: the first 16 hex of SHA-256 of its public key. */
+  key_id: string;
+  /** Ed25519, base64url, over the seal's fields (lib/audit-chain/signing-key.ts). */
+  signature: string;
+}
+
+/** The sealer's working set: entries sealed while `started`, and their content when last sealed. */
+interface AuditChainOpenTable {
+  event_id: number;
+  content_hash: string;
+}
+
 /** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
 interface OperatorTable {
   id: string;
@@ -200,6 +228,8 @@ export interface ConsoleTables {
   audit_event: AuditEventTable;
   audit_stream: AuditStreamTable;
   audit_outbox: AuditOutboxTable;
+  audit_seal: AuditSealTable;
+  audit_chain_open: AuditChainOpenTable;
   user: OperatorTable;
   account: AccountTable;
   session: SessionTable;

@@ -3,7 +3,13 @@ import 'server-only';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import { startAuditRetention } from '@/lib/audit/retention';
+import type { ChainReport } from '@/lib/audit-chain/contract';
+import { startAuditSealer } from '@/lib/audit-chain/sealer';
+import { auditSigningKey } from '@/lib/audit-chain/signing-key';
+import { verifyAuditChain } from '@/lib/audit-chain/verify';
 import { closeAuditStream } from '@/lib/audit-stream/delivery';
+import { enqueueSeal } from '@/lib/audit-stream/outbox';
+import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
@@ -52,6 +58,11 @@ export interface ConsoleServer extends ConsoleParts {
   upstreamProbe: UpstreamProbe;
   /** The audit log on the console database: every change on record before it happens. */
   auditLog: AuditLog;
+  /**
+   * The audit log's chain (lib/audit-chain): sealed every few seconds by one console at a time, and
+   * verified on request (the audit page's button for admins).
+   */
+  auditChain: { verify(): Promise<ChainReport> };
   /** The console's Prometheus registry and its counters. */
   metrics: ConsoleMetrics;
   /** The console's log (pino, tokens and keys redacted): one line per request, failures by name. */
@@ -136,12 +147,24 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   runner.start();
   const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
   const auditLog = createAuditLog(parts.database.db, { metrics, logger });
+  // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
+  const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
+  const chainLogger = logger.child({ component: 'audit-chain' });
+  startAuditSealer({
+    db: parts.database.db,
+    signer: auditSigner,
+    log: (message, fields) => chainLogger.warn(fields, message),
+    // With a stream set, each seal follows the entries it covers to the SIEM.
+    onSealed: (seal) => enqueueSeal(parts.database.db, seal),
+  });
   if (config.audit.retentionDays !== null) {
     const retentionLogger = logger.child({ component: 'audit-retention' });
     startAuditRetention({
       db: parts.database.db,
       auditLog,
       days: config.audit.retentionDays,
+      // Nothing is pruned that the stream has yet to deliver (null: no stream, no limit).
+      holds: [streamedThrough],
       log: (message, fields) => retentionLogger.info(fields, message),
     });
   }
@@ -168,6 +191,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     metrics,
     logger,
     auditLog,
+    auditChain: { verify: () => verifyAuditChain(parts.database.db, auditSigner) },
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,

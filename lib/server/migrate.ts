@@ -8,6 +8,7 @@
  */
 import { getMigrations } from 'better-auth/db/migration';
 import { migrateAuditLog } from '@/lib/audit/schema';
+import { migrateAuditChain } from '@/lib/audit-chain/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { whileMigrationLocked } from '@/lib/db/migrate';
@@ -40,6 +41,7 @@ export async function applyConsoleMigrations(
     await plan.runMigrations();
   }
   await migrateAuditLog(database);
+  await migrateAuditChain(database);
   await migrateDirectory(database);
   await migrateJobs(database);
   await migratePauseReasons(database);

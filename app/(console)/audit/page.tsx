@@ -17,6 +17,7 @@ import { looksLikeToken } from '@/lib/tokens/contract';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
 import { AuditStreamStatus } from './_components/stream-status';
+import { VerifyChain } from './_components/verify-chain';
 
 export const metadata: Metadata = { title: 'Audit log · User Group Console' };
 
@@ -52,6 +53,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
           <AuditStreamStatus db={context.server.database.db} />
         ) : null}
       </div>
+      {can(operator.role, 'audit:verify') ? <VerifyChain /> : null}
       <AuditFiltersForm
         values={typed}
         errors={{ ...(parsed.success ? {} : parsed.fields), ...tokenErrors }}
