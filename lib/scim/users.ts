@@ -2,11 +2,10 @@ import 'server-only';
 import { isAPIError } from 'better-auth/api';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ScimConfig } from '@/lib/config/scim';
-import type { ConsoleDb } from '@/lib/db/console-database';
+import type { ConsoleDb, ConsoleDialect } from '@/lib/db/console-database';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ScimUserInput } from './contract';
 import { scimErrors } from './errors';
-import { roleOfMember } from './groups';
 
 /** A directory-managed operator as SCIM sees them: their better-auth row and their scim_user row. */
 export interface ScimOperator {
@@ -145,6 +144,7 @@ export function userState(input: ScimUserInput, current?: ScimUserState): ScimUs
 export interface ScimWriter {
   auth: ConsoleAuth;
   db: ConsoleDb;
+  dialect: ConsoleDialect;
   scim: ScimConfig;
 }
 
@@ -285,12 +285,4 @@ export async function deleteScimOperator(writer: ScimWriter, id: string): Promis
     .set({ deleted_at: now(), updated_at: now() })
     .where('user_id', '=', id)
     .execute();
-}
-
-/** The role their groups give (SCIM_GROUP_ROLES), written when it changed; answers it. */
-export async function applyGroupRole({ auth, db, scim }: ScimWriter, id: string): Promise<Role> {
-  const role = await roleOfMember(db, scim, id);
-  const current = await db.selectFrom('user').select('role').where('id', '=', id).executeTakeFirst();
-  if (current && current.role !== role) await (await auth.$context).internalAdapter.updateUser(id, { role });
-  return role;
 }
