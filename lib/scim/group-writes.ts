@@ -77,6 +77,23 @@ export async function applyGroupRoles({ db, dialect, scim }: ScimWriter, ids: re
   });
 }
 
+/**
+ * The operator out of every group, their role worked out again (the default), and `then` in the
+ * same transaction, their row locked: a deleted operator's removal.
+ */
+export async function leaveEveryGroup(
+  { db, dialect, scim }: ScimWriter,
+  id: string,
+  then: (trx: Trx) => Promise<void>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockOperators(trx, dialect, [id]);
+    await trx.deleteFrom('scim_group_member').where('user_id', '=', id).execute();
+    await applyRoles(trx, scim, [id]);
+    await then(trx);
+  });
+}
+
 /** The members the directory may add: operators it manages and has not deleted; others are refused. */
 async function requireManagedMembers(trx: Trx, ids: readonly string[]): Promise<void> {
   const wanted = [...new Set(ids)];

@@ -3,9 +3,11 @@ import { isAPIError } from 'better-auth/api';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ScimConfig } from '@/lib/config/scim';
 import type { ConsoleDb, ConsoleDialect } from '@/lib/db/console-database';
+import { voidOpenInvitations } from '@/lib/invitations/store';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ScimUserInput } from './contract';
 import { scimErrors } from './errors';
+import { leaveEveryGroup } from './group-writes';
 
 /** A directory-managed operator as SCIM sees them: their better-auth row and their scim_user row. */
 export interface ScimOperator {
@@ -274,15 +276,30 @@ async function setActive({ auth }: ScimWriter, id: string, active: boolean): Pro
 
 /**
  * DELETE: the operator is disabled and their sessions end, as for a deactivation, and SCIM answers
- * 404 for them from then on. Their row stays (the audit log's entries name them), still managed by
- * the directory: the console cannot enable them again.
+ * 404 for them from then on. Every way in they had goes too: passkeys, the authenticator app's
+ * secret, the password and single sign-on links, unused invitation links. The directory may create
+ * the same userName again (a rehire, or a new person given the old address): the operator it takes
+ * back has none of the leaver's ways in. Their row stays (the audit log's entries name them), still
+ * managed by the directory: the console cannot enable them again.
  */
 export async function deleteScimOperator(writer: ScimWriter, id: string): Promise<void> {
   await setActive(writer, id, false);
-  await writer.db.deleteFrom('scim_group_member').where('user_id', '=', id).execute();
-  await writer.db
-    .updateTable('scim_user')
-    .set({ deleted_at: now(), updated_at: now() })
-    .where('user_id', '=', id)
-    .execute();
+  const at = now();
+  await leaveEveryGroup(writer, id, async (trx) => {
+    await trx.deleteFrom('passkey').where('userId', '=', id).execute();
+    await trx.deleteFrom('twoFactor').where('userId', '=', id).execute();
+    await trx
+      .updateTable('user')
+      .set({ twoFactorEnabled: writer.dialect === 'sqlite' ? 0 : false })
+      .where('id', '=', id)
+      .execute();
+    await trx.deleteFrom('account').where('userId', '=', id).execute();
+    await trx.deleteFrom('session').where('userId', '=', id).execute();
+    await voidOpenInvitations(trx, id, new Date(at));
+    await trx
+      .updateTable('scim_user')
+      .set({ deleted_at: at, updated_at: at })
+      .where('user_id', '=', id)
+      .execute();
+  });
 }
