@@ -174,7 +174,8 @@ const takenError = () =>
 
 /**
  * A new operator managed by the directory: no password (they sign in through SSO), the default
- * role. One the directory deleted before, by the same userName, is taken back instead.
+ * role. One the directory deleted before, by the same userName, is taken back instead: with none of
+ * their former ways in, which their deletion took (deleteScimOperator).
  */
 export async function createScimOperator(writer: ScimWriter, state: ScimUserState): Promise<string> {
   const { auth, db, scim } = writer;
