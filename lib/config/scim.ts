@@ -52,3 +52,18 @@ export const scimConfig = (settings: ParsedEnv<typeof scimEnv>): ScimConfig | nu
         groupRoles: parseGroupRoles(settings.SCIM_GROUP_ROLES),
         defaultRole: settings.SCIM_DEFAULT_ROLE ?? 'viewer',
       };
+
+/**
+ * What the person starting the console is told about the mapping: a group mapped to admin makes
+ * admins with no two-person approval in the console (the directory's own assignment is the only
+ * control), and by its display name (a group renamed to it in the directory gives admin too).
+ */
+export function scimStartupWarnings(scim: ScimConfig | null): string[] {
+  const adminGroups = [...(scim?.groupRoles ?? [])]
+    .filter(([, role]) => role === 'admin')
+    .map(([name]) => name);
+  if (adminGroups.length === 0) return [];
+  return [
+    `warning: SCIM_GROUP_ROLES maps ${adminGroups.map((name) => `"${name}"`).join(', ')} to admin: the identity provider makes admins without the console's two-person approval (who may join that group in the directory is the control), and by display name: a group renamed to it in the directory gives its members admin.`,
+  ];
+}

@@ -6,6 +6,7 @@
  */
 import { ensureFirstAdmin } from '@/lib/auth/bootstrap';
 import type { ConsoleConfig } from '@/lib/config';
+import { scimStartupWarnings } from '@/lib/config/scim';
 import { describeDatabase } from '@/lib/db/describe';
 import { whileMigrationLocked } from '@/lib/db/migrate';
 import { composeConsole } from '@/lib/server/compose';
@@ -39,6 +40,7 @@ export async function prepareOperatorSignIn(
       log(`First admin: ${firstAdmin.email} (password from CONSOLE_ADMIN_PASSWORD).`);
     }
     if (config.oidc) log(`single sign-on through ${config.oidc.displayName} is on`);
+    for (const warning of scimStartupWarnings(config.scim)) log(warning);
     if (!config.secureCookies && !isLoopback(config.hostname)) {
       log(
         `warning: listening on ${config.hostname} over plain http: set CONSOLE_URL to the https address people use (behind a TLS proxy) so session cookies are Secure.`,

@@ -122,6 +122,23 @@ describe('the directory', () => {
     expect(await answer.body.json()).toMatchObject({ schemas: [ERROR], status: '400', scimType });
   });
 
+  it.each(['/Users', '/Groups'])(
+    'pages %s past any number without failing: 200 and no resources',
+    async (path) => {
+      for (const query of [
+        'startIndex=1e20&count=1e20',
+        'startIndex=-1e20&count=-5',
+        'startIndex=99999999999999999999',
+      ]) {
+        const answer = await scim('GET', `${path}?${query}`);
+        expect(answer.status).toBe(200);
+        expect(answer.body.startIndex).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+      }
+      const far = await scim('GET', `${path}?startIndex=1e20`);
+      expect(far.body).toMatchObject({ startIndex: Number.MAX_SAFE_INTEGER, itemsPerPage: 0, Resources: [] });
+    },
+  );
+
   it('answers a filter it does not read with 400 invalidFilter', async () => {
     const answer = await scim('GET', `/Users?filter=${encodeURIComponent('name.familyName co "x"')}`);
     expect(answer.status).toBe(400);

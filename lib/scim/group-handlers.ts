@@ -1,19 +1,11 @@
 import 'server-only';
 import { patchRequestSchema, scimGroupSchema } from './contract';
 import { scimErrors, scimJson } from './errors';
-import {
-  deleteScimGroup,
-  findScimGroup,
-  type GroupState,
-  listScimGroups,
-  roleOfGroup,
-  type ScimGroup,
-  writeScimGroup,
-} from './groups';
-import { patchGroup } from './patch';
+import { changeScimGroup, deleteScimGroup, type GroupChange } from './group-writes';
+import { findScimGroup, type GroupState, listScimGroups, roleOfGroup, type ScimGroup } from './groups';
+import { patchGroup, projected } from './patch';
 import { eqFilter, listResponse, paging, toScimGroup } from './resources';
 import type { ScimContext } from './route';
-import { applyGroupRole, type ScimWriter } from './users';
 
 type GroupParams = { id: string };
 
@@ -33,13 +25,12 @@ export async function listGroups({ request, writer, origin }: ScimContext<unknow
 
 export async function createGroup(context: ScimContext<unknown>): Promise<Response> {
   const input = await context.body(scimGroupSchema);
-  const state: GroupState = {
-    displayName: input.displayName,
-    externalId: input.externalId ?? null,
-    members: (input.members ?? []).map((member) => member.value),
-  };
-  const id = await context.onRecord('scim.group.create', describeGroup(context, state), () =>
-    writeWithRoles(context.writer, null, state),
+  const change = wholeGroup(input);
+  const empty: GroupState = { displayName: input.displayName, externalId: null, members: [] };
+  const id = await context.onRecord(
+    'scim.group.create',
+    describeGroup(context, projected(empty, change)),
+    () => changeScimGroup(context.writer, null, change),
   );
   const group = toScimGroup(await found(context, id), context.origin);
   return scimJson(group, 201, { location: group.meta.location });
@@ -52,26 +43,21 @@ export async function getGroup(context: ScimContext<GroupParams>): Promise<Respo
 export async function replaceGroup(context: ScimContext<GroupParams>): Promise<Response> {
   const current = await found(context, context.params.id);
   const input = await context.body(scimGroupSchema);
-  return written(context, current, {
-    displayName: input.displayName,
-    externalId: input.externalId ?? null,
-    members: (input.members ?? []).map((member) => member.value),
-  });
+  return written(context, current, wholeGroup(input));
 }
 
 /** PATCH: members added and removed (Okta, Entra ID), the name replaced. Answers the group (200). */
 export async function patchGroupRoute(context: ScimContext<GroupParams>): Promise<Response> {
   const current = await found(context, context.params.id);
   const { Operations } = await context.body(patchRequestSchema);
-  return written(context, current, patchGroup(stateOf(current), Operations));
+  return written(context, current, patchGroup(Operations));
 }
 
 export async function deleteGroup(context: ScimContext<GroupParams>): Promise<Response> {
   const current = await found(context, context.params.id);
-  await context.onRecord('scim.group.delete', describeGroup(context, stateOf(current)), async () => {
-    const members = await deleteScimGroup(context.writer.db, current.id);
-    for (const member of members) await applyGroupRole(context.writer, member);
-  });
+  await context.onRecord('scim.group.delete', describeGroup(context, stateOf(current)), () =>
+    deleteScimGroup(context.writer, current.id),
+  );
   return new Response(null, { status: 204 });
 }
 
@@ -87,18 +73,27 @@ async function found(context: ScimContext<unknown>, id: string): Promise<ScimGro
   return group;
 }
 
-async function written(context: ScimContext<GroupParams>, current: ScimGroup, state: GroupState) {
+/** A POST or PUT body as a change: its name, its external id, its members replacing all. */
+const wholeGroup = (input: {
+  displayName: string;
+  externalId?: string | null | undefined;
+  members?: { value: string }[] | undefined;
+}): GroupChange => ({
+  displayName: input.displayName,
+  externalId: input.externalId ?? null,
+  members: [{ op: 'set', ids: (input.members ?? []).map((member) => member.value) }],
+});
+
+/**
+ * The change made in one transaction (lib/scim/group-writes.ts); its audit entry describes it as
+ * read before, which a PATCH at the same moment may make approximate, never the change itself.
+ */
+async function written(context: ScimContext<GroupParams>, current: ScimGroup, change: GroupChange) {
+  const state = projected(stateOf(current), change);
   await context.onRecord('scim.group.update', describeGroup(context, state, current), () =>
-    writeWithRoles(context.writer, current.id, state),
+    changeScimGroup(context.writer, current.id, change),
   );
   return scimJson(toScimGroup(await found(context, current.id), context.origin));
-}
-
-/** The group written, then the role of everyone who joined or left it worked out again. */
-async function writeWithRoles(writer: ScimWriter, id: string | null, state: GroupState): Promise<string> {
-  const written = await writeScimGroup(writer.db, id, state);
-  for (const member of written.touched) await applyGroupRole(writer, member);
-  return written.id;
 }
 
 /** "Console Admins (gives admin): 3 members, +1 −0" */

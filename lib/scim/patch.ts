@@ -13,6 +13,7 @@ import {
   scimNameSchema,
 } from './contract';
 import { scimErrors } from './errors';
+import type { GroupChange } from './group-writes';
 import type { GroupState } from './groups';
 
 const SCIM_USER_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:User:/i;
@@ -71,29 +72,30 @@ export function patchUser(current: ScimUserInput, operations: readonly PatchOper
 
 const MEMBER_FILTER = /^members\[value eq "([^"]+)"\]$/i;
 
-/** The group as it stands after the operations: its name, external id and members. */
-export function patchGroup(current: GroupState, operations: readonly PatchOperation[]): GroupState {
-  const group: GroupState = { ...current, members: [...current.members] };
+/**
+ * The group's change the operations say: its name, external id, and the members added, removed or
+ * replaced, in order. Never the whole member list read and written back: two PATCHes at once both
+ * hold (lib/scim/group-writes.ts).
+ */
+export function patchGroup(operations: readonly PatchOperation[]): GroupChange {
+  const change: GroupChange = { members: [] };
   const memberIds = (value: unknown) =>
     parsed(scimMembersSchema, value, 'members').map((member) => member.value);
   const apply = (path: string, op: PatchOperation['op'], value: unknown) => {
     const key = path.toLowerCase();
     const one = MEMBER_FILTER.exec(path);
     if (one) {
-      if (op === 'remove') group.members = group.members.filter((id) => id !== one[1]);
+      if (op === 'remove') change.members.push({ op: 'remove', ids: [one[1] ?? ''] });
     } else if (key === 'members') {
-      if (op === 'add') group.members = [...new Set([...group.members, ...memberIds(value)])];
-      else if (op === 'replace') group.members = memberIds(value);
-      else if (value === undefined) group.members = [];
-      else {
-        const gone = new Set(memberIds(value));
-        group.members = group.members.filter((id) => !gone.has(id));
-      }
+      if (op === 'add') change.members.push({ op: 'add', ids: memberIds(value) });
+      else if (op === 'replace') change.members.push({ op: 'set', ids: memberIds(value) });
+      else if (value === undefined) change.members.push({ op: 'set', ids: [] });
+      else change.members.push({ op: 'remove', ids: memberIds(value) });
     } else if (key === 'displayname') {
       if (op === 'remove') throw scimErrors.invalidValue('displayName cannot be removed.');
-      group.displayName = parsed(textValue.check(z.minLength(1)), value, path);
+      change.displayName = parsed(textValue.check(z.minLength(1)), value, path);
     } else if (key === 'externalid')
-      group.externalId = op === 'remove' ? null : parsed(textValue, value, path);
+      change.externalId = op === 'remove' ? null : parsed(textValue, value, path);
   };
   for (const { op, path, value } of operations) {
     if (path) apply(path, op, value);
@@ -104,5 +106,20 @@ export function patchGroup(current: GroupState, operations: readonly PatchOperat
       ))
         if (key !== 'id') apply(key, op, item);
   }
-  return group;
+  return change;
+}
+
+/** What the group would be after the change, read from its state before (for the audit entry). */
+export function projected(before: GroupState, change: GroupChange): GroupState {
+  let members = [...before.members];
+  for (const { op, ids } of change.members) {
+    if (op === 'set') members = [...new Set(ids)];
+    else if (op === 'add') members = [...new Set([...members, ...ids])];
+    else members = members.filter((id) => !ids.includes(id));
+  }
+  return {
+    displayName: change.displayName ?? before.displayName,
+    externalId: change.externalId === undefined ? before.externalId : change.externalId,
+    members,
+  };
 }

@@ -82,7 +82,10 @@ export function listResponse(resources: unknown[], total: number, startIndex: nu
 
 const MAX_COUNT = 200;
 
-/** startIndex (1-based, at least 1) and count (0 to 200, 100 unless said), as RFC 7644 §3.4.2.4. */
+/**
+ * startIndex (1-based, at least 1, at most 2^53 − 1: past it no page exists, and a larger number
+ * would overflow PostgreSQL's OFFSET) and count (0 to 200, 100 unless said), as RFC 7644 §3.4.2.4.
+ */
 export function paging(params: URLSearchParams): { startIndex: number; count: number } {
   const number = (name: string, fallback: number) => {
     const text = params.get(name);
@@ -92,7 +95,7 @@ export function paging(params: URLSearchParams): { startIndex: number; count: nu
     return value;
   };
   return {
-    startIndex: Math.max(1, number('startIndex', 1)),
+    startIndex: Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, number('startIndex', 1))),
     count: Math.min(MAX_COUNT, Math.max(0, number('count', 100))),
   };
 }

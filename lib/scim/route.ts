@@ -95,7 +95,7 @@ async function answer<Params>(
     params,
     server,
     scim,
-    writer: { auth: server.auth, db: server.database.db, scim },
+    writer: { auth: server.auth, db: server.database.db, dialect: server.database.dialect, scim },
     origin: server.config.consoleUrl.origin,
     requestId,
     body: (schema) => readScimBody(request, schema),

@@ -2,11 +2,11 @@ import 'server-only';
 import type { AuditAction } from '@/lib/audit/actions';
 import { patchRequestSchema, scimUserSchema } from './contract';
 import { scimErrors, scimJson } from './errors';
+import { applyGroupRoles } from './group-writes';
 import { patchUser } from './patch';
 import { eqFilter, listResponse, paging, toScimUser, userInputOf } from './resources';
 import type { ScimContext } from './route';
 import {
-  applyGroupRole,
   createScimOperator,
   deleteScimOperator,
   findScimOperator,
@@ -42,7 +42,7 @@ export async function createUser(context: ScimContext<unknown>): Promise<Respons
     `${state.email}${state.active ? '' : ' (inactive)'}`,
     async () => {
       const created = await createScimOperator(writer, state);
-      await applyGroupRole(writer, created);
+      await applyGroupRoles(writer, [created]);
       return created;
     },
   );

@@ -2,11 +2,12 @@ import 'server-only';
 import { isAPIError } from 'better-auth/api';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ScimConfig } from '@/lib/config/scim';
-import type { ConsoleDb } from '@/lib/db/console-database';
+import type { ConsoleDb, ConsoleDialect } from '@/lib/db/console-database';
+import { voidOpenInvitations } from '@/lib/invitations/store';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ScimUserInput } from './contract';
 import { scimErrors } from './errors';
-import { roleOfMember } from './groups';
+import { leaveEveryGroup } from './group-writes';
 
 /** A directory-managed operator as SCIM sees them: their better-auth row and their scim_user row. */
 export interface ScimOperator {
@@ -145,6 +146,7 @@ export function userState(input: ScimUserInput, current?: ScimUserState): ScimUs
 export interface ScimWriter {
   auth: ConsoleAuth;
   db: ConsoleDb;
+  dialect: ConsoleDialect;
   scim: ScimConfig;
 }
 
@@ -172,7 +174,8 @@ const takenError = () =>
 
 /**
  * A new operator managed by the directory: no password (they sign in through SSO), the default
- * role. One the directory deleted before, by the same userName, is taken back instead.
+ * role. One the directory deleted before, by the same userName, is taken back instead: with none of
+ * their former ways in, which their deletion took (deleteScimOperator).
  */
 export async function createScimOperator(writer: ScimWriter, state: ScimUserState): Promise<string> {
   const { auth, db, scim } = writer;
@@ -274,23 +277,30 @@ async function setActive({ auth }: ScimWriter, id: string, active: boolean): Pro
 
 /**
  * DELETE: the operator is disabled and their sessions end, as for a deactivation, and SCIM answers
- * 404 for them from then on. Their row stays (the audit log's entries name them), still managed by
- * the directory: the console cannot enable them again.
+ * 404 for them from then on. Every way in they had goes too: passkeys, the authenticator app's
+ * secret, the password and single sign-on links, unused invitation links. The directory may create
+ * the same userName again (a rehire, or a new person given the old address): the operator it takes
+ * back has none of the leaver's ways in. Their row stays (the audit log's entries name them), still
+ * managed by the directory: the console cannot enable them again.
  */
 export async function deleteScimOperator(writer: ScimWriter, id: string): Promise<void> {
   await setActive(writer, id, false);
-  await writer.db.deleteFrom('scim_group_member').where('user_id', '=', id).execute();
-  await writer.db
-    .updateTable('scim_user')
-    .set({ deleted_at: now(), updated_at: now() })
-    .where('user_id', '=', id)
-    .execute();
-}
-
-/** The role their groups give (SCIM_GROUP_ROLES), written when it changed; answers it. */
-export async function applyGroupRole({ auth, db, scim }: ScimWriter, id: string): Promise<Role> {
-  const role = await roleOfMember(db, scim, id);
-  const current = await db.selectFrom('user').select('role').where('id', '=', id).executeTakeFirst();
-  if (current && current.role !== role) await (await auth.$context).internalAdapter.updateUser(id, { role });
-  return role;
+  const at = now();
+  await leaveEveryGroup(writer, id, async (trx) => {
+    await trx.deleteFrom('passkey').where('userId', '=', id).execute();
+    await trx.deleteFrom('twoFactor').where('userId', '=', id).execute();
+    await trx
+      .updateTable('user')
+      .set({ twoFactorEnabled: writer.dialect === 'sqlite' ? 0 : false })
+      .where('id', '=', id)
+      .execute();
+    await trx.deleteFrom('account').where('userId', '=', id).execute();
+    await trx.deleteFrom('session').where('userId', '=', id).execute();
+    await voidOpenInvitations(trx, id, new Date(at));
+    await trx
+      .updateTable('scim_user')
+      .set({ deleted_at: at, updated_at: at })
+      .where('user_id', '=', id)
+      .execute();
+  });
 }

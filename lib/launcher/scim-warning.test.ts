@@ -1,0 +1,32 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '@/lib/config';
+import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
+import { prepareOperatorSignIn } from './operator-sign-in';
+
+// The launcher's output is what the person starting the console reads: a directory group mapped to
+// admin is said there, since its members become admins with no two-person approval in the console.
+const database = await createTestDatabaseLocation('scim-warning');
+afterAll(() => database.dispose());
+
+const startingWith = async (groupRoles: string) => {
+  const lines: string[] = [];
+  const config = parseConfig({
+    ...database.env,
+    PORT: '3967',
+    CONSOLE_ADMIN_PASSWORD: 'scim-warning-admin-password',
+    SCIM_TOKEN: 's'.repeat(32),
+    SCIM_GROUP_ROLES: groupRoles,
+  });
+  await prepareOperatorSignIn(config, (line) => lines.push(line));
+  return lines.filter((line) => line.includes('SCIM_GROUP_ROLES'));
+};
+
+describe('starting the console with SCIM', () => {
+  it('warns when SCIM_GROUP_ROLES maps a group to admin, and only then', async () => {
+    const warned = await startingWith('Console Admins=admin,Console Support=support');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/^warning: SCIM_GROUP_ROLES maps "console admins" to admin/);
+    expect(warned[0]).toContain('without the console');
+    expect(await startingWith('Console Support=support')).toEqual([]);
+  });
+});
