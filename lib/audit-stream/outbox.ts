@@ -89,8 +89,8 @@ export async function enqueueSeal(db: ConsoleDb, seal: AuditSealTable): Promise<
     idempotency_key: `seal:${seal.id}`,
     at: seal.sealed_at,
     ...signed,
-    // Each link's hash: with them the SIEM checks the signature and every entry it received.
-    links: JSON.parse(manifest) as unknown,
+    // Each link's hash (and settlement's): with them the SIEM checks every entry it received.
+    manifest: JSON.parse(manifest) as unknown,
   };
   await db
     .insertInto('audit_outbox')
