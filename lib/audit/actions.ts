@@ -32,5 +32,9 @@ export const auditActions = [
   'bulk.rotate',
   'bulk.download',
   'token.identify',
+  'approval.request',
+  'approval.reject',
+  'approval.withdraw',
+  'approval.expire',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { HttpLimits } from '@/lib/node-http/limits';
+import { type ApprovalsConfig, approvalsConfig, approvalsEnv } from './approvals';
 import { type AuditConfig, auditConfig, auditEnv } from './audit';
 import { type AuthConfig, authConfig, firstAdminEnv, sessionEnv } from './auth';
 import { accessEnv, consoleAddress, consoleUrlEnv, trustedProxiesOf } from './console-address';
@@ -53,6 +54,7 @@ const envSchema = z.object({
   ...httpLimitsEnv,
   ...firstAdminEnv,
   ...ssoEnv,
+  ...approvalsEnv,
 });
 
 export interface ConsoleConfig {
@@ -92,6 +94,8 @@ export interface ConsoleConfig {
   oidc: OidcConfig | null;
   jobs: JobsConfig;
   audit: AuditConfig;
+  /** Two-person approval of the actions CONSOLE_REQUIRE_APPROVAL names (lib/approvals). */
+  approvals: ApprovalsConfig;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -133,6 +137,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     oidc,
     jobs: jobsConfig(settings),
     audit: auditConfig(settings),
+    approvals: approvalsConfig(settings),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { approvalRoutes } from '@/lib/approvals/routes';
 import { auditRoutes } from '@/lib/audit/routes';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
@@ -13,6 +14,7 @@ import { upstreamStatusRoutes } from '@/lib/upstream-status/routes';
 import { userGroupRoutes } from '@/lib/user-groups/routes';
 
 const featureRoutes = [
+  approvalRoutes,
   auditRoutes,
   directoryRoutes,
   invitationRoutes,

@@ -6,6 +6,7 @@
  * compiler finds every caller. Each feature defines its routes beside it (lib/<feature>/routes.ts); this
  * registry gathers them under the names every caller uses. Plain module: the browser imports it.
  */
+import { approvalRoutes } from '@/lib/approvals/routes';
 import { auditRoutes } from '@/lib/audit/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
 import { invitationRoutes } from '@/lib/invitations/routes';
@@ -34,4 +35,5 @@ export const consoleRoutes = {
   ...sessionRoutes,
   ...tokenRoutes,
   ...auditRoutes,
+  ...approvalRoutes,
 };

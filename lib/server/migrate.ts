@@ -7,6 +7,7 @@
  * time migrates.
  */
 import { getMigrations } from 'better-auth/db/migration';
+import { migrateApprovals } from '@/lib/approvals/schema';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
@@ -44,6 +45,7 @@ export async function applyConsoleMigrations(
   await migratePauseReasons(database);
   await migrateInvitations(database);
   await migrateUsedCodes(database);
+  await migrateApprovals(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>
