@@ -155,7 +155,9 @@ describe('an action the policy names waits for a second operator', () => {
 
     // A replayed approval does nothing.
     expect((await decide('third', id, { decision: 'approve' })).status).toBe(409);
-    expect((await entries('delete')).filter((entry) => entry.user_group_id === 'carried-out')).toHaveLength(1);
+    expect((await entries('delete')).filter((entry) => entry.user_group_id === 'carried-out')).toHaveLength(
+      1,
+    );
   });
 
   it('is carried out once when two approvers press Approve at once', async () => {

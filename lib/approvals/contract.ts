@@ -21,6 +21,17 @@ export interface ApprovalRule {
   environment: (typeof environments)[number] | null;
 }
 
+/** Whether the policy names this action in this environment. */
+export function policyCovers(
+  rules: readonly ApprovalRule[],
+  action: ApprovalAction | null,
+  environment: ApprovalRule['environment'],
+): boolean {
+  return rules.some(
+    (rule) => rule.action === action && (rule.environment === null || rule.environment === environment),
+  );
+}
+
 export const approvalStates = ['pending', 'approved', 'rejected', 'withdrawn', 'expired'] as const;
 export type ApprovalState = (typeof approvalStates)[number];
 

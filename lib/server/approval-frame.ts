@@ -5,6 +5,7 @@ import {
   type ApprovalAction,
   approvalDecisionSchema,
   approvalReasonSchema,
+  policyCovers,
 } from '@/lib/approvals/contract';
 import {
   type ApprovalRow,
@@ -89,10 +90,7 @@ export async function requestApproval<Body, Subject>(
 ): Promise<Response | null> {
   const { server, approval, operator, body, subject, environment } = context;
   const action = approval.action(body, subject);
-  const covered = server.config.approvals.rules.some(
-    (rule) => rule.action === action && (rule.environment === null || rule.environment === environment),
-  );
-  if (!action || !covered) return null;
+  if (!action || !policyCovers(server.config.approvals.rules, action, environment)) return null;
   const reason = approvalReasonSchema.safeParse(context.reason ?? '');
   if (!reason.success)
     throw invalidRequest({ [APPROVAL_REASON_FIELD]: reason.error.issues[0]?.message ?? 'is required' });
