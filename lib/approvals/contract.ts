@@ -32,12 +32,12 @@ export function policyCovers(
   );
 }
 
-export const approvalStates = ['pending', 'approved', 'rejected', 'withdrawn', 'expired'] as const;
+const approvalStates = ['pending', 'approved', 'rejected', 'withdrawn', 'expired'] as const;
 export type ApprovalState = (typeof approvalStates)[number];
 
 /** The requester's reason, sent beside the action's own fields. */
 export const APPROVAL_REASON_FIELD = 'approvalReason';
-export const APPROVAL_REASON_MAX = 500;
+const APPROVAL_REASON_MAX = 500;
 
 export const approvalReasonSchema = z
   .string()
@@ -47,7 +47,7 @@ export const approvalReasonSchema = z
     z.maxLength(APPROVAL_REASON_MAX, { error: `must be at most ${APPROVAL_REASON_MAX} characters` }),
   );
 
-export const approvalViewSchema = z.object({
+const approvalViewSchema = z.object({
   id: z.string(),
   action: z.enum(approvalActions),
   environment: z.nullable(z.enum(environments as [string, ...string[]])),

@@ -26,7 +26,7 @@ export async function approversShort(db: ConsoleDb, rules: ApprovalRule[]): Prom
 }
 
 /** What an expired request puts on record (lib/audit's record, failing closed). */
-export interface ExpiredEntry {
+interface ExpiredEntry {
   action: 'approval.expire';
   operator: { id: string; email: string };
   environment: 'Customer' | 'Testing' | null;
