@@ -129,10 +129,14 @@ export function TokenPanel({
 
   if (step === 'gone' || step === 'deleted') {
     return (
-      <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
-        <p>{absenceMessage(step, group)}</p>
-        <CreateAgain href={createHref} />
-      </Alert>
+      <div className="flex flex-col gap-4">
+        {/* An approved delete stays said: whose approval it was. */}
+        {waitingFor ? <ApprovalWaiting approvalId={waitingFor} onDone={deletedNow} /> : null}
+        <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
+          <p>{absenceMessage(step, group)}</p>
+          <CreateAgain href={createHref} />
+        </Alert>
+      </div>
     );
   }
 
