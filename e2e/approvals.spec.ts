@@ -177,7 +177,7 @@ test('a Customer delete asked for in one browser is approved in another: done on
   await requester.getByRole('button', { name: 'Show token' }).click();
   await requester.getByRole('button', { name: 'Delete user group' }).click();
   const dialog = requester.getByRole('dialog');
-  await dialog.getByLabel('Type the user group ID to confirm').fill(id);
+  await dialog.getByLabel(`Type ${id} to confirm`).fill(id);
   await dialog.getByLabel('Reason (another operator reads it)').fill('The customer closed their account');
   await dialog.getByRole('button', { name: 'Ask for approval' }).click();
   const state = requester.getByTestId('approval-state');
