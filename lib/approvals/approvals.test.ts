@@ -16,6 +16,7 @@ const remove = (await import('@/app/api/user-groups/[environment]/delete/route')
 const operatorRoute = (await import('@/app/api/operators/[id]/route')).PATCH;
 const listRoute = (await import('@/app/api/approvals/route')).GET;
 const readRoute = (await import('@/app/api/approvals/[id]/route')).GET;
+const countRoute = (await import('@/app/api/approvals/waiting/route')).GET;
 const { expireOnce } = await import('@/lib/approvals/server');
 
 const PASSWORD = 'a-long-enough-password';
@@ -235,6 +236,8 @@ describe('an action the policy names waits for a second operator', () => {
     };
     expect(forApprover.approvals.find((each) => each.id === id)?.canDecide).toBe(true);
     expect(forApprover.waiting).toBeGreaterThanOrEqual(1);
+    const count = await countRoute(get('approver', '/api/approvals/waiting'), params({}));
+    expect(await count.json()).toEqual({ waiting: forApprover.waiting });
     const forRequester = (await (await listRoute(get('requester', '/api/approvals'), params({}))).json()) as {
       approvals: { id: string; canDecide: boolean; mine: boolean }[];
     };

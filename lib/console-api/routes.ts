@@ -7,6 +7,7 @@
  * registry gathers them under the names every caller uses. Plain module: the browser imports it.
  */
 import { approvalRoutes } from '@/lib/approvals/routes';
+import { approvalWaitingRoutes } from '@/lib/approvals/waiting-route';
 import { auditRoutes } from '@/lib/audit/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
 import { invitationRoutes } from '@/lib/invitations/routes';
@@ -36,4 +37,5 @@ export const consoleRoutes = {
   ...tokenRoutes,
   ...auditRoutes,
   ...approvalRoutes,
+  ...approvalWaitingRoutes,
 };

@@ -2,12 +2,9 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { approvalRoutes } from '@/lib/approvals/routes';
+import { approvalWaitingRoutes } from '@/lib/approvals/waiting-route';
 import { callRoute } from '@/lib/browser-client/console-client';
 import { plural } from '@/lib/plural';
-
-/** The approvals list's query, shared by the header's count and the Approvals page. */
-export const approvalsQueryKey = ['approvals'] as const;
 
 /**
  * The header's way to the Approvals page, for those who may approve something the policy names:
@@ -15,8 +12,8 @@ export const approvalsQueryKey = ['approvals'] as const;
  */
 export function ApprovalsLink({ initialWaiting }: { initialWaiting: number }) {
   const { data } = useQuery({
-    queryKey: approvalsQueryKey,
-    queryFn: ({ signal }) => callRoute(approvalRoutes.listApprovals, { signal }),
+    queryKey: ['approvals', 'waiting'],
+    queryFn: ({ signal }) => callRoute(approvalWaitingRoutes.countApprovals, { signal }),
     refetchInterval: 30_000,
   });
   const waiting = data?.waiting ?? initialWaiting;

@@ -11,7 +11,9 @@ import { decideApproval } from '@/lib/approvals/decide';
 import { approvalRoutes } from '@/lib/approvals/routes';
 import { callRoute } from '@/lib/browser-client/console-client';
 import { formatUtc } from '@/lib/time';
-import { approvalsQueryKey } from '../../_operator/approvals-link';
+
+/** The list and the header's count, read again after a decision (a prefix of both keys). */
+const approvalsQueryKey = ['approvals'] as const;
 
 type Deciding = { approval: ApprovalView; decision: 'approve' | 'reject' } | null;
 
@@ -19,7 +21,7 @@ type Deciding = { approval: ApprovalView; decision: 'approve' | 'reject' } | nul
 export function ApprovalsList() {
   const queryClient = useQueryClient();
   const { data, error, isPending } = useQuery({
-    queryKey: approvalsQueryKey,
+    queryKey: [...approvalsQueryKey, 'list'],
     queryFn: ({ signal }) => callRoute(approvalRoutes.listApprovals, { signal }),
     refetchInterval: 5000,
   });
