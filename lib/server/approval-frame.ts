@@ -152,6 +152,8 @@ interface DecisionContext {
   requestId: string;
   operator: Operator;
   id: string;
+  /** The route's body schema: the stored body is checked with it again before it is claimed. */
+  schema?: z.core.$ZodType<unknown>;
 }
 
 /**
@@ -183,7 +185,11 @@ export async function decideApproval(
     throw new ConsoleError('conflict', `This request is ${stateOf(row, now)}: it can no longer be decided.`);
   if (kind === 'approve') {
     const requester = await requesterOf(server, row);
-    const body = requestedBody(row, server.jobs.vault);
+    const stored = requestedBody(row, server.jobs.vault);
+    const checked = context.schema ? z.safeParse(context.schema, stored) : { success: true, data: stored };
+    if (!checked.success)
+      throw new ConsoleError('conflict', 'This request can no longer be carried out as asked.');
+    const body = checked.data;
     const reason = decision.data.reason || null;
     if (!(await claimApproval(db, id, operator, reason, now)))
       throw new ConsoleError(

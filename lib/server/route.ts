@@ -1,5 +1,4 @@
 import 'server-only';
-import * as z from 'zod/mini';
 import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry, AuditSettlement } from '@/lib/audit/store';
 import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-api/routes';
@@ -187,10 +186,11 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
           requestId,
           operator,
           id: approvalId,
+          schema: spec.body,
         });
         if ('answer' in decided) return decided.answer;
         approved = decided.approved;
-        if (spec.body) body = z.parse(spec.body, approved.body);
+        body = approved.body as Body;
       } else if (spec.body) {
         try {
           if (spec.approval)
@@ -201,74 +201,73 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         }
       }
       const actor = approved?.requester ?? operator;
-      try {
-        return await act(actor);
-      } catch (error) {
+      // Once claimed, an approval is settled with its action's outcome, whatever it is.
+      const failed = async (error: unknown): Promise<never> => {
         if (approved)
           await settleApproved(server, approved, error instanceof ConsoleError ? error.code : 'internal');
         throw error;
+      };
+      if (spec.load) {
+        subject = await spec.load({ server, operator: actor, body, params }).catch(failed);
+        environment = spec.environmentOf?.(subject) ?? environment;
+        filedUnder = audit?.filedUnder?.(subject) ?? null;
       }
-      async function act(actor: Operator): Promise<Response> {
-        if (spec.load) {
-          subject = await spec.load({ server, operator: actor, body, params });
-          environment = spec.environmentOf?.(subject) ?? environment;
-          filedUnder = audit?.filedUnder?.(subject) ?? null;
+      const stepUp = stepUpScope(
+        typeof spec.stepUp === 'function' ? spec.stepUp(body) : spec.stepUp,
+        environment,
+      );
+      // An approved action's approver stepped up to approve it; its requester, to ask for it.
+      if (stepUp && !approved) {
+        try {
+          requireRecentAuthentication(operator, stepUp, server.config);
+        } catch (error) {
+          throw await refuse(operator, error);
         }
-        const stepUp = stepUpScope(
-          typeof spec.stepUp === 'function' ? spec.stepUp(body) : spec.stepUp,
-          environment,
-        );
-        // An approved action's approver stepped up to approve it; its requester, to ask for it.
-        if (stepUp && !approved) {
-          try {
-            requireRecentAuthentication(operator, stepUp, server.config);
-          } catch (error) {
-            throw await refuse(operator, error);
-          }
-        }
-        if (spec.approval && audit && !approved) {
-          const route = {
-            name: spec.name,
-            method: spec.method as 'POST' | 'PATCH',
-            permission: spec.permission,
-          };
-          const context = {
-            server,
-            approval: spec.approval,
-            route,
-            request,
-            requestId,
-            operator,
-            body,
-            subject,
-          };
-          const pending = await requestApproval({ ...context, environment, reason, facts: requestFacts() });
-          if (pending) return pending;
-        }
-        const noted: AuditFacts = {};
-        const run = (entryId: number | null) =>
-          handler({
-            request,
-            operator: actor,
-            requestId,
-            body,
-            params,
-            server,
-            environment: environment as PathEnvironment<Path>,
-            subject,
-            entryId,
-            note: (facts) => Object.assign(noted, facts),
-          });
-        if (!audit) return respond(await run(null));
+      }
+      if (spec.approval && audit && !approved) {
+        const route = {
+          name: spec.name,
+          method: spec.method as 'POST' | 'PATCH',
+          permission: spec.permission,
+        };
+        const context = {
+          server,
+          approval: spec.approval,
+          route,
+          request,
+          requestId,
+          operator,
+          body,
+          subject,
+        };
+        const pending = await requestApproval({ ...context, environment, reason, facts: requestFacts() });
+        if (pending) return pending;
+      }
+      const noted: AuditFacts = {};
+      const run = (entryId: number | null) =>
+        handler({
+          request,
+          operator: actor,
+          requestId,
+          body,
+          params,
+          server,
+          environment: environment as PathEnvironment<Path>,
+          subject,
+          entryId,
+          note: (facts) => Object.assign(noted, facts),
+        });
+      if (!audit) return respond(await run(null));
 
-        const asked = requestFacts();
-        const facts = approved ? { ...asked, detail: approvalNote(approved, asked.detail) } : asked;
-        // What the settlement adds; a detail filed under another id names the request again.
-        const settling = (added: AuditFacts): AuditFacts =>
-          filedUnder && added.detail !== undefined
-            ? { ...added, detail: naming(added.detail, requestId) }
-            : added;
-        const result = await auditLog.audited(entry(actor, 'started', facts), run, {
+      const asked = requestFacts();
+      const facts = approved ? { ...asked, detail: approvalNote(approved, asked.detail) } : asked;
+      // What the settlement adds; a detail filed under another id names the request again.
+      const settling = (added: AuditFacts): AuditFacts =>
+        filedUnder && added.detail !== undefined
+          ? { ...added, detail: naming(added.detail, requestId) }
+          : added;
+      const result = await auditLog
+        .audited(entry(actor, 'started', facts), run, {
           refused: (code) => ({ outcome: audit.refusal?.(code) ?? code, ...settling(noted) }),
           settled: (answer) => {
             if (answer instanceof Response)
@@ -278,9 +277,9 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
             const added = audit.result?.(body, answer, subject) ?? {};
             return { outcome, ...settling({ ...facts, ...added, ...noted }) };
           },
-        });
-        return approved ? settleApproved(server, approved, 'success', result) : respond(result);
-      }
+        })
+        .catch(failed);
+      return approved ? settleApproved(server, approved, 'success', result) : respond(result);
     });
 }
 
