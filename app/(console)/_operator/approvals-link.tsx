@@ -1,22 +1,13 @@
-'use client';
-
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { approvalWaitingRoutes } from '@/lib/approvals/waiting-route';
-import { callRoute } from '@/lib/browser-client/console-client';
 import { plural } from '@/lib/plural';
 
 /**
- * The header's way to the Approvals page, for those who may approve something the policy names:
- * how many requests wait for them, read again every half minute (the layout stays across pages).
+ * The header's way to the Approvals page, for those who may approve something the policy names,
+ * with how many requests wait for them as the server rendered the page (the Approvals page itself
+ * follows them live, and refreshes the header after a decision). No script: it adds nothing to the
+ * weight of any page.
  */
-export function ApprovalsLink({ initialWaiting }: { initialWaiting: number }) {
-  const { data } = useQuery({
-    queryKey: ['approvals', 'waiting'],
-    queryFn: ({ signal }) => callRoute(approvalWaitingRoutes.countApprovals, { signal }),
-    refetchInterval: 30_000,
-  });
-  const waiting = data?.waiting ?? initialWaiting;
+export function ApprovalsLink({ waiting }: { waiting: number }) {
   return (
     <Link
       href="/approvals"

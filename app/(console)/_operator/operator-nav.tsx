@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import type { Environment } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import type { Operator } from '@/lib/server';
-import { ApprovalsLinkOnDemand } from './approvals-link-on-demand';
+import { ApprovalsLink } from './approvals-link';
 import { EnvironmentSwitcher } from './environment-switcher';
 import { GroupsLink } from './groups-link';
 import { SignOutButton } from './sign-out-button';
@@ -41,7 +41,7 @@ export function OperatorNav({ operator, environments, approvalsWaiting = null }:
               {link.label}
             </Link>
           ))}
-        {approvalsWaiting === null ? null : <ApprovalsLinkOnDemand initialWaiting={approvalsWaiting} />}
+        {approvalsWaiting === null ? null : <ApprovalsLink waiting={approvalsWaiting} />}
       </nav>
       <div className="flex items-center gap-2 text-sm">
         <Link

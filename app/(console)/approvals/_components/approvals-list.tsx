@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { approvalStateWords } from '@/components/approval-waiting';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -20,6 +21,7 @@ type Deciding = { approval: ApprovalView; decision: 'approve' | 'reject' } | nul
 /** The requests, read again every few seconds, each with what the reader may do with it. */
 export function ApprovalsList() {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const { data, error, isPending } = useQuery({
     queryKey: [...approvalsQueryKey, 'list'],
     queryFn: ({ signal }) => callRoute(approvalRoutes.listApprovals, { signal }),
@@ -36,7 +38,11 @@ export function ApprovalsList() {
       setDeciding(null);
       setReason('');
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: approvalsQueryKey }),
+    onSettled: () => {
+      // The header's count is the server's: read again.
+      router.refresh();
+      return queryClient.invalidateQueries({ queryKey: approvalsQueryKey });
+    },
   });
   const send = (approval: ApprovalView, decision: ApprovalDecision) => decide.mutate({ approval, decision });
 
