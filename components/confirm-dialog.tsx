@@ -13,7 +13,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Textarea } from '@/components/ui/textarea';
 import { confirmsTyped, type TypeToConfirm, typedFeedback } from './confirm-dialog.utils';
 import { cn } from './ui/cn';
 import { useDebounced } from './use-debounced';
@@ -133,13 +132,13 @@ export function ConfirmDialog({
           {reason ? (
             <FormField id={`${id}-reason`} label={reason.label}>
               {(control) => (
-                <Textarea
+                <Input
                   {...control}
                   required
                   value={reason.value}
                   onChange={(event) => reason.onChange(event.target.value)}
                   maxLength={500}
-                  rows={2}
+                  autoComplete="off"
                 />
               )}
             </FormField>
