@@ -30,6 +30,8 @@ const postgresJourneys = [
   /auth[\\/]scim\.spec\.ts/,
   // Only here: two console instances on one PostgreSQL database.
   /two-consoles\.spec\.ts/,
+  // Two consoles of its own with CONSOLE_REQUIRE_APPROVAL on, on one PostgreSQL database.
+  /approvals\.spec\.ts/,
 ];
 
 export default defineConfig({

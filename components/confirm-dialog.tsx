@@ -36,6 +36,11 @@ type ConfirmDialogProps = {
   /** Why the confirmed action failed, shown in the dialog (which stays open to try again). */
   error?: string | null;
   onConfirm: () => void;
+  /**
+   * A reason the person must give (an action that waits for another operator's approval, a
+   * rejection): a required field, the button waking once it is filled in.
+   */
+  reason?: { label: string; value: string; onChange: (value: string) => void } | null;
   /** Where focus goes when the dialog closes, when not back to the button that opened it. */
   onCloseAutoFocus?: ComponentProps<typeof DialogContent>['onCloseAutoFocus'];
 };
@@ -58,13 +63,16 @@ export function ConfirmDialog({
   error = null,
   onConfirm,
   onCloseAutoFocus,
+  reason = null,
 }: ConfirmDialogProps) {
   const id = useId();
   const [typed, setTyped] = useState('');
   useEffect(() => {
     if (!open) setTyped('');
   }, [open]);
-  const ready = typeToConfirm === null || confirmsTyped(typeToConfirm, typed);
+  const ready =
+    (typeToConfirm === null || confirmsTyped(typeToConfirm, typed)) &&
+    (reason === null || reason.value.trim() !== '');
   // Said under the field as the person types (read with it, by aria-describedby); read out only once
   // typing stops, and only a match or a typo: not "… yet" after every key.
   const feedback = typeToConfirm === null ? null : typedFeedback(typeToConfirm, typed);
@@ -117,6 +125,20 @@ export function ConfirmDialog({
                   autoCapitalize="off"
                   inputMode={typeToConfirm.kind === 'count' ? 'numeric' : undefined}
                   className="font-mono"
+                />
+              )}
+            </FormField>
+          ) : null}
+          {reason ? (
+            <FormField id={`${id}-reason`} label={reason.label}>
+              {(control) => (
+                <Input
+                  {...control}
+                  required
+                  value={reason.value}
+                  onChange={(event) => reason.onChange(event.target.value)}
+                  maxLength={500}
+                  autoComplete="off"
                 />
               )}
             </FormField>

@@ -12,6 +12,7 @@ import { POSTGRES_ADMIN_URL } from '@/lib/testing/console-test-database';
 
 /** The suites that open the console database (better-auth, audit, directory, routes, two instances). */
 const SUITES = [
+  'lib/approvals',
   'lib/audit',
   'lib/audit-stream',
   'lib/audit-chain',

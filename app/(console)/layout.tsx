@@ -2,8 +2,11 @@ import type { ReactNode } from 'react';
 import { ConsoleMark } from '@/components/console-mark';
 import { LandingFocus } from '@/components/landing-focus';
 import { Providers } from '@/components/providers';
+import { approvalPermission } from '@/lib/approvals/contract';
+import { listApprovals } from '@/lib/approvals/store';
 import { environments } from '@/lib/environments';
 import { passkeysWorkAt } from '@/lib/passkeys/store';
+import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { stepUpRemainingMs } from '@/lib/two-factor/step-up';
 import { OperatorNav } from './_operator/operator-nav';
@@ -20,6 +23,13 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     environment,
     configured: upstreams[environment] !== null,
   }));
+  // The Approvals page, for those who may approve something the policy names (and what they asked).
+  const mayApprove = server.config.approvals.rules.some((rule) =>
+    can(operator.role, approvalPermission[rule.action]),
+  );
+  const approvalsWaiting = mayApprove
+    ? (await listApprovals(server.database.db, operator, new Date())).waiting
+    : null;
   const shell = (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -31,7 +41,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <header className="border-b border-border bg-card">
         <div className="mx-auto flex min-h-14 w-full max-w-6xl flex-wrap items-center gap-2.5 px-4 py-2 sm:px-6">
           <ConsoleMark nameClassName="max-sm:sr-only" />
-          <OperatorNav operator={operator} environments={environmentStates} />
+          <OperatorNav
+            operator={operator}
+            environments={environmentStates}
+            approvalsWaiting={approvalsWaiting}
+          />
         </div>
       </header>
       <LandingFocus />

@@ -29,6 +29,7 @@ export const routeAccess: Record<string, MinimumRole> = {
   'page /[environment]/new': 'support',
   'page /[environment]/paste-token': 'support',
   'page /account': 'viewer',
+  'page /approvals': 'viewer',
   'page /audit': 'viewer',
   'page /operators': 'admin',
   'page /sign-in': 'public',

@@ -42,5 +42,9 @@ export const auditActions = [
   'scim.group.create',
   'scim.group.update',
   'scim.group.delete',
+  'approval.request',
+  'approval.reject',
+  'approval.withdraw',
+  'approval.expire',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

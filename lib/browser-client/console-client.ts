@@ -64,6 +64,18 @@ export class ConsoleApiError extends Error {
   }
 }
 
+/**
+ * Not a failure: the policy (CONSOLE_REQUIRE_APPROVAL) made the action wait for another operator
+ * (202 `{ approval }`). Thrown so that no caller mistakes it for the action's answer; a form that
+ * knows follows the request (components/approval-waiting.tsx), one that does not shows the message.
+ */
+export class ApprovalRequested extends Error {
+  constructor(readonly approvalId: string) {
+    super('Waiting for approval by another operator: nothing has been done yet.');
+    this.name = 'ApprovalRequested';
+  }
+}
+
 export const CONSOLE_UNREACHABLE_MESSAGE =
   'The console could not be reached. Check your connection and retry.';
 
@@ -88,6 +100,7 @@ export async function callRoute<Path extends string, Body, Answer>(
 ): Promise<Answer> {
   const response = await send(route, input);
   const payload: unknown = await response.json().catch(() => undefined);
+  if (response.status === 202) throw new ApprovalRequested(approvalIdOf(payload));
   const answer = route.answer ? z.safeParse(route.answer, payload) : { success: false as const };
   if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
   return answer.data;
@@ -139,6 +152,14 @@ async function send<Path extends string, Body, Answer>(
     throw new ConsoleApiError('step_up_required', 'Not done: confirming it is you was cancelled.');
   }
   return response;
+}
+
+/** The id of a request waiting for approval, checked before anything follows it. */
+function approvalIdOf(payload: unknown): string {
+  const approval = (payload as { approval?: { id?: unknown } } | undefined)?.approval;
+  if (typeof approval?.id !== 'string')
+    throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
+  return approval.id;
 }
 
 /** A failed answer as the error it documents, with the console's message, fields and retry delay. */

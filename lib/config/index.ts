@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { HttpLimits } from '@/lib/node-http/limits';
+import { type ApprovalsConfig, approvalsConfig, approvalsEnv } from './approvals';
 import { type AuditConfig, auditConfig, auditEnv } from './audit';
 import { type AuditStreamConfig, auditStreamConfig, auditStreamEnv } from './audit-stream';
 import { type AuthConfig, authConfig, firstAdminEnv, sessionEnv } from './auth';
@@ -60,6 +61,7 @@ const envSchema = z.object({
   ...ssoEnv,
   ...scimEnv,
   ...mailEnv,
+  ...approvalsEnv,
 });
 
 export interface ConsoleConfig {
@@ -105,6 +107,8 @@ export interface ConsoleConfig {
   auditStream: AuditStreamConfig | null;
   /** SCIM provisioning; null (off, its paths 404) unless SCIM_TOKEN is set. */
   scim: ScimConfig | null;
+  /** Two-person approval of the actions CONSOLE_REQUIRE_APPROVAL names (lib/approvals). */
+  approvals: ApprovalsConfig;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -150,6 +154,7 @@ export function parseConfig(env: Env): ConsoleConfig {
     audit: auditConfig(settings),
     auditStream: auditStreamConfig(settings),
     scim: scimConfig(settings),
+    approvals: approvalsConfig(settings),
   };
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { approvalRoutes } from '@/lib/approvals/routes';
+import { approvalWaitingRoutes } from '@/lib/approvals/waiting-route';
 import { auditRoutes } from '@/lib/audit/routes';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
@@ -13,6 +15,8 @@ import { upstreamStatusRoutes } from '@/lib/upstream-status/routes';
 import { userGroupRoutes } from '@/lib/user-groups/routes';
 
 const featureRoutes = [
+  approvalRoutes,
+  approvalWaitingRoutes,
   auditRoutes,
   directoryRoutes,
   invitationRoutes,

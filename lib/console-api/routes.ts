@@ -6,6 +6,8 @@
  * compiler finds every caller. Each feature defines its routes beside it (lib/<feature>/routes.ts); this
  * registry gathers them under the names every caller uses. Plain module: the browser imports it.
  */
+import { approvalRoutes } from '@/lib/approvals/routes';
+import { approvalWaitingRoutes } from '@/lib/approvals/waiting-route';
 import { auditRoutes } from '@/lib/audit/routes';
 import { auditChainRoutes } from '@/lib/audit-chain/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
@@ -36,4 +38,6 @@ export const consoleRoutes = {
   ...tokenRoutes,
   ...auditRoutes,
   ...auditChainRoutes,
+  ...approvalRoutes,
+  ...approvalWaitingRoutes,
 };

@@ -223,6 +223,37 @@ interface ScimGroupMemberTable {
   user_id: string;
 }
 
+/**
+ * An action waiting for a second person (lib/approvals): its body without its secret part, which is
+ * sealed (lib/jobs/vault.ts's TokenVault) and erased when the request ends.
+ */
+interface ApprovalRequestTable {
+  id: string;
+  action: string;
+  environment: string | null;
+  /** The route's name, method and concrete path: where the decision is sent, and what runs. */
+  route_name: string;
+  method: string;
+  path: string;
+  /** The permission the route asks: an approver holds it too. */
+  permission: string;
+  subject: string;
+  /** JSON of the body as it was requested, secret fields taken out. */
+  body: string;
+  sealed_secret: string | null;
+  reason: string;
+  requested_by: string;
+  requested_by_email: string;
+  requested_at: string;
+  expires_at: string;
+  state: string;
+  decided_by: string | null;
+  decided_by_email: string | null;
+  decided_at: string | null;
+  decision_reason: string | null;
+  outcome: string | null;
+}
+
 /** The tables the console's own code reads and writes; better-auth owns `user`, `account`, … */
 export interface ConsoleTables {
   audit_event: AuditEventTable;
@@ -241,6 +272,7 @@ export interface ConsoleTables {
   scim_user: ScimUserTable;
   scim_group: ScimGroupTable;
   scim_group_member: ScimGroupMemberTable;
+  approval_request: ApprovalRequestTable;
 }
 
 export type ConsoleDb = Kysely<ConsoleTables>;

@@ -24,7 +24,7 @@ import { type ConsoleServer, operatorFromHeaders } from '@/lib/server';
 import { accessErrors } from '@/lib/server/errors';
 import { parseJson } from '@/lib/server/request-body';
 import { withRequestId } from '@/lib/server/request-context';
-import { handleRequest } from '@/lib/server/route';
+import { handleRequest } from '@/lib/server/request-frame';
 
 /**
  * Invitations, the console's side: an admin's new link (on record first), and the two public

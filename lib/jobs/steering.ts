@@ -34,7 +34,7 @@ const steerAudit: ActionAudit<JobActionBody, JobView, JobProgress> = {
 /** What the steering route reads and records; the job's kind asks for its own permission. */
 export const steering: Pick<
   RouteSpec<'/api/jobs/[id]', JobActionBody, JobView, JobProgress>,
-  'load' | 'environmentOf' | 'audit'
+  'load' | 'environmentOf' | 'audit' | 'approval'
 > = {
   ...jobRoute,
   load: async (context) => {
@@ -43,6 +43,10 @@ export const steering: Pick<
     return progress;
   },
   audit: steerAudit,
+  approval: {
+    action: (body, { job }) => (body.action === 'start' && job.kind === 'rotate' ? 'bulk-rotate' : null),
+    subject: (_body, { job, counts }) => `rotation job ${job.source} (${plural(counts.total, 'token')})`,
+  },
 };
 
 /**

@@ -11,7 +11,7 @@ import { signInSecondStep } from './auth-route/second-factor-endpoint';
 import { finishSso, startSso } from './auth-route/sso-endpoints';
 import { accessErrors } from './errors';
 import type { ConsoleServer } from './index';
-import { handleRequest } from './route';
+import { handleRequest } from './request-frame';
 
 /**
  * better-auth's endpoints the console uses; every other one (sign-up, the admin plugin's HTTP

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import 'server-only';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { approversShort, startApprovalExpiry } from '@/lib/approvals/server';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import { startAuditRetention } from '@/lib/audit/retention';
 import type { ChainReport } from '@/lib/audit-chain/contract';
@@ -181,6 +182,20 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     const dropped = await closeAuditStream(parts.database.db).catch(() => null);
     if (dropped !== null)
       streamLogger.warn({ dropped }, 'audit stream switched off (AUDIT_STREAM_URL unset)');
+  }
+  if (config.approvals.rules.length > 0) {
+    const approvalLogger = logger.child({ component: 'approvals' });
+    startApprovalExpiry({
+      db: parts.database.db,
+      record: (entry) => auditLog.record(entry),
+      log: (message, fields) => approvalLogger.warn(fields, message),
+    });
+    const short = await approversShort(parts.database.db, config.approvals.rules);
+    if (short.length > 0)
+      approvalLogger.warn(
+        { actions: short },
+        'fewer than two operators able to approve: CONSOLE_REQUIRE_APPROVAL names actions nobody can get approved',
+      );
   }
   return {
     ...parts,

@@ -7,6 +7,7 @@
  * time migrates.
  */
 import { getMigrations } from 'better-auth/db/migration';
+import { migrateApprovals } from '@/lib/approvals/schema';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { migrateAuditChain } from '@/lib/audit-chain/schema';
 import type { ConsoleAuth } from '@/lib/auth/options';
@@ -48,6 +49,7 @@ export async function applyConsoleMigrations(
   await migrateInvitations(database);
   await migrateUsedCodes(database);
   await migrateScim(database);
+  await migrateApprovals(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

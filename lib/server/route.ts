@@ -1,5 +1,4 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry, AuditSettlement } from '@/lib/audit/store';
 import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-api/routes';
@@ -7,71 +6,21 @@ import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { hasRole, type Permission } from '@/lib/roles';
 import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
-import { internalError } from './errors';
+import {
+  type Approved,
+  approvalIdOf,
+  approvalNote,
+  decideApproval,
+  type RouteApproval,
+  readBodyWithReason,
+  requestApproval,
+  settleApproved,
+} from './approval-frame';
 import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
-import { logger } from './logger';
 import { parseJson } from './request-body';
+import { handleRequest } from './request-frame';
 import { routeEnvironment } from './route-params';
-
-/** What one request's log line says; a handler may fill in who and what as it learns them. */
-export interface RequestScope {
-  requestId: string;
-  name: string;
-  operatorId?: string;
-  /** An admin reads a setup failure's detail (the variable to fix); others read it in plain words. */
-  admin?: boolean;
-}
-
-/**
- * The frame of every console answer: a request id (also in `x-request-id`), one log line with
- * status and duration, `cache-control: no-store` (answers may carry tokens), and failures in the
- * documented error shape. A thrown ConsoleError is answered as is; anything else is logged by
- * name only (messages of unknown errors could carry request data) and answered `internal`.
- */
-export async function handleRequest(
-  name: string,
-  run: (scope: RequestScope) => Promise<Response>,
-): Promise<Response> {
-  const scope: RequestScope = { requestId: randomUUID(), name };
-  const started = performance.now();
-  let response: Response;
-  try {
-    response = await run(scope);
-  } catch (error) {
-    if (!(error instanceof ConsoleError) || error.status >= 500) {
-      logger.error(
-        {
-          operation: scope.name,
-          requestId: scope.requestId,
-          err: describeError(error),
-          // The setup detail (which variable to fix) stays in the log whoever asked.
-          ...(error instanceof ConsoleError && error.adminMessage ? { setup: error.adminMessage } : {}),
-        },
-        'console request failed',
-      );
-    }
-    const failure = error instanceof ConsoleError ? error : internalError(scope.requestId);
-    response = Response.json(failure.bodyFor(scope.admin === true), {
-      status: failure.status,
-      headers: failure.headers,
-    });
-  }
-  const headers = new Headers(response.headers);
-  headers.set('cache-control', 'no-store');
-  headers.set('x-request-id', scope.requestId);
-  logger.info(
-    {
-      operation: scope.name,
-      requestId: scope.requestId,
-      operatorId: scope.operatorId,
-      status: response.status,
-      durationMs: Math.round(performance.now() - started),
-    },
-    'console request',
-  );
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
 
 /** What the audit log keeps of an action; tokens are fingerprinted before they are stored. */
 export type AuditFacts = Omit<AuditSettlement, 'outcome'>;
@@ -120,6 +69,8 @@ export type RouteSpec<Path extends string, Body, Result, Subject = undefined> = 
   /** The environment of a route whose URL names none (a job's): where its step-up and entry are. */
   environmentOf?: (subject: Subject) => Environment;
   audit?: ActionAudit<Body, Result, Subject>;
+  /** Where CONSOLE_REQUIRE_APPROVAL may name the action: it then waits for a second operator. */
+  approval?: RouteApproval<Body, Subject>;
 };
 
 interface LoadContext<Body, Params> {
@@ -222,15 +173,42 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         throw await refuse(access.operator, access.error);
       }
       const { operator } = access;
-      if (spec.body) {
+      // A decision on a request for this action (`?approval=<id>`); once approved, the action runs
+      // below as its requester asked it, on record with both names.
+      let approved: Approved | null = null;
+      let reason: unknown;
+      const approvalId = spec.approval ? approvalIdOf(request) : null;
+      if (approvalId !== null) {
+        const decided = await decideApproval({
+          server,
+          route: spec,
+          request,
+          requestId,
+          operator,
+          id: approvalId,
+          schema: spec.body,
+        });
+        if ('answer' in decided) return decided.answer;
+        approved = decided.approved;
+        body = approved.body as Body;
+      } else if (spec.body) {
         try {
-          body = await parseJson(request, spec.body, spec.maxBodyBytes);
+          if (spec.approval)
+            ({ body, reason } = await readBodyWithReason(request, spec.body, spec.maxBodyBytes));
+          else body = await parseJson(request, spec.body, spec.maxBodyBytes);
         } catch (error) {
           throw await refuse(operator, error);
         }
       }
+      const actor = approved?.requester ?? operator;
+      // Once claimed, an approval is settled with its action's outcome, whatever it is.
+      const failed = async (error: unknown): Promise<never> => {
+        if (approved)
+          await settleApproved(server, approved, error instanceof ConsoleError ? error.code : 'internal');
+        throw error;
+      };
       if (spec.load) {
-        subject = await spec.load({ server, operator, body, params });
+        subject = await spec.load({ server, operator: actor, body, params }).catch(failed);
         environment = spec.environmentOf?.(subject) ?? environment;
         filedUnder = audit?.filedUnder?.(subject) ?? null;
       }
@@ -238,18 +216,38 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         typeof spec.stepUp === 'function' ? spec.stepUp(body) : spec.stepUp,
         environment,
       );
-      if (stepUp) {
+      // An approved action's approver stepped up to approve it; its requester, to ask for it.
+      if (stepUp && !approved) {
         try {
           requireRecentAuthentication(operator, stepUp, server.config);
         } catch (error) {
           throw await refuse(operator, error);
         }
       }
+      if (spec.approval && audit && !approved) {
+        const route = {
+          name: spec.name,
+          method: spec.method as 'POST' | 'PATCH',
+          permission: spec.permission,
+        };
+        const context = {
+          server,
+          approval: spec.approval,
+          route,
+          request,
+          requestId,
+          operator,
+          body,
+          subject,
+        };
+        const pending = await requestApproval({ ...context, environment, reason, facts: requestFacts() });
+        if (pending) return pending;
+      }
       const noted: AuditFacts = {};
       const run = (entryId: number | null) =>
         handler({
           request,
-          operator,
+          operator: actor,
           requestId,
           body,
           params,
@@ -261,23 +259,27 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         });
       if (!audit) return respond(await run(null));
 
-      const facts = requestFacts();
+      const asked = requestFacts();
+      const facts = approved ? { ...asked, detail: approvalNote(approved, asked.detail) } : asked;
       // What the settlement adds; a detail filed under another id names the request again.
       const settling = (added: AuditFacts): AuditFacts =>
         filedUnder && added.detail !== undefined
           ? { ...added, detail: naming(added.detail, requestId) }
           : added;
-      const result = await auditLog.audited(entry(operator, 'started', facts), run, {
-        refused: (code) => ({ outcome: audit.refusal?.(code) ?? code, ...settling(noted) }),
-        settled: (answer) => {
-          if (answer instanceof Response) return { outcome: 'success', ...settling({ ...facts, ...noted }) };
-          const outcome = audit.outcome ? audit.outcome(answer, body) : 'success';
-          if (outcome === null) return null;
-          const added = audit.result?.(body, answer, subject) ?? {};
-          return { outcome, ...settling({ ...facts, ...added, ...noted }) };
-        },
-      });
-      return respond(result);
+      const result = await auditLog
+        .audited(entry(actor, 'started', facts), run, {
+          refused: (code) => ({ outcome: audit.refusal?.(code) ?? code, ...settling(noted) }),
+          settled: (answer) => {
+            if (answer instanceof Response)
+              return { outcome: 'success', ...settling({ ...facts, ...noted }) };
+            const outcome = audit.outcome ? audit.outcome(answer, body) : 'success';
+            if (outcome === null) return null;
+            const added = audit.result?.(body, answer, subject) ?? {};
+            return { outcome, ...settling({ ...facts, ...added, ...noted }) };
+          },
+        })
+        .catch(failed);
+      return approved ? settleApproved(server, approved, 'success', result) : respond(result);
     });
 }
 
@@ -312,10 +314,4 @@ function stepUpScope(stepUp: StepUp | null | undefined, environment: Environment
 
 function respond(result: unknown): Response {
   return result instanceof Response ? result : Response.json(result);
-}
-
-/** Name and kind only: messages of unknown errors could carry request data. */
-function describeError(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { name: error.name, kind: (error as { kind?: string }).kind };
-  return { name: typeof error };
 }

@@ -3,6 +3,7 @@ import type { ConsoleRouteDefinition } from '@/lib/console-api/routes';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
+import type { RouteApproval } from '@/lib/server/approval-frame';
 import { fromUpstreamError } from '@/lib/server/errors';
 import { type ActionAudit, consoleRoute } from '@/lib/server/route';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
@@ -27,6 +28,8 @@ export interface UserGroupCall<Body, Result> {
   audit: Omit<ActionAudit<Body, Result>, 'action'>;
   /** What the directory learns from a success. */
   directory: (change: DirectoryChange<Body, Result>) => Promise<void>;
+  /** Where CONSOLE_REQUIRE_APPROVAL may make the call wait for a second operator (a delete). */
+  approval?: RouteApproval<Body, undefined>;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface UserGroupCall<Body, Result> {
  */
 export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) {
   return consoleRoute(
-    { ...spec.route, audit: { ...spec.audit, action: spec.operation } },
+    { ...spec.route, audit: { ...spec.audit, action: spec.operation }, approval: spec.approval },
     async ({ body, requestId, server, operator, environment }) => {
       let result: Result;
       try {

@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import type { Environment } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import type { Operator } from '@/lib/server';
+import { ApprovalsLink } from './approvals-link';
 import { EnvironmentSwitcher } from './environment-switcher';
 import { GroupsLink } from './groups-link';
 import { SignOutButton } from './sign-out-button';
@@ -17,6 +18,8 @@ const links = [
 type OperatorNavProps = {
   operator: Operator;
   environments: { environment: Environment; configured: boolean }[];
+  /** Requests waiting for this operator's approval; null when they may approve nothing the policy names. */
+  approvalsWaiting?: number | null;
 };
 
 /**
@@ -24,7 +27,7 @@ type OperatorNavProps = {
  * On a phone it is compact (the service status as dots, the account and sign-out as icons, their
  * words for screen readers), so that the header and the environment band leave the page the screen.
  */
-export function OperatorNav({ operator, environments }: OperatorNavProps) {
+export function OperatorNav({ operator, environments, approvalsWaiting = null }: OperatorNavProps) {
   return (
     <div className="flex min-w-0 flex-1 flex-wrap items-center justify-end gap-x-3 gap-y-1 sm:gap-x-4">
       <EnvironmentSwitcher environments={environments} />
@@ -38,6 +41,7 @@ export function OperatorNav({ operator, environments }: OperatorNavProps) {
               {link.label}
             </Link>
           ))}
+        {approvalsWaiting === null ? null : <ApprovalsLink waiting={approvalsWaiting} />}
       </nav>
       <div className="flex items-center gap-2 text-sm">
         <Link

@@ -6,6 +6,7 @@ import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { AddOperatorForm } from './_components/add-operator-form';
+import { ApproversShort } from './_components/approvers-short';
 import { InvitationActions } from './_components/invitation-actions';
 import { formatExpiry } from './_components/invitation-expiry';
 import { OperatorActions } from './_components/operator-actions';
@@ -34,6 +35,7 @@ export default async function OperatorsPage() {
           ))}
         </ul>
       </div>
+      <ApproversShort server={server} />
       <Card>
         <CardHeader>
           <CardTitle>Add an operator</CardTitle>

@@ -16,6 +16,10 @@ export const POST = consoleRoute(
   {
     ...consoleRoutes.createOperator,
     audit: { action: 'operator.create', request: (body) => ({ detail: `${body.email} as ${body.role}` }) },
+    approval: {
+      action: (body) => (body.role === 'admin' ? 'grant-admin' : null),
+      subject: (body) => `new operator ${body.email} as admin`,
+    },
   },
   async ({ request, operator, requestId, body, server }) => {
     const created = await createOperator(server, body, request.headers);

@@ -16,6 +16,11 @@ export const PATCH = consoleRoute(
           'role' in change ? `${target.email}: ${target.role ?? 'no role'} → ${change.role}` : target.email,
       }),
     },
+    approval: {
+      action: (change, target) =>
+        'role' in change && change.role === 'admin' && target.role !== 'admin' ? 'grant-admin' : null,
+      subject: (_change, target) => `${target.email} as admin`,
+    },
   },
   async ({ request, operator, body: change, subject: target, server }) => {
     refuseDirectoryManaged(target);

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { policyCovers } from '@/lib/approvals/contract';
 import { slugOf } from '@/lib/environments';
 import { rotationPreview } from '@/lib/jobs/rotation-preview';
 import { jobPermission, toJobView, tokenDownloadRefusal } from '@/lib/jobs/server';
@@ -66,6 +67,9 @@ export default async function JobPage({ params }: JobPageProps) {
         maySteer={can(operator.role, jobPermission[job.kind])}
         tokenDownload={tokenDownload}
         preview={preview}
+        startNeedsApproval={
+          job.kind === 'rotate' && policyCovers(server.config.approvals.rules, 'bulk-rotate', job.environment)
+        }
       />
     </div>
   );

@@ -1,11 +1,13 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRefocusWhenDropped } from '@/components/use-refocus-when-dropped';
+import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { routePath } from '@/lib/console-api/define-route';
 import type { JobView } from '@/lib/jobs/contract';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
@@ -34,16 +36,30 @@ import { JobStatusBadge } from './job-status';
 import { jobWaiting } from './job-waiting';
 import { RotationPreviewTable } from './rotation-preview';
 
+/** Only where the policy makes a start wait for another operator: loaded then. */
+const ApprovalWaiting = dynamic(() =>
+  import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
+);
+
 type JobPanelProps = {
   initial: JobView;
   maySteer: boolean;
   tokenDownload: TokenDownload;
   /** A draft rotation's first groups, named. */
   preview?: RotationPreview | null;
+  /** CONSOLE_REQUIRE_APPROVAL names starting this job: it asks for a reason and waits for another operator. */
+  startNeedsApproval?: boolean;
 };
 
 /** A job as it stands (read again while it may change), with the actions its state allows. */
-export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: JobPanelProps) {
+export function JobPanel({
+  initial,
+  maySteer,
+  tokenDownload,
+  preview = null,
+  startNeedsApproval = false,
+}: JobPanelProps) {
+  const [reason, setReason] = useState('');
   const { data: job = initial } = useJob(initial);
   const steer = useSteerJob(initial.id);
   const takeTokens = useTakeJobTokens(initial.id);
@@ -125,7 +141,9 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
             {job.pausedReason}
           </Alert>
         ) : null}
-        {steer.isError ? (
+        {steer.error instanceof ApprovalRequested ? (
+          <ApprovalWaiting approvalId={steer.error.approvalId} />
+        ) : steer.isError ? (
           <Alert variant="error" role="alert">
             {formErrorMessage(steer.error, 'The console could not be reached.')}
           </Alert>
@@ -212,9 +230,16 @@ export function JobPanel({ initial, maySteer, tokenDownload, preview = null }: J
       <ConfirmDialog
         {...dialog('start')}
         {...startConfirmation(job)}
+        {...(startNeedsApproval
+          ? {
+              confirmLabel: 'Ask for approval',
+              reason: { label: 'Reason (another operator reads it)', value: reason, onChange: setReason },
+            }
+          : {})}
         onConfirm={() => {
           setConfirming(null);
-          steer.mutate({ action: 'start', confirmation: String(counts.total) });
+          const start = { action: 'start' as const, confirmation: String(counts.total) };
+          steer.mutate(startNeedsApproval ? Object.assign(start, { approvalReason: reason }) : start);
         }}
       />
       <ConfirmDialog

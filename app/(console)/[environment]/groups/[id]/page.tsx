@@ -6,6 +6,7 @@ import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
 import { cn } from '@/components/ui/cn';
 import { oneLineId } from '@/components/ui/identifier';
+import { policyCovers } from '@/lib/approvals/contract';
 import { listAuditEvents } from '@/lib/audit/store';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
@@ -147,6 +148,7 @@ export default async function GroupPage({ params }: GroupPageProps) {
                 mayRotate={can(operator.role, 'user-groups:rotate')}
                 mayDelete={can(operator.role, 'user-groups:delete')}
                 createHref={mayCreate ? createPath(slug, userGroupId) : null}
+                deleteNeedsApproval={policyCovers(server.config.approvals.rules, 'delete', environment)}
               />
             ) : (
               <p className="rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm">

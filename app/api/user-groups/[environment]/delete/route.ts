@@ -13,6 +13,12 @@ export const POST = userGroupRoute({
     request: (body) => ({ userGroupId: body.user_group_id, previousToken: body.current_token }),
     result: () => ({}),
   },
+  // The token it presents is sealed while the request waits: the approver never sees it.
+  approval: {
+    action: () => 'delete',
+    subject: (body) => `user group ${body.user_group_id}`,
+    secretFields: ['current_token'],
+  },
   directory: ({ db, environment, operatorEmail, body }) =>
     recordDeletion(db, { environment, operatorEmail, userGroupId: body.user_group_id }),
 });

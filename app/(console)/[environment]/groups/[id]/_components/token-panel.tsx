@@ -1,15 +1,17 @@
 'use client';
 
 import { KeyRound, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { NavigationGuard } from '@/components/navigation-guard';
 import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { useRefocusWhenDropped } from '@/components/use-refocus-when-dropped';
+import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import { userGroupRoutes } from '@/lib/user-groups/routes';
@@ -27,6 +29,11 @@ import {
   tokenPanelStep,
 } from './token-panel-state';
 
+/** Only where the policy makes a delete wait for another operator: loaded then. */
+const ApprovalWaiting = dynamic(() =>
+  import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
+);
+
 type TokenPanelProps = {
   environment: Environment;
   userGroupId: string;
@@ -36,6 +43,8 @@ type TokenPanelProps = {
   mayDelete: boolean;
   /** Where Create it again leads (the create form, filled in from the directory's record), if allowed. */
   createHref: string | null;
+  /** CONSOLE_REQUIRE_APPROVAL names a delete here: it asks for a reason and waits for another operator. */
+  deleteNeedsApproval?: boolean;
 };
 
 /**
@@ -52,7 +61,10 @@ export function TokenPanel({
   mayRotate,
   mayDelete,
   createHref,
+  deleteNeedsApproval = false,
 }: TokenPanelProps) {
+  const [reason, setReason] = useState('');
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const router = useRouter();
   const [state, dispatch] = useReducer(tokenPanelReducer, initialTokenPanelState);
   const { token, rotated, confirming, closingUncopied } = state;
@@ -81,16 +93,24 @@ export function TokenPanel({
       router.refresh();
     },
   });
+  const deletedNow = useCallback(() => {
+    dispatch({ type: 'deleted' });
+    router.refresh();
+  }, [router]);
   const remove = useRouteMutation(userGroupRoutes.delete, {
     params,
-    onSuccess: () => {
-      dispatch({ type: 'deleted' });
-      router.refresh();
+    onSuccess: deletedNow,
+    onError: (error) => {
+      if (error instanceof ApprovalRequested) setWaitingFor(error.approvalId);
     },
   });
   const step = tokenPanelStep(state, deleted);
   const offered = tokenActionsOffered(state, { mayRotate, mayDelete });
-  const failure = tokenPanelFailure({ show: show.error, rotate: rotate.error, remove: remove.error });
+  const failure = tokenPanelFailure({
+    show: show.error,
+    rotate: rotate.error,
+    remove: remove.error instanceof ApprovalRequested ? null : remove.error,
+  });
 
   // The Rotate button is gone once the new token is on screen: the focus goes to it, not to the page.
   useEffect(() => {
@@ -109,10 +129,14 @@ export function TokenPanel({
 
   if (step === 'gone' || step === 'deleted') {
     return (
-      <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
-        <p>{absenceMessage(step, group)}</p>
-        <CreateAgain href={createHref} />
-      </Alert>
+      <div className="flex flex-col gap-4">
+        {/* An approved delete stays said: whose approval it was. */}
+        {waitingFor ? <ApprovalWaiting approvalId={waitingFor} onDone={deletedNow} /> : null}
+        <Alert role="status" variant="notice" className="flex flex-col items-start gap-3">
+          <p>{absenceMessage(step, group)}</p>
+          <CreateAgain href={createHref} />
+        </Alert>
+      </div>
     );
   }
 
@@ -184,7 +208,9 @@ export function TokenPanel({
         </Alert>
       ) : null}
 
-      {offered.rotate || offered.delete ? (
+      {waitingFor ? <ApprovalWaiting approvalId={waitingFor} onDone={deletedNow} /> : null}
+
+      {(offered.rotate || offered.delete) && !waitingFor ? (
         <div className="flex flex-wrap gap-2">
           {offered.rotate ? (
             <Button
@@ -218,9 +244,17 @@ export function TokenPanel({
       />
       <ConfirmDialog
         {...confirmationProps('delete')}
+        {...(deleteNeedsApproval
+          ? {
+              confirmLabel: 'Ask for approval',
+              reason: { label: 'Reason (another operator reads it)', value: reason, onChange: setReason },
+            }
+          : {})}
         onConfirm={() => {
           dispatch({ type: 'confirming', which: null });
-          if (token) remove.mutate({ user_group_id: userGroupId, current_token: token });
+          const request = { user_group_id: userGroupId, current_token: token ?? '' };
+          if (token)
+            remove.mutate(deleteNeedsApproval ? Object.assign(request, { approvalReason: reason }) : request);
         }}
       />
     </div>

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { type ApprovalAction, type ApprovalRule, approvalActions } from '@/lib/approvals/contract';
+import { environments } from '@/lib/environments';
+import { optional, type ParsedEnv, positiveInteger } from './env-values';
+
+export interface ApprovalsConfig {
+  /** What needs a second person; empty: nothing does (the console as before). */
+  rules: ApprovalRule[];
+  /** How long a request waits for a decision. */
+  minutes: number;
+}
+
+const ruleWords = `${approvalActions.join(', ')}, each optionally :${environments.join(' or :')}`;
+
+/** `delete:Customer` → the rule; null when it names no action the policy knows. */
+function parseRule(text: string): ApprovalRule | null {
+  const [action, environment, extra] = text.split(':');
+  if (extra !== undefined || !approvalActions.includes(action as ApprovalAction)) return null;
+  if (environment === undefined) return { action: action as ApprovalAction, environment: null };
+  const named = environments.find((each) => each.toLowerCase() === environment.toLowerCase());
+  // Granting a role has no environment.
+  return named && action !== 'grant-admin' ? { action: action as ApprovalAction, environment: named } : null;
+}
+
+/**
+ * Two-person approval: CONSOLE_REQUIRE_APPROVAL names the actions that need a second operator
+ * (comma-separated: `delete:Customer,bulk-rotate:Customer,grant-admin`), and
+ * CONSOLE_APPROVAL_MINUTES how long a request waits (60).
+ */
+export const approvalsEnv = {
+  CONSOLE_REQUIRE_APPROVAL: optional(
+    z
+      .string()
+      .transform((text) =>
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .refine((parts) => parts.every((part) => parseRule(part) !== null), {
+        error: `CONSOLE_REQUIRE_APPROVAL must list ${ruleWords}`,
+      }),
+  ),
+  CONSOLE_APPROVAL_MINUTES: positiveInteger('CONSOLE_APPROVAL_MINUTES', 'minutes', 60),
+};
+
+export const approvalsConfig = (settings: ParsedEnv<typeof approvalsEnv>): ApprovalsConfig => ({
+  rules: (settings.CONSOLE_REQUIRE_APPROVAL ?? []).flatMap((part) => parseRule(part) ?? []),
+  minutes: settings.CONSOLE_APPROVAL_MINUTES,
+});

@@ -1,0 +1,275 @@
+import 'server-only';
+import * as z from 'zod/mini';
+import {
+  APPROVAL_REASON_FIELD,
+  type ApprovalAction,
+  approvalDecisionSchema,
+  approvalReasonSchema,
+  policyCovers,
+} from '@/lib/approvals/contract';
+import {
+  type ApprovalRow,
+  claimApproval,
+  endApproval,
+  findApprovalRequest,
+  recordApprovalRequest,
+  requestedBody,
+  settleApproval,
+  stateOf,
+  toApprovalView,
+} from '@/lib/approvals/store';
+import type { AuditAction } from '@/lib/audit/actions';
+import type { AuditEntry } from '@/lib/audit/store';
+import { ConsoleError } from '@/lib/console-error';
+import type { Environment } from '@/lib/environments';
+import { can, type Permission, parseRole } from '@/lib/roles';
+import { requireRecentAuthentication } from '@/lib/two-factor/step-up';
+import { fieldErrors } from '@/lib/validation/field-errors';
+import { invalidRequest } from './errors';
+import type { ConsoleServer, Operator } from './index';
+import { readJson } from './request-body';
+
+/**
+ * How a route's action is subject to two-person approval (CONSOLE_REQUIRE_APPROVAL): which policy
+ * action a request is, what it acts on in words, and which body fields are secret.
+ */
+export interface RouteApproval<Body, Subject> {
+  /** The policy action this request is, or null (a job's pause, a role other than admin). */
+  action: (body: Body, subject: Subject) => ApprovalAction | null;
+  /** What it acts on, in words, for the one who approves. */
+  subject: (body: Body, subject: Subject) => string;
+  /** Fields sealed while the request waits (the token a delete presents), never shown. */
+  secretFields?: readonly string[];
+}
+
+/** The approval a request's URL names (`?approval=<id>`): a decision on it, not the action itself. */
+export function approvalIdOf(request: Request): string | null {
+  return new URL(request.url).searchParams.get('approval');
+}
+
+/** The body of a route that may need approval: the action's fields, and the requester's reason. */
+export async function readBodyWithReason<Body>(
+  request: Request,
+  schema: z.core.$ZodType<Body>,
+  limit: number | undefined,
+): Promise<{ body: Body; reason: unknown }> {
+  const value = await readJson(request, limit);
+  let reason: unknown;
+  let rest = value;
+  if (value && typeof value === 'object' && !Array.isArray(value) && APPROVAL_REASON_FIELD in value) {
+    const { [APPROVAL_REASON_FIELD]: given, ...others } = value as Record<string, unknown>;
+    reason = given;
+    rest = others;
+  }
+  const parsed = z.safeParse(schema, rest);
+  if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
+  return { body: parsed.data, reason };
+}
+
+interface RequestContext<Body, Subject> {
+  server: ConsoleServer;
+  approval: RouteApproval<Body, Subject>;
+  route: { name: string; method: 'POST' | 'PATCH'; permission: Permission };
+  request: Request;
+  requestId: string;
+  operator: Operator;
+  body: Body;
+  subject: Subject;
+  environment: Environment | null;
+  reason: unknown;
+  /** What the action's own entry would say (the group, the token's fingerprint). */
+  facts: Omit<AuditEntry, 'action' | 'operator' | 'outcome' | 'requestId'>;
+}
+
+/**
+ * Where the policy names this request's action: records it pending (on record first, its secret
+ * fields sealed) and answers 202 `{ approval }`. Null where the policy does not: the action runs.
+ */
+export async function requestApproval<Body, Subject>(
+  context: RequestContext<Body, Subject>,
+): Promise<Response | null> {
+  const { server, approval, operator, body, subject, environment } = context;
+  const action = approval.action(body, subject);
+  if (!action || !policyCovers(server.config.approvals.rules, action, environment)) return null;
+  const reason = approvalReasonSchema.safeParse(context.reason ?? '');
+  if (!reason.success)
+    throw invalidRequest({ [APPROVAL_REASON_FIELD]: reason.error.issues[0]?.message ?? 'is required' });
+  const secret: Record<string, unknown> = {};
+  const kept: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of approval.secretFields ?? []) {
+    if (field in kept) secret[field] = kept[field];
+    delete kept[field];
+  }
+  const now = new Date();
+  const what = approval.subject(body, subject);
+  const id = await server.auditLog.audited(
+    {
+      ...context.facts,
+      action: 'approval.request',
+      environment,
+      operator: { id: operator.id, email: operator.email },
+      requestId: context.requestId,
+      detail: `${action}: ${what}; reason: ${reason.data}`,
+    },
+    () =>
+      recordApprovalRequest(
+        server.database.db,
+        server.jobs.vault,
+        {
+          action,
+          environment,
+          routeName: context.route.name,
+          method: context.route.method,
+          path: new URL(context.request.url).pathname,
+          permission: context.route.permission,
+          subject: what,
+          body: kept,
+          secret: Object.keys(secret).length > 0 ? secret : null,
+          reason: reason.data,
+          requestedBy: operator,
+          expiresAt: new Date(now.getTime() + server.config.approvals.minutes * 60_000),
+        },
+        now,
+      ),
+  );
+  const row = await findApprovalRequest(server.database.db, id);
+  if (!row) throw new Error('an approval request vanished as it was recorded');
+  return Response.json({ approval: toApprovalView(row, operator, new Date()) }, { status: 202 });
+}
+
+/** An approval claimed: the body it was requested with, whose it was, and who approved it. */
+export interface Approved {
+  row: ApprovalRow;
+  body: unknown;
+  requester: Operator;
+  approver: Operator;
+}
+
+interface DecisionContext {
+  server: ConsoleServer;
+  route: { name: string; permission: Permission };
+  request: Request;
+  requestId: string;
+  operator: Operator;
+  id: string;
+  /** The route's body schema: the stored body is checked with it again before it is claimed. */
+  schema?: z.core.$ZodType<unknown>;
+}
+
+/**
+ * A decision on a request for this route's action, sent to the route itself (`?approval=<id>`), so
+ * that the one who decides holds the route's own permission in its own environment. Rejecting and
+ * withdrawing end the request (on record) and answer it; approving (after a recent authentication,
+ * never by whoever asked) claims it in one conditional update and hands back the body it was
+ * requested with, which the route frame then carries out like any request, once.
+ */
+export async function decideApproval(
+  context: DecisionContext,
+): Promise<{ answer: Response } | { approved: Approved }> {
+  const { server, operator, id } = context;
+  const db = server.database.db;
+  const decision = z.safeParse(approvalDecisionSchema, await readJson(context.request));
+  if (!decision.success) throw invalidRequest(fieldErrors(decision.error));
+  const row = await findApprovalRequest(db, id);
+  // Bound to the route and the URL it was requested at: no other route carries it out.
+  if (!row || row.route_name !== context.route.name || row.path !== new URL(context.request.url).pathname)
+    throw new ConsoleError('not_found', 'No approval request has that id.');
+  const { decision: kind } = decision.data;
+  if (kind !== 'withdraw') {
+    requireRecentAuthentication(operator, 'privileges', server.config);
+    if (row.requested_by === operator.id)
+      throw new ConsoleError('forbidden', 'You asked for this: another operator must approve or reject it.');
+  }
+  const now = new Date();
+  if (stateOf(row, now) !== 'pending')
+    throw new ConsoleError('conflict', `This request is ${stateOf(row, now)}: it can no longer be decided.`);
+  if (kind === 'approve') {
+    const requester = await requesterOf(server, row);
+    const stored = requestedBody(row, server.jobs.vault);
+    const checked = context.schema ? z.safeParse(context.schema, stored) : { success: true, data: stored };
+    if (!checked.success)
+      throw new ConsoleError('conflict', 'This request can no longer be carried out as asked.');
+    const body = checked.data;
+    const reason = decision.data.reason || null;
+    if (!(await claimApproval(db, id, operator, reason, now)))
+      throw new ConsoleError(
+        'conflict',
+        'This request has just been decided by someone else, or has expired.',
+      );
+    return { approved: { row, body, requester, approver: operator } };
+  }
+  const reason = kind === 'reject' ? decision.data.reason : null;
+  const action: AuditAction = kind === 'reject' ? 'approval.reject' : 'approval.withdraw';
+  await server.auditLog.audited(
+    {
+      action,
+      environment: row.environment as Environment | null,
+      operator: { id: operator.id, email: operator.email },
+      requestId: context.requestId,
+      detail: `${row.action}: ${row.subject}; asked by ${row.requested_by_email}${reason ? `; reason: ${reason}` : ''}`,
+    },
+    async () => {
+      const state = kind === 'reject' ? 'rejected' : 'withdrawn';
+      if (!(await endApproval(db, id, { state, by: operator, reason }, now)))
+        throw new ConsoleError(
+          'conflict',
+          kind === 'withdraw'
+            ? 'Only whoever asked may withdraw a request, while it is pending.'
+            : 'This request has just been decided by someone else, or has expired.',
+        );
+    },
+  );
+  return { answer: await decidedAnswer(server, id, operator) };
+}
+
+/** The requester, still allowed to do the action (not disabled, role not lowered meanwhile). */
+async function requesterOf(server: ConsoleServer, row: ApprovalRow): Promise<Operator> {
+  const user = await server.database.db
+    .selectFrom('user')
+    .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled'])
+    .where('id', '=', row.requested_by)
+    .executeTakeFirst();
+  const role = parseRole(user?.role);
+  if (!user || user.banned === true || user.banned === 1 || !can(role, row.permission as Permission))
+    throw new ConsoleError(
+      'conflict',
+      `${row.requested_by_email} may no longer do this: reject the request.`,
+    );
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role,
+    twoFactorEnabled: user.twoFactorEnabled === true || user.twoFactorEnabled === 1,
+    passkeys: 0,
+    // Not a session of theirs: the action runs on their behalf, no step-up or session of theirs used.
+    session: { id: '', signInMethod: 'password', authenticatedAt: 0, secondFactorProved: false },
+  };
+}
+
+/** The entry of an approved action names who approved it, beside its requester as the operator. */
+export function approvalNote(approved: Approved, detail: string | null | undefined): string {
+  const reason = approved.row.decision_reason ? `: ${approved.row.decision_reason}` : '';
+  const note = `approved by ${approved.approver.email} (asked by ${approved.requester.email}: ${approved.row.reason}; approval ${approved.row.id}${reason})`;
+  return detail ? `${detail}; ${note}` : note;
+}
+
+/** Settles an approved request with its action's outcome and answers it, the action's answer beside. */
+export async function settleApproved(
+  server: ConsoleServer,
+  approved: Approved,
+  outcome: string,
+  result?: unknown,
+): Promise<Response> {
+  await settleApproval(server.database.db, approved.row.id, outcome);
+  const answer = await decidedAnswer(server, approved.row.id, approved.approver);
+  const body = (await answer.json()) as object;
+  const shown = result instanceof Response ? await result.json().catch(() => undefined) : result;
+  return Response.json({ ...body, ...(shown === undefined ? {} : { result: shown }) });
+}
+
+async function decidedAnswer(server: ConsoleServer, id: string, reader: Operator): Promise<Response> {
+  const row = await findApprovalRequest(server.database.db, id);
+  if (!row) throw new ConsoleError('not_found', 'No approval request has that id.');
+  return Response.json({ approval: toApprovalView(row, reader, new Date()) });
+}
