@@ -77,6 +77,7 @@ describe('the audit stream and the chain', () => {
     const seal = accepted.at(-1);
     expect(seal).toMatchObject({ idempotency_key: 'seal:1', entry_count: 3 });
     expect(seal?.signature).toEqual(expect.any(String));
-    expect((seal?.manifest as { entries: unknown[] }).entries).toHaveLength(3);
+    const manifest = seal?.manifest as { entries: unknown[] } | undefined;
+    expect(manifest?.entries).toHaveLength(3);
   });
 });

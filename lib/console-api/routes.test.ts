@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalRoutes } from '@/lib/approvals/routes';
 import { approvalWaitingRoutes } from '@/lib/approvals/waiting-route';
 import { auditRoutes } from '@/lib/audit/routes';
+import { auditChainRoutes } from '@/lib/audit-chain/routes';
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { directoryRoutes } from '@/lib/directory/routes';
 import { invitationRoutes } from '@/lib/invitations/routes';
@@ -18,6 +19,7 @@ const featureRoutes = [
   approvalRoutes,
   approvalWaitingRoutes,
   auditRoutes,
+  auditChainRoutes,
   directoryRoutes,
   invitationRoutes,
   jobRoutes,

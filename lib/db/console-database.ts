@@ -165,10 +165,7 @@ interface UsedCodeTable {
   expires_at: string;
 }
 
-/**
- * The audit log's stream (lib/audit-stream): one row per stream, holding its lease (which console
- * sends) and how delivery went. While a row exists, every audit entry is also written to the outbox.
- */
+/** The audit log's stream (lib/audit-stream): its lease and how delivery went; while it exists, entries go to the outbox too. */
 interface AuditStreamTable {
   name: string;
   lease_owner: string | null;
@@ -223,10 +220,7 @@ interface ScimGroupMemberTable {
   user_id: string;
 }
 
-/**
- * An action waiting for a second person (lib/approvals): its body without its secret part, which is
- * sealed (lib/jobs/vault.ts's TokenVault) and erased when the request ends.
- */
+/** An action waiting for a second person (lib/approvals): its body; its secret part sealed, erased when it ends. */
 interface ApprovalRequestTable {
   id: string;
   action: string;
