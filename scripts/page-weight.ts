@@ -39,7 +39,8 @@ export const GZIP_LEVEL = 9;
 export const ALLOWANCES: Allowances = {
   emptyPageKB: 133,
   pagesKB: {
-    '/[environment]/new': 68,
+    // 68 until the two-person approval's answer (202, followed by the route client) came to every page.
+    '/[environment]/new': 69,
     '/account': 68,
     '/operators': 70,
   },
