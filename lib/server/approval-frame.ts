@@ -27,7 +27,7 @@ import { requireRecentAuthentication } from '@/lib/two-factor/step-up';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { invalidRequest } from './errors';
 import type { ConsoleServer, Operator } from './index';
-import { readJson } from './request-body';
+import { readBodyText, readJson } from './request-body';
 
 /**
  * How a route's action is subject to two-person approval (CONSOLE_REQUIRE_APPROVAL): which policy
@@ -40,6 +40,11 @@ export interface RouteApproval<Body, Subject> {
   subject: (body: Body, subject: Subject) => string;
   /** Fields sealed while the request waits (the token a delete presents), never shown. */
   secretFields?: readonly string[];
+  /**
+   * What the approver is shown of the approved action's answer: a new admin's invitation link is
+   * never theirs (they could accept it and hold a second admin). The whole answer when unsaid.
+   */
+  approverSees?: (answer: never) => unknown;
 }
 
 /** The approval a request's URL names (`?approval=<id>`): a decision on it, not the action itself. */
@@ -64,6 +69,27 @@ export async function readBodyWithReason<Body>(
   const parsed = z.safeParse(schema, rest);
   if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
   return { body: parsed.data, reason };
+}
+
+/**
+ * The requester's reason for a route that reads no body of its own (an invitation sent again):
+ * `{ approvalReason }` when one is sent as JSON; nothing when the request carries no body.
+ */
+export async function readReasonAlone(request: Request, limit: number | undefined): Promise<unknown> {
+  const json = /^application\/json\s*(?:;|$)/i.test(request.headers.get('content-type') ?? '');
+  if (request.body === null || !json) return undefined;
+  const text = await readBodyText(request, limit);
+  if ('tooLarge' in text) throw new ConsoleError('body_too_large', 'The request is too large.');
+  if (text.text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.text);
+  } catch {
+    throw new ConsoleError('invalid_request', 'The request body is not valid JSON.');
+  }
+  const parsed = z.safeParse(z.strictObject({ [APPROVAL_REASON_FIELD]: z.unknown() }), value);
+  if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
+  return parsed.data[APPROVAL_REASON_FIELD];
 }
 
 interface RequestContext<Body, Subject> {
@@ -260,11 +286,13 @@ export async function settleApproved(
   approved: Approved,
   outcome: string,
   result?: unknown,
+  approverSees?: (answer: never) => unknown,
 ): Promise<Response> {
   await settleApproval(server.database.db, approved.row.id, outcome);
   const answer = await decidedAnswer(server, approved.row.id, approved.approver);
   const body = (await answer.json()) as object;
-  const shown = result instanceof Response ? await result.json().catch(() => undefined) : result;
+  const whole = result instanceof Response ? await result.json().catch(() => undefined) : result;
+  const shown = whole !== undefined && approverSees ? approverSees(whole as never) : whole;
   return Response.json({ ...body, ...(shown === undefined ? {} : { result: shown }) });
 }
 

@@ -13,6 +13,7 @@ import {
   decideApproval,
   type RouteApproval,
   readBodyWithReason,
+  readReasonAlone,
   requestApproval,
   settleApproved,
 } from './approval-frame';
@@ -66,6 +67,12 @@ export type RouteSpec<Path extends string, Body, Result, Subject = undefined> = 
    * not on record. A refusal before it is known is on record only for a route without one.
    */
   load?: (context: LoadContext<Body, PathParams<Path>>) => Promise<Subject>;
+  /**
+   * A refusal known once the subject is read (a directory-managed operator): checked before any
+   * step-up or approval request, so that nothing waits for a second person that can only fail; on
+   * record like the action's other refusals.
+   */
+  check?: (body: Body, subject: Subject) => void;
   /** The environment of a route whose URL names none (a job's): where its step-up and entry are. */
   environmentOf?: (subject: Subject) => Environment;
   audit?: ActionAudit<Body, Result, Subject>;
@@ -199,6 +206,12 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         } catch (error) {
           throw await refuse(operator, error);
         }
+      } else if (spec.approval) {
+        try {
+          reason = await readReasonAlone(request, spec.maxBodyBytes);
+        } catch (error) {
+          throw await refuse(operator, error);
+        }
       }
       const actor = approved?.requester ?? operator;
       // Once claimed, an approval is settled with its action's outcome, whatever it is.
@@ -211,6 +224,12 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         subject = await spec.load({ server, operator: actor, body, params }).catch(failed);
         environment = spec.environmentOf?.(subject) ?? environment;
         filedUnder = audit?.filedUnder?.(subject) ?? null;
+        try {
+          spec.check?.(body, subject);
+        } catch (error) {
+          if (approved) await failed(error).catch(() => undefined);
+          throw await refuse(operator, error);
+        }
       }
       const stepUp = stepUpScope(
         typeof spec.stepUp === 'function' ? spec.stepUp(body) : spec.stepUp,
@@ -279,7 +298,9 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
           },
         })
         .catch(failed);
-      return approved ? settleApproved(server, approved, 'success', result) : respond(result);
+      return approved
+        ? settleApproved(server, approved, 'success', result, spec.approval?.approverSees)
+        : respond(result);
     });
 }
 
