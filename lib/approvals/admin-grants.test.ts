@@ -164,3 +164,32 @@ describe('granting admin under the policy', () => {
     );
   });
 });
+
+describe('a refused decision', () => {
+  it('is on record with its code: its requester approving, a request decided or expired', async () => {
+    const email = 'refusals@grants.example';
+    const asked = await createRoute(
+      send(harness.adminCookie, '/api/operators', { email, name: email, role: 'admin', approvalReason: 'x' }),
+      params({}),
+    );
+    const { approval } = (await asked.json()) as Pending;
+    const decide = (cookie: string) =>
+      createRoute(
+        send(cookie, `/api/operators?approval=${approval.id}`, { decision: 'approve' }),
+        params({}),
+      );
+    expect((await decide(harness.adminCookie)).status).toBe(403);
+    await db
+      .updateTable('approval_request')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', approval.id)
+      .execute();
+    expect((await decide(approver)).status).toBe(409);
+    const { events } = await listAuditEvents(server.database, { action: 'approval.approve' });
+    const mine = events.filter((event) => event.detail?.includes(approval.id));
+    expect(mine.map((event) => `${event.operator_email} ${event.outcome}`).sort()).toEqual(
+      [`${harness.admin.email} forbidden`, 'approver@grants.example conflict'].sort(),
+    );
+    expect(mine[0]?.detail).toContain(`new operator ${email} as admin`);
+  });
+});

@@ -201,6 +201,67 @@ export async function decideApproval(
   if (!row || row.route_name !== context.route.name || row.path !== new URL(context.request.url).pathname)
     throw new ConsoleError('not_found', 'No approval request has that id.');
   const { decision: kind } = decision.data;
+  const action: AuditAction =
+    kind === 'approve' ? 'approval.approve' : kind === 'reject' ? 'approval.reject' : 'approval.withdraw';
+  const asked = `${row.action}: ${row.subject}; asked by ${row.requested_by_email}`;
+  // A refused decision (its requester approving, a stale sign-in, a request decided or expired) is
+  // on record with its code, so that attempts show as well as decisions.
+  const refused = async (error: unknown): Promise<never> => {
+    if (error instanceof ConsoleError)
+      await server.auditLog
+        .record({
+          action,
+          environment: row.environment as Environment | null,
+          operator: { id: operator.id, email: operator.email },
+          outcome: error.code,
+          requestId: context.requestId,
+          detail: `${asked}; approval ${row.id}`,
+        })
+        .catch(() => undefined);
+    throw error;
+  };
+  try {
+    const approved = await checkDecision(context, row, decision.data);
+    if (approved) return { approved };
+  } catch (error) {
+    return refused(error);
+  }
+  const now = new Date();
+  const reason = kind === 'reject' ? decision.data.reason : null;
+  await server.auditLog.audited(
+    {
+      action,
+      environment: row.environment as Environment | null,
+      operator: { id: operator.id, email: operator.email },
+      requestId: context.requestId,
+      detail: `${asked}${reason ? `; reason: ${reason}` : ''}`,
+    },
+    async () => {
+      const state = kind === 'reject' ? 'rejected' : 'withdrawn';
+      if (!(await endApproval(db, id, { state, by: operator, reason }, now)))
+        throw new ConsoleError(
+          'conflict',
+          kind === 'withdraw'
+            ? 'Only whoever asked may withdraw a request, while it is pending.'
+            : 'This request has just been decided by someone else, or has expired.',
+        );
+    },
+  );
+  return { answer: await decidedAnswer(server, id, operator) };
+}
+
+/**
+ * Whether the decision may be made: the decider stepped up and is not the requester (withdrawing
+ * aside), the request is pending; an approval is claimed here and answered, with the body it was
+ * requested with. Null for a reject or withdraw that may go ahead.
+ */
+async function checkDecision(
+  context: DecisionContext,
+  row: ApprovalRow,
+  decision: z.infer<typeof approvalDecisionSchema>,
+): Promise<Approved | null> {
+  const { server, operator, id } = context;
+  const kind = decision.decision;
   if (kind !== 'withdraw') {
     requireRecentAuthentication(operator, 'privileges', server.config);
     if (row.requested_by === operator.id)
@@ -216,36 +277,15 @@ export async function decideApproval(
     if (!checked.success)
       throw new ConsoleError('conflict', 'This request can no longer be carried out as asked.');
     const body = checked.data;
-    const reason = decision.data.reason || null;
-    if (!(await claimApproval(db, id, operator, reason, now)))
+    const reason = decision.reason || null;
+    if (!(await claimApproval(server.database.db, id, operator, reason, now)))
       throw new ConsoleError(
         'conflict',
         'This request has just been decided by someone else, or has expired.',
       );
-    return { approved: { row, body, requester, approver: operator } };
+    return { row, body, requester, approver: operator };
   }
-  const reason = kind === 'reject' ? decision.data.reason : null;
-  const action: AuditAction = kind === 'reject' ? 'approval.reject' : 'approval.withdraw';
-  await server.auditLog.audited(
-    {
-      action,
-      environment: row.environment as Environment | null,
-      operator: { id: operator.id, email: operator.email },
-      requestId: context.requestId,
-      detail: `${row.action}: ${row.subject}; asked by ${row.requested_by_email}${reason ? `; reason: ${reason}` : ''}`,
-    },
-    async () => {
-      const state = kind === 'reject' ? 'rejected' : 'withdrawn';
-      if (!(await endApproval(db, id, { state, by: operator, reason }, now)))
-        throw new ConsoleError(
-          'conflict',
-          kind === 'withdraw'
-            ? 'Only whoever asked may withdraw a request, while it is pending.'
-            : 'This request has just been decided by someone else, or has expired.',
-        );
-    },
-  );
-  return { answer: await decidedAnswer(server, id, operator) };
+  return null;
 }
 
 /** The requester, still allowed to do the action (not disabled, role not lowered meanwhile). */
