@@ -193,3 +193,68 @@ describe('a refused decision', () => {
     expect(mine[0]?.detail).toContain(`new operator ${email} as admin`);
   });
 });
+
+describe('a flood of requests', () => {
+  const listRoute = async () => (await import('@/app/api/approvals/route')).GET;
+
+  it('refuses a second request the same as one already waiting (409)', async () => {
+    const { id } = await harness.addOperator('twice@grants.example', 'support', PASSWORD);
+    const ask = (reason: string) =>
+      updateRoute(
+        send(harness.adminCookie, `/api/operators/${id}`, { role: 'admin', approvalReason: reason }, 'PATCH'),
+        params({ id }),
+      );
+    expect((await ask('on call')).status).toBe(202);
+    const again = await ask('on call, really');
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { message: string } }).error.message).toContain(
+      'already waiting',
+    );
+    const pending = await db
+      .selectFrom('approval_request')
+      .select('id')
+      .where('subject', '=', 'twice@grants.example as admin')
+      .execute();
+    expect(pending).toHaveLength(1);
+  });
+
+  it('hides no pending request from its approvers behind newer ones', async () => {
+    const { id } = await harness.addOperator('hidden@grants.example', 'support', PASSWORD);
+    const asked = await updateRoute(
+      send(harness.adminCookie, `/api/operators/${id}`, { role: 'admin', approvalReason: 'real' }, 'PATCH'),
+      params({ id }),
+    );
+    const { approval } = (await asked.json()) as Pending;
+    const { recordApprovalRequest } = await import('@/lib/approvals/store');
+    const later = Date.now() + 60_000;
+    for (let index = 0; index < 101; index += 1) {
+      const flood = await recordApprovalRequest(
+        db,
+        server.jobs.vault,
+        {
+          action: 'grant-admin',
+          environment: null,
+          routeName: 'operators.update',
+          method: 'PATCH',
+          path: `/api/operators/flood-${index}`,
+          permission: 'operators:manage',
+          subject: `flood ${index}`,
+          body: { role: 'admin' },
+          secret: null,
+          reason: 'flood',
+          requestedBy: { id: 'nobody', email: 'flood@grants.example' },
+          expiresAt: new Date(later + 3_600_000),
+        },
+        new Date(later + index),
+      );
+      await db.updateTable('approval_request').set({ state: 'rejected' }).where('id', '=', flood).execute();
+    }
+    const list = await (await listRoute())(
+      new Request(`${origin}/api/approvals`, { headers: { origin, cookie: approver } }),
+      params({}),
+    );
+    const { approvals, waiting } = (await list.json()) as { approvals: { id: string }[]; waiting: number };
+    expect(approvals.map((each) => each.id)).toContain(approval.id);
+    expect(waiting).toBeGreaterThanOrEqual(1);
+  });
+});

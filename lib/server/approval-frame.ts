@@ -12,6 +12,7 @@ import {
   claimApproval,
   endApproval,
   findApprovalRequest,
+  findPendingLike,
   recordApprovalRequest,
   requestedBody,
   settleApproval,
@@ -27,7 +28,7 @@ import { requireRecentAuthentication } from '@/lib/two-factor/step-up';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { invalidRequest } from './errors';
 import type { ConsoleServer, Operator } from './index';
-import { readBodyText, readJson } from './request-body';
+import { readJson } from './request-body';
 
 /**
  * How a route's action is subject to two-person approval (CONSOLE_REQUIRE_APPROVAL): which policy
@@ -50,46 +51,6 @@ export interface RouteApproval<Body, Subject> {
 /** The approval a request's URL names (`?approval=<id>`): a decision on it, not the action itself. */
 export function approvalIdOf(request: Request): string | null {
   return new URL(request.url).searchParams.get('approval');
-}
-
-/** The body of a route that may need approval: the action's fields, and the requester's reason. */
-export async function readBodyWithReason<Body>(
-  request: Request,
-  schema: z.core.$ZodType<Body>,
-  limit: number | undefined,
-): Promise<{ body: Body; reason: unknown }> {
-  const value = await readJson(request, limit);
-  let reason: unknown;
-  let rest = value;
-  if (value && typeof value === 'object' && !Array.isArray(value) && APPROVAL_REASON_FIELD in value) {
-    const { [APPROVAL_REASON_FIELD]: given, ...others } = value as Record<string, unknown>;
-    reason = given;
-    rest = others;
-  }
-  const parsed = z.safeParse(schema, rest);
-  if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
-  return { body: parsed.data, reason };
-}
-
-/**
- * The requester's reason for a route that reads no body of its own (an invitation sent again):
- * `{ approvalReason }` when one is sent as JSON; nothing when the request carries no body.
- */
-export async function readReasonAlone(request: Request, limit: number | undefined): Promise<unknown> {
-  const json = /^application\/json\s*(?:;|$)/i.test(request.headers.get('content-type') ?? '');
-  if (request.body === null || !json) return undefined;
-  const text = await readBodyText(request, limit);
-  if ('tooLarge' in text) throw new ConsoleError('body_too_large', 'The request is too large.');
-  if (text.text.trim() === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text.text);
-  } catch {
-    throw new ConsoleError('invalid_request', 'The request body is not valid JSON.');
-  }
-  const parsed = z.safeParse(z.strictObject({ [APPROVAL_REASON_FIELD]: z.unknown() }), value);
-  if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
-  return parsed.data[APPROVAL_REASON_FIELD];
 }
 
 interface RequestContext<Body, Subject> {
@@ -127,6 +88,17 @@ export async function requestApproval<Body, Subject>(
     delete kept[field];
   }
   const now = new Date();
+  const path = new URL(context.request.url).pathname;
+  const waiting = await findPendingLike(
+    server.database.db,
+    { routeName: context.route.name, path, body: kept },
+    now,
+  );
+  if (waiting)
+    throw new ConsoleError(
+      'conflict',
+      `The same request is already waiting for approval (asked by ${waiting.requested_by_email}): approve, reject or withdraw that one.`,
+    );
   const what = approval.subject(body, subject);
   const id = await server.auditLog.audited(
     {
@@ -146,7 +118,7 @@ export async function requestApproval<Body, Subject>(
           environment,
           routeName: context.route.name,
           method: context.route.method,
-          path: new URL(context.request.url).pathname,
+          path,
           permission: context.route.permission,
           subject: what,
           body: kept,

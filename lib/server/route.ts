@@ -6,14 +6,13 @@ import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { hasRole, type Permission } from '@/lib/roles';
 import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
+import { readBodyWithReason, readReasonAlone } from './approval-body';
 import {
   type Approved,
   approvalIdOf,
   approvalNote,
   decideApproval,
   type RouteApproval,
-  readBodyWithReason,
-  readReasonAlone,
   requestApproval,
   settleApproved,
 } from './approval-frame';
@@ -259,7 +258,15 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
           body,
           subject,
         };
-        const pending = await requestApproval({ ...context, environment, reason, facts: requestFacts() });
+        // A refusal here (no reason, the same request already waiting) is on record like any other.
+        const pending = await requestApproval({
+          ...context,
+          environment,
+          reason,
+          facts: requestFacts(),
+        }).catch(async (error) => {
+          throw await refuse(operator, error);
+        });
         if (pending) return pending;
       }
       const noted: AuditFacts = {};
