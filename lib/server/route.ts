@@ -6,7 +6,7 @@ import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { hasRole, type Permission } from '@/lib/roles';
 import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
-import { readBodyWithReason, readReasonAlone } from './approval-body';
+import { readBodyWithReason } from './approval-body';
 import {
   type Approved,
   approvalIdOf,
@@ -202,12 +202,6 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
           if (spec.approval)
             ({ body, reason } = await readBodyWithReason(request, spec.body, spec.maxBodyBytes));
           else body = await parseJson(request, spec.body, spec.maxBodyBytes);
-        } catch (error) {
-          throw await refuse(operator, error);
-        }
-      } else if (spec.approval) {
-        try {
-          reason = await readReasonAlone(request, spec.maxBodyBytes);
         } catch (error) {
           throw await refuse(operator, error);
         }
