@@ -237,3 +237,52 @@ test('two approvers press Approve at once on two consoles: the delete is done on
   expect(answers.map((answer) => answer.status()).sort()).toEqual([200, 409]);
   expect(await deleteEntries(id)).toHaveLength(1);
 });
+
+test('making someone admin on the operators page asks for a reason and waits; approved, it is done', async ({
+  browser,
+}) => {
+  const promoted = {
+    email: 'promoted@approvals.example',
+    name: 'Promoted',
+    password: 'promoted-password',
+    role: 'viewer' as const,
+  };
+  const { id } = await inviteAndAccept(await context(ports.a, sessions.requester), promoted, origin(ports.a));
+  const requester = await signedInPage(browser, ports.a, adminCredentials);
+  await requester.goto(`${origin(ports.a)}/operators`);
+  const row = requester.getByTestId('operator-row').filter({ hasText: promoted.email });
+  await row.getByLabel(`Role of ${promoted.email}`).selectOption('admin');
+  await row.getByRole('button', { name: 'Change role' }).click();
+  const dialog = requester.getByRole('dialog');
+  await dialog.getByLabel('Reason (another operator reads it)').fill('Joins the on-call rota');
+  await dialog.getByRole('button', { name: 'Ask for approval' }).click();
+  const state = row.getByTestId('approval-state');
+  await expect(state).toContainText('Waiting for approval by another operator');
+  const [pending] = await queryDatabase<{ id: string }>(
+    database,
+    `select id from approval_request where path = $1 and state = 'pending'`,
+    [`/api/operators/${id}`],
+  );
+  const approved = await (await context(ports.b, sessions.first)).patch(
+    `/api/operators/${id}?approval=${pending?.id}`,
+    { data: { decision: 'approve' } },
+  );
+  expect(approved.status()).toBe(200);
+  await expect(state).toContainText(`Approved by ${firstApprover.email} and done.`, { timeout: 15_000 });
+
+  // Adding an operator as admin asks for the reason too: nobody is invited until approved.
+  const form = requester.getByRole('form', { name: 'Add an operator' });
+  await form.getByLabel('Email').fill('new-admin@approvals.example');
+  await form.getByLabel('Name').fill('New Admin');
+  await form.getByLabel('Role').selectOption('admin');
+  await form.getByRole('button', { name: 'Invite operator' }).click();
+  const asked = requester.getByRole('dialog');
+  await asked.getByLabel('Reason (another operator reads it)').fill('A second admin for nights');
+  await asked.getByRole('button', { name: 'Ask for approval' }).click();
+  await expect(form.getByTestId('approval-state')).toContainText('Waiting for approval by another operator');
+  const added = await queryDatabase(database, `select id from "user" where email = $1`, [
+    'new-admin@approvals.example',
+  ]);
+  expect(added).toHaveLength(0);
+  await requester.context().close();
+});

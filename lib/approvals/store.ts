@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
-import { can, type Permission, type Role } from '@/lib/roles';
+import { can, type Permission, permissionMinimumRole, type Role } from '@/lib/roles';
 import type { ApprovalAction, ApprovalState, ApprovalView } from './contract';
 
 /** What seals a request's secret part: lib/jobs/vault.ts's TokenVault. */
@@ -161,24 +161,59 @@ export function expireApprovals(db: ConsoleDb, now: Date) {
 }
 
 const LISTED = 100;
+/** Pending requests listed at most: a flood of them cannot hide one from its approvers' count. */
+const PENDING_LISTED = 1000;
 
 /**
- * The requests a reader may decide or asked for, newest first (pending ones first), and how many of
- * them wait for the reader's decision. Reading writes nothing: a pending request past its expiry
- * reads `expired` until the sweep ends it.
+ * The requests a reader may decide or asked for, pending ones first (all of them, up to a bound far
+ * above any real day), then the newest decided ones, and how many wait for the reader's decision:
+ * what the reader may see is chosen in SQL, so that others' requests never push theirs out. Reading
+ * writes nothing: a pending request past its expiry reads `expired` until the sweep ends it.
  */
 export async function listApprovals(db: ConsoleDb, reader: ApprovalReader, now: Date) {
-  const rows = await db
+  const allowed = (Object.keys(permissionMinimumRole) as Permission[]).filter((permission) =>
+    can(reader.role, permission),
+  );
+  const visible = db
     .selectFrom('approval_request')
     .selectAll()
-    .orderBy('requested_at', 'desc')
-    .limit(LISTED)
-    .execute();
-  const approvals = rows
-    .filter((row) => visibleTo(row, reader))
-    .map((row) => toApprovalView(row, reader, now))
-    .sort((a, b) => Number(b.state === 'pending') - Number(a.state === 'pending'));
+    .where((eb) =>
+      allowed.length > 0
+        ? eb.or([eb('requested_by', '=', reader.id), eb('permission', 'in', allowed)])
+        : eb('requested_by', '=', reader.id),
+    );
+  const [pending, decided] = await Promise.all([
+    visible
+      .where('state', '=', 'pending')
+      .where('expires_at', '>', now.toISOString())
+      .orderBy('requested_at', 'desc')
+      .limit(PENDING_LISTED)
+      .execute(),
+    visible
+      .where((eb) => eb.or([eb('state', '<>', 'pending'), eb('expires_at', '<=', now.toISOString())]))
+      .orderBy('requested_at', 'desc')
+      .limit(LISTED)
+      .execute(),
+  ]);
+  const approvals = [...pending, ...decided].map((row) => toApprovalView(row, reader, now));
   return { approvals, waiting: approvals.filter((view) => view.canDecide).length };
+}
+
+/** A pending request for the same action on the same thing (route, path and body): asking twice adds nothing. */
+export function findPendingLike(
+  db: ConsoleDb,
+  like: { routeName: string; path: string; body: Record<string, unknown> },
+  now: Date,
+) {
+  return db
+    .selectFrom('approval_request')
+    .select(['id', 'requested_by_email'])
+    .where('state', '=', 'pending')
+    .where('expires_at', '>', now.toISOString())
+    .where('route_name', '=', like.routeName)
+    .where('path', '=', like.path)
+    .where('body', '=', JSON.stringify(like.body))
+    .executeTakeFirst();
 }
 
 /** Its requester, and whoever may decide it, read a request; nobody else. */

@@ -43,6 +43,7 @@ export const auditActions = [
   'scim.group.update',
   'scim.group.delete',
   'approval.request',
+  'approval.approve',
   'approval.reject',
   'approval.withdraw',
   'approval.expire',

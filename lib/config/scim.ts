@@ -58,12 +58,18 @@ export const scimConfig = (settings: ParsedEnv<typeof scimEnv>): ScimConfig | nu
  * admins with no two-person approval in the console (the directory's own assignment is the only
  * control), and by its display name (a group renamed to it in the directory gives admin too).
  */
-export function scimStartupWarnings(scim: ScimConfig | null): string[] {
+export function scimStartupWarnings(scim: ScimConfig | null, grantAdminNeedsApproval = false): string[] {
   const adminGroups = [...(scim?.groupRoles ?? [])]
     .filter(([, role]) => role === 'admin')
     .map(([name]) => name);
   if (adminGroups.length === 0) return [];
+  const named = adminGroups.map((name) => `"${name}"`).join(', ');
   return [
+    ...(grantAdminNeedsApproval
+      ? [
+          `warning: CONSOLE_REQUIRE_APPROVAL names grant-admin, but SCIM_GROUP_ROLES maps ${named} to admin: the directory makes admins without a second person; the policy holds only for admins made in the console.`,
+        ]
+      : []),
     `warning: SCIM_GROUP_ROLES maps ${adminGroups.map((name) => `"${name}"`).join(', ')} to admin: the identity provider makes admins without the console's two-person approval (who may join that group in the directory is the control), and by display name: a group renamed to it in the directory gives its members admin.`,
   ];
 }

@@ -3,6 +3,7 @@
  * console routes' definitions (lib/console-api/define-route.ts), gathered with every feature's in
  * lib/console-api/routes.ts. Plain module: the browser imports it.
  */
+import * as z from 'zod/mini';
 import { defineRoute } from '@/lib/console-api/define-route';
 import {
   acceptedInvitationSchema,
@@ -21,6 +22,8 @@ export const invitationRoutes = {
     path: '/api/operators/[id]/invitation',
     permission: 'operators:manage',
     stepUp: 'always',
+    // Nothing of its own; where the policy covers it (an admin's link), the approval's reason.
+    body: z.strictObject({}),
     answer: invitationLinkSchema,
   }),
   /** Withdraws an invitation not yet accepted: the link stops working and the operator is removed. */

@@ -37,6 +37,15 @@ import { handleRequest } from '@/lib/server/request-frame';
 const INVITATION_PAGE = '/invitation';
 
 /**
+ * An invitation as an approver of it is shown it: never its link, which would let them accept it
+ * and hold the admin they approved. The link was emailed (SMTP_URL), or the requester or any admin
+ * sends a new one from the operators page.
+ */
+export function withoutLink({ link: _link, ...rest }: InvitationLink): Omit<InvitationLink, 'link'> {
+  return rest;
+}
+
+/**
  * A new link for the operator (earlier ones void), on record before it exists; with SMTP_URL, it is
  * emailed to them as well. The entry says whether the email went out (never the link): a failed
  * delivery is the admin's to read, not an error, and the link is answered either way.

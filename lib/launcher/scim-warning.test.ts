@@ -8,7 +8,11 @@ import { prepareOperatorSignIn } from './operator-sign-in';
 const database = await createTestDatabaseLocation('scim-warning');
 afterAll(() => database.dispose());
 
-const startingWith = async (groupRoles: string) => {
+const startingWith = async (
+  groupRoles: string,
+  approval: Record<string, string> = {},
+  about = 'SCIM_GROUP_ROLES',
+) => {
   const lines: string[] = [];
   const config = parseConfig({
     ...database.env,
@@ -16,9 +20,10 @@ const startingWith = async (groupRoles: string) => {
     CONSOLE_ADMIN_PASSWORD: 'scim-warning-admin-password',
     SCIM_TOKEN: 's'.repeat(32),
     SCIM_GROUP_ROLES: groupRoles,
+    ...approval,
   });
   await prepareOperatorSignIn(config, (line) => lines.push(line));
-  return lines.filter((line) => line.includes('SCIM_GROUP_ROLES'));
+  return lines.filter((line) => line.includes(about));
 };
 
 describe('starting the console with SCIM', () => {
@@ -28,5 +33,15 @@ describe('starting the console with SCIM', () => {
     expect(warned[0]).toMatch(/^warning: SCIM_GROUP_ROLES maps "console admins" to admin/);
     expect(warned[0]).toContain('without the console');
     expect(await startingWith('Console Support=support')).toEqual([]);
+  });
+
+  it('says the directory makes admins without a second person when grant-admin needs approval', async () => {
+    const policy = { CONSOLE_REQUIRE_APPROVAL: 'grant-admin' };
+    const warned = await startingWith('Console Admins=admin', policy, 'CONSOLE_REQUIRE_APPROVAL');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/^warning: CONSOLE_REQUIRE_APPROVAL names grant-admin/);
+    expect(warned[0]).toContain('the directory makes admins without a second person');
+    expect(await startingWith('Console Admins=admin', {}, 'CONSOLE_REQUIRE_APPROVAL')).toEqual([]);
+    expect(await startingWith('Console Support=support', policy, 'CONSOLE_REQUIRE_APPROVAL')).toEqual([]);
   });
 });

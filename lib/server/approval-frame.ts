@@ -12,6 +12,7 @@ import {
   claimApproval,
   endApproval,
   findApprovalRequest,
+  findPendingLike,
   recordApprovalRequest,
   requestedBody,
   settleApproval,
@@ -40,30 +41,16 @@ export interface RouteApproval<Body, Subject> {
   subject: (body: Body, subject: Subject) => string;
   /** Fields sealed while the request waits (the token a delete presents), never shown. */
   secretFields?: readonly string[];
+  /**
+   * What the approver is shown of the approved action's answer: a new admin's invitation link is
+   * never theirs (they could accept it and hold a second admin). The whole answer when unsaid.
+   */
+  approverSees?: (answer: never) => unknown;
 }
 
 /** The approval a request's URL names (`?approval=<id>`): a decision on it, not the action itself. */
 export function approvalIdOf(request: Request): string | null {
   return new URL(request.url).searchParams.get('approval');
-}
-
-/** The body of a route that may need approval: the action's fields, and the requester's reason. */
-export async function readBodyWithReason<Body>(
-  request: Request,
-  schema: z.core.$ZodType<Body>,
-  limit: number | undefined,
-): Promise<{ body: Body; reason: unknown }> {
-  const value = await readJson(request, limit);
-  let reason: unknown;
-  let rest = value;
-  if (value && typeof value === 'object' && !Array.isArray(value) && APPROVAL_REASON_FIELD in value) {
-    const { [APPROVAL_REASON_FIELD]: given, ...others } = value as Record<string, unknown>;
-    reason = given;
-    rest = others;
-  }
-  const parsed = z.safeParse(schema, rest);
-  if (!parsed.success) throw invalidRequest(fieldErrors(parsed.error));
-  return { body: parsed.data, reason };
 }
 
 interface RequestContext<Body, Subject> {
@@ -101,6 +88,17 @@ export async function requestApproval<Body, Subject>(
     delete kept[field];
   }
   const now = new Date();
+  const path = new URL(context.request.url).pathname;
+  const waiting = await findPendingLike(
+    server.database.db,
+    { routeName: context.route.name, path, body: kept },
+    now,
+  );
+  if (waiting)
+    throw new ConsoleError(
+      'conflict',
+      `The same request is already waiting for approval (asked by ${waiting.requested_by_email}): approve, reject or withdraw that one.`,
+    );
   const what = approval.subject(body, subject);
   const id = await server.auditLog.audited(
     {
@@ -120,7 +118,7 @@ export async function requestApproval<Body, Subject>(
           environment,
           routeName: context.route.name,
           method: context.route.method,
-          path: new URL(context.request.url).pathname,
+          path,
           permission: context.route.permission,
           subject: what,
           body: kept,
@@ -175,6 +173,67 @@ export async function decideApproval(
   if (!row || row.route_name !== context.route.name || row.path !== new URL(context.request.url).pathname)
     throw new ConsoleError('not_found', 'No approval request has that id.');
   const { decision: kind } = decision.data;
+  const action: AuditAction =
+    kind === 'approve' ? 'approval.approve' : kind === 'reject' ? 'approval.reject' : 'approval.withdraw';
+  const asked = `${row.action}: ${row.subject}; asked by ${row.requested_by_email}`;
+  // A refused decision (its requester approving, a stale sign-in, a request decided or expired) is
+  // on record with its code, so that attempts show as well as decisions.
+  const refused = async (error: unknown): Promise<never> => {
+    if (error instanceof ConsoleError)
+      await server.auditLog
+        .record({
+          action,
+          environment: row.environment as Environment | null,
+          operator: { id: operator.id, email: operator.email },
+          outcome: error.code,
+          requestId: context.requestId,
+          detail: `${asked}; approval ${row.id}`,
+        })
+        .catch(() => undefined);
+    throw error;
+  };
+  try {
+    const approved = await checkDecision(context, row, decision.data);
+    if (approved) return { approved };
+  } catch (error) {
+    return refused(error);
+  }
+  const now = new Date();
+  const reason = kind === 'reject' ? decision.data.reason : null;
+  await server.auditLog.audited(
+    {
+      action,
+      environment: row.environment as Environment | null,
+      operator: { id: operator.id, email: operator.email },
+      requestId: context.requestId,
+      detail: `${asked}${reason ? `; reason: ${reason}` : ''}`,
+    },
+    async () => {
+      const state = kind === 'reject' ? 'rejected' : 'withdrawn';
+      if (!(await endApproval(db, id, { state, by: operator, reason }, now)))
+        throw new ConsoleError(
+          'conflict',
+          kind === 'withdraw'
+            ? 'Only whoever asked may withdraw a request, while it is pending.'
+            : 'This request has just been decided by someone else, or has expired.',
+        );
+    },
+  );
+  return { answer: await decidedAnswer(server, id, operator) };
+}
+
+/**
+ * Whether the decision may be made: the decider stepped up and is not the requester (withdrawing
+ * aside), the request is pending; an approval is claimed here and answered, with the body it was
+ * requested with. Null for a reject or withdraw that may go ahead.
+ */
+async function checkDecision(
+  context: DecisionContext,
+  row: ApprovalRow,
+  decision: z.infer<typeof approvalDecisionSchema>,
+): Promise<Approved | null> {
+  const { server, operator, id } = context;
+  const kind = decision.decision;
   if (kind !== 'withdraw') {
     requireRecentAuthentication(operator, 'privileges', server.config);
     if (row.requested_by === operator.id)
@@ -190,36 +249,15 @@ export async function decideApproval(
     if (!checked.success)
       throw new ConsoleError('conflict', 'This request can no longer be carried out as asked.');
     const body = checked.data;
-    const reason = decision.data.reason || null;
-    if (!(await claimApproval(db, id, operator, reason, now)))
+    const reason = decision.reason || null;
+    if (!(await claimApproval(server.database.db, id, operator, reason, now)))
       throw new ConsoleError(
         'conflict',
         'This request has just been decided by someone else, or has expired.',
       );
-    return { approved: { row, body, requester, approver: operator } };
+    return { row, body, requester, approver: operator };
   }
-  const reason = kind === 'reject' ? decision.data.reason : null;
-  const action: AuditAction = kind === 'reject' ? 'approval.reject' : 'approval.withdraw';
-  await server.auditLog.audited(
-    {
-      action,
-      environment: row.environment as Environment | null,
-      operator: { id: operator.id, email: operator.email },
-      requestId: context.requestId,
-      detail: `${row.action}: ${row.subject}; asked by ${row.requested_by_email}${reason ? `; reason: ${reason}` : ''}`,
-    },
-    async () => {
-      const state = kind === 'reject' ? 'rejected' : 'withdrawn';
-      if (!(await endApproval(db, id, { state, by: operator, reason }, now)))
-        throw new ConsoleError(
-          'conflict',
-          kind === 'withdraw'
-            ? 'Only whoever asked may withdraw a request, while it is pending.'
-            : 'This request has just been decided by someone else, or has expired.',
-        );
-    },
-  );
-  return { answer: await decidedAnswer(server, id, operator) };
+  return null;
 }
 
 /** The requester, still allowed to do the action (not disabled, role not lowered meanwhile). */
@@ -260,11 +298,13 @@ export async function settleApproved(
   approved: Approved,
   outcome: string,
   result?: unknown,
+  approverSees?: (answer: never) => unknown,
 ): Promise<Response> {
   await settleApproval(server.database.db, approved.row.id, outcome);
   const answer = await decidedAnswer(server, approved.row.id, approved.approver);
   const body = (await answer.json()) as object;
-  const shown = result instanceof Response ? await result.json().catch(() => undefined) : result;
+  const whole = result instanceof Response ? await result.json().catch(() => undefined) : result;
+  const shown = whole !== undefined && approverSees ? approverSees(whole as never) : whole;
   return Response.json({ ...body, ...(shown === undefined ? {} : { result: shown }) });
 }
 

@@ -6,13 +6,13 @@ import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { hasRole, type Permission } from '@/lib/roles';
 import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
+import { readBodyWithReason } from './approval-body';
 import {
   type Approved,
   approvalIdOf,
   approvalNote,
   decideApproval,
   type RouteApproval,
-  readBodyWithReason,
   requestApproval,
   settleApproved,
 } from './approval-frame';
@@ -66,6 +66,12 @@ export type RouteSpec<Path extends string, Body, Result, Subject = undefined> = 
    * not on record. A refusal before it is known is on record only for a route without one.
    */
   load?: (context: LoadContext<Body, PathParams<Path>>) => Promise<Subject>;
+  /**
+   * A refusal known once the subject is read (a directory-managed operator): checked before any
+   * step-up or approval request, so that nothing waits for a second person that can only fail; on
+   * record like the action's other refusals.
+   */
+  check?: (body: Body, subject: Subject) => void;
   /** The environment of a route whose URL names none (a job's): where its step-up and entry are. */
   environmentOf?: (subject: Subject) => Environment;
   audit?: ActionAudit<Body, Result, Subject>;
@@ -211,6 +217,12 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
         subject = await spec.load({ server, operator: actor, body, params }).catch(failed);
         environment = spec.environmentOf?.(subject) ?? environment;
         filedUnder = audit?.filedUnder?.(subject) ?? null;
+        try {
+          spec.check?.(body, subject);
+        } catch (error) {
+          if (approved) await failed(error).catch(() => undefined);
+          throw await refuse(operator, error);
+        }
       }
       const stepUp = stepUpScope(
         typeof spec.stepUp === 'function' ? spec.stepUp(body) : spec.stepUp,
@@ -240,7 +252,15 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
           body,
           subject,
         };
-        const pending = await requestApproval({ ...context, environment, reason, facts: requestFacts() });
+        // A refusal here (no reason, the same request already waiting) is on record like any other.
+        const pending = await requestApproval({
+          ...context,
+          environment,
+          reason,
+          facts: requestFacts(),
+        }).catch(async (error) => {
+          throw await refuse(operator, error);
+        });
         if (pending) return pending;
       }
       const noted: AuditFacts = {};
@@ -279,7 +299,9 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
           },
         })
         .catch(failed);
-      return approved ? settleApproved(server, approved, 'success', result) : respond(result);
+      return approved
+        ? settleApproved(server, approved, 'success', result, spec.approval?.approverSees)
+        : respond(result);
     });
 }
 

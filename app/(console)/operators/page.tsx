@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { policyCovers } from '@/lib/approvals/contract';
 import { listOperators } from '@/lib/operators/store';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
@@ -22,6 +23,8 @@ export default async function OperatorsPage() {
   const { server, operator: admin } = await pageContext('operators:manage');
   const operators = await listOperators(server);
   const now = new Date().toISOString();
+  // CONSOLE_REQUIRE_APPROVAL's grant-admin: making someone admin asks for a reason and waits.
+  const grantAdminNeedsApproval = policyCovers(server.config.approvals.rules, 'grant-admin', null);
 
   return (
     <div className="flex flex-col gap-8">
@@ -45,7 +48,7 @@ export default async function OperatorsPage() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <AddOperatorForm />
+          <AddOperatorForm adminNeedsApproval={grantAdminNeedsApproval} />
         </CardContent>
       </Card>
       <section aria-labelledby="operators-heading" className="flex flex-col gap-3">
@@ -87,9 +90,9 @@ export default async function OperatorsPage() {
               {operator.id === admin.id ? (
                 <span className="text-xs text-muted-foreground">you</span>
               ) : operator.invitationExpiresAt !== null ? (
-                <InvitationActions operator={operator} />
+                <InvitationActions operator={operator} grantAdminNeedsApproval={grantAdminNeedsApproval} />
               ) : (
-                <OperatorActions operator={operator} />
+                <OperatorActions operator={operator} grantAdminNeedsApproval={grantAdminNeedsApproval} />
               )}
             </li>
           ))}

@@ -1,5 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { inviteOperator } from '@/lib/invitations/server';
+import { inviteOperator, withoutLink } from '@/lib/invitations/server';
+import type { InvitationLink } from '@/lib/operators/contract';
 import { createOperator, listOperators } from '@/lib/operators/store';
 import { consoleRoute } from '@/lib/server/route';
 
@@ -19,6 +20,10 @@ export const POST = consoleRoute(
     approval: {
       action: (body) => (body.role === 'admin' ? 'grant-admin' : null),
       subject: (body) => `new operator ${body.email} as admin`,
+      approverSees: ({ invitation, ...rest }: { invitation: InvitationLink }) => ({
+        ...rest,
+        invitation: withoutLink(invitation),
+      }),
     },
   },
   async ({ request, operator, requestId, body, server }) => {

@@ -2,13 +2,16 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UserPlus } from 'lucide-react';
+import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import {
   type CreateOperatorRequest,
@@ -23,7 +26,19 @@ const fields = ['email', 'name', 'role'] as const;
 const selectClassName =
   'h-9 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30';
 
-export function AddOperatorForm() {
+/** Only where the policy makes granting admin wait for another operator: loaded then. */
+const ApprovalWaiting = dynamic(() =>
+  import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
+);
+
+/**
+ * Invites an operator. Where CONSOLE_REQUIRE_APPROVAL names grant-admin, adding one as admin asks for
+ * a reason first and then follows the request until another admin decides it.
+ */
+export function AddOperatorForm({ adminNeedsApproval = false }: { adminNeedsApproval?: boolean }) {
+  const [asking, setAsking] = useState<CreateOperatorRequest | null>(null);
+  const [reason, setReason] = useState('');
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
   // The link is kept only while its dialog is open: closing it drops the link from the page.
   const inviteButton = useRef<HTMLButtonElement>(null);
   const [added, setAdded] = useState<{ email: string; invitation: InvitationLink | null } | null>(null);
@@ -40,11 +55,24 @@ export function AddOperatorForm() {
       form.reset();
     },
     onError: (error) => {
+      setAsking(null);
+      if (error instanceof ApprovalRequested) {
+        setWaitingFor(error.approvalId);
+        form.reset();
+        return;
+      }
       for (const { name, message } of serverFieldErrors(error, fields)) form.setError(name, { message });
     },
   });
   const onSubmit = form.handleSubmit((values) => {
     setAdded(null);
+    setWaitingFor(null);
+    if (adminNeedsApproval && values.role === 'admin') {
+      create.reset();
+      setReason('');
+      setAsking(values);
+      return;
+    }
     create.mutate(values);
   });
 
@@ -74,7 +102,8 @@ export function AddOperatorForm() {
           )}
         </FormField>
       </div>
-      {create.isError ? (
+      {waitingFor ? <ApprovalWaiting approvalId={waitingFor} /> : null}
+      {create.isError && !(create.error instanceof ApprovalRequested) ? (
         <Alert variant="error" role="alert">
           {formErrorMessage(create.error)}
         </Alert>
@@ -90,6 +119,19 @@ export function AddOperatorForm() {
           {create.isPending ? 'Inviting…' : 'Invite operator'}
         </Button>
       </div>
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title={`Ask to add ${asking?.email ?? ''} as admin?`}
+        description="Granting admin waits for another admin's approval: nobody is invited until they approve. The approver is not shown the link: it is emailed if the console sends mail, otherwise send a new link from this page."
+        confirmLabel="Ask for approval"
+        pending={create.isPending}
+        pendingLabel="Asking…"
+        reason={{ label: 'Reason (another operator reads it)', value: reason, onChange: setReason }}
+        onConfirm={() => asking && create.mutate(Object.assign({ ...asking }, { approvalReason: reason }))}
+      />
       <InvitationLinkDialog
         email={added?.email ?? ''}
         invitation={added?.invitation ?? null}

@@ -1,17 +1,37 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
+import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { invitationRoutes } from '@/lib/invitations/routes';
 import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
-/** For an operator invited but not yet in: send a new link (the old one stops working), or withdraw it. */
-export function InvitationActions({ operator }: { operator: OperatorSummary }) {
+/** Only where the policy makes granting admin wait for another operator: loaded then. */
+const ApprovalWaiting = dynamic(() =>
+  import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
+);
+
+/**
+ * For an operator invited but not yet in: send a new link (the old one stops working), or withdraw
+ * it. A new link for an admin is granting admin: where the policy covers it, it asks for a reason
+ * and waits for another admin (who is not shown the link; the requester then sends it again).
+ */
+export function InvitationActions({
+  operator,
+  grantAdminNeedsApproval = false,
+}: {
+  operator: OperatorSummary;
+  grantAdminNeedsApproval?: boolean;
+}) {
   const [link, setLink] = useState<InvitationLink | null>(null);
+  const needsApproval = grantAdminNeedsApproval && operator.role === 'admin';
+  const [reason, setReason] = useState('');
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const sendAgainButton = useRef<HTMLButtonElement>(null);
   const [confirming, setConfirming] = useState<'resend' | 'revoke' | null>(null);
   // Either way the server-rendered list is read again: the new link's expiry, or the row gone.
@@ -22,6 +42,11 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
       setConfirming(null);
       setLink(invitation);
     },
+    onError: (error) => {
+      if (!(error instanceof ApprovalRequested)) return;
+      setConfirming(null);
+      setWaitingFor(error.approvalId);
+    },
   });
   const revoke = useRouteMutation(invitationRoutes.revokeInvitation, {
     params: { id: operator.id },
@@ -31,6 +56,8 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
   const pending = resend.isPending || revoke.isPending;
   /** Opens one confirmation, clearing what the last attempt of either said. */
   const ask = (action: 'resend' | 'revoke') => {
+    setReason('');
+    setWaitingFor(null);
     resend.reset();
     revoke.reset();
     setConfirming(action);
@@ -55,16 +82,32 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
           Revoke invitation
         </Button>
       </div>
+      {waitingFor ? <ApprovalWaiting approvalId={waitingFor} /> : null}
       <ConfirmDialog
         open={confirming === 'resend'}
         onOpenChange={closeWhenDismissed}
         title={`Send a new link to ${operator.email}?`}
-        description="The link they have stops working now. You are shown the new one once, to pass on."
-        confirmLabel="Make a new link"
+        description={
+          needsApproval
+            ? 'They are to be an admin: a new link waits for another admin’s approval. Once approved, send a new link again to be shown it.'
+            : 'The link they have stops working now. You are shown the new one once, to pass on.'
+        }
+        confirmLabel={needsApproval ? 'Ask for approval' : 'Make a new link'}
         pending={resend.isPending}
-        pendingLabel="Making a link…"
-        error={resend.isError ? formErrorMessage(resend.error) : null}
-        onConfirm={() => resend.mutate()}
+        pendingLabel={needsApproval ? 'Asking…' : 'Making a link…'}
+        reason={
+          needsApproval
+            ? { label: 'Reason (another operator reads it)', value: reason, onChange: setReason }
+            : null
+        }
+        error={
+          resend.isError && !(resend.error instanceof ApprovalRequested)
+            ? formErrorMessage(resend.error)
+            : null
+        }
+        onConfirm={() =>
+          resend.mutate(needsApproval ? Object.assign(nothing(), { approvalReason: reason }) : {})
+        }
       />
       <ConfirmDialog
         open={confirming === 'revoke'}
@@ -86,4 +129,9 @@ export function InvitationActions({ operator }: { operator: OperatorSummary }) {
       />
     </div>
   );
+}
+
+/** The resend's own body: nothing, beside which the approval's reason rides where it is asked. */
+function nothing(): Record<string, never> {
+  return {};
 }

@@ -1,9 +1,11 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
+import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { OperatorSummary } from '@/lib/operators/contract';
 import { operatorRoutes } from '@/lib/operators/routes';
@@ -11,9 +13,30 @@ import { type Role, roles } from '@/lib/roles';
 import { twoFactorRoutes } from '@/lib/two-factor/routes';
 import { EndSessionsButton } from './end-sessions-button';
 
-/** Change one operator's role, disable / enable them, reset their second factor or end their sessions. */
-export function OperatorActions({ operator }: { operator: OperatorSummary }) {
+/** Only where the policy makes granting admin wait for another operator: loaded then. */
+const ApprovalWaiting = dynamic(() =>
+  import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
+);
+
+/** What gives admin power, asked for with a reason where CONSOLE_REQUIRE_APPROVAL names grant-admin. */
+type AdminGrant = { role: 'admin' } | { disabled: false };
+
+/**
+ * Change one operator's role, disable / enable them, reset their second factor or end their sessions.
+ * Where the policy covers granting admin, making them admin (or enabling an admin) asks for a reason
+ * and then follows the request until another operator decides it.
+ */
+export function OperatorActions({
+  operator,
+  grantAdminNeedsApproval = false,
+}: {
+  operator: OperatorSummary;
+  grantAdminNeedsApproval?: boolean;
+}) {
   const [role, setRole] = useState<Role>(operator.role ?? 'viewer');
+  const [asking, setAsking] = useState<AdminGrant | null>(null);
+  const [reason, setReason] = useState('');
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [confirmingReset, setConfirmingReset] = useState(false);
   // Each change reads the server-rendered list of operators again. A new role applies to their next
@@ -30,16 +53,39 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
     refresh: true,
     onSuccess: () => setConfirming(false),
   });
-  const pending = changeRole.isPending || setDisabled.isPending || resetTwoFactor.isPending;
+  const askAdmin = useRouteMutation(operatorRoutes.updateOperator, {
+    params,
+    refresh: true,
+    onSuccess: () => setAsking(null),
+    onError: (failure) => {
+      if (!(failure instanceof ApprovalRequested)) return;
+      setAsking(null);
+      setWaitingFor(failure.approvalId);
+    },
+  });
+  const pending =
+    changeRole.isPending || setDisabled.isPending || resetTwoFactor.isPending || askAdmin.isPending;
   // Each change starts by clearing the others' errors, so the one shown is the latest.
   const error = changeRole.error ?? setDisabled.error ?? resetTwoFactor.error;
 
+  /** Whether this change gives admin power that the policy makes wait for another operator. */
+  const needsApproval = (change: AdminGrant) =>
+    grantAdminNeedsApproval &&
+    ('role' in change ? operator.role !== 'admin' : operator.disabled && operator.role === 'admin');
+  function ask(change: AdminGrant) {
+    for (const each of [changeRole, setDisabled, resetTwoFactor, askAdmin]) each.reset();
+    setReason('');
+    setWaitingFor(null);
+    setAsking(change);
+  }
   function changeRoleTo(newRole: Role) {
+    if (newRole === 'admin' && needsApproval({ role: 'admin' })) return ask({ role: 'admin' });
     setDisabled.reset();
     resetTwoFactor.reset();
     changeRole.mutate({ role: newRole });
   }
   function disable(disabled: boolean) {
+    if (!disabled && needsApproval({ disabled: false })) return ask({ disabled: false });
     changeRole.reset();
     resetTwoFactor.reset();
     setDisabled.mutate({ disabled });
@@ -98,6 +144,29 @@ export function OperatorActions({ operator }: { operator: OperatorSummary }) {
           {formErrorMessage(error)}
         </p>
       ) : null}
+      {waitingFor ? <ApprovalWaiting approvalId={waitingFor} /> : null}
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title={
+          asking && 'disabled' in asking
+            ? `Ask to enable ${operator.email}, an admin?`
+            : `Ask to make ${operator.email} admin?`
+        }
+        description="Granting admin waits for another admin's approval: nothing changes until they approve."
+        confirmLabel="Ask for approval"
+        pending={askAdmin.isPending}
+        pendingLabel="Asking…"
+        reason={{ label: 'Reason (another operator reads it)', value: reason, onChange: setReason }}
+        error={
+          askAdmin.error && !(askAdmin.error instanceof ApprovalRequested)
+            ? formErrorMessage(askAdmin.error)
+            : null
+        }
+        onConfirm={() => asking && askAdmin.mutate(Object.assign({ ...asking }, { approvalReason: reason }))}
+      />
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

@@ -1,5 +1,5 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { inviteOperator } from '@/lib/invitations/server';
+import { inviteOperator, withoutLink } from '@/lib/invitations/server';
 import { voidOpenInvitations } from '@/lib/invitations/store';
 import { invitedOperator } from '@/lib/operators/server';
 import { consoleRoute } from '@/lib/server/route';
@@ -15,6 +15,12 @@ export const POST = consoleRoute(
     audit: {
       action: 'invitation.void',
       request: (_body, target) => ({ detail: `${target.email}: sent again` }),
+    },
+    // A fresh link for an admin not yet in is admin power: granting admin as much as a role change.
+    approval: {
+      action: (_body, target) => (target.role === 'admin' ? 'grant-admin' : null),
+      subject: (_body, target) => `a new invitation link for ${target.email}, as admin`,
+      approverSees: withoutLink,
     },
   },
   async ({ operator, requestId, subject: target, server }) => {
