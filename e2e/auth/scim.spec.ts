@@ -34,6 +34,8 @@ async function signInWithSso(browser: Browser, email: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto('/sign-in');
   await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
+  // On the IdP's page first: the console's sign-in form has an Email field of its own.
+  await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Email verified').setChecked(true);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -79,6 +81,8 @@ test('the directory deactivates an operator: their open browser is signed out at
   await expect(page).toHaveURL(/\/sign-in/);
   // And cannot come back in through SSO while deactivated.
   await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
+  // On the IdP's page first: the console's sign-in form has an Email field of its own.
+  await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Email verified').setChecked(true);
   await page.getByRole('button', { name: 'Continue' }).click();
