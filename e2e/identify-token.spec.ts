@@ -180,7 +180,7 @@ test('a deleted group’s token links to the group’s record, where its deletio
     .getByRole('link', { name: `Open ${id} in Testing (deleted)` })
     .click();
   await expect(page.getByRole('heading', { level: 1, name: id })).toBeVisible();
-  await expect(page.getByText(/^Deleted /)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Details' }).getByText(/^Deleted \d{4}-/)).toBeVisible();
 });
 
 test('Enter picks the real match: an exact id, else the only match, never creating', async ({ page }) => {
