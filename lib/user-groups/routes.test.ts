@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import {
@@ -186,12 +186,15 @@ describe('reading the audit log is on record', () => {
     // The entry is written before the first row, and completed with the rows sent at the end.
     expect((await exported.text()).split('\r\n').filter(Boolean)).toHaveLength(3);
     const { database } = await consoleServer();
-    const { events } = await listAuditEvents(database, { operator: 'admin@routes.example' });
-    const reads = events.filter((event) => event.action.startsWith('audit.'));
-    expect(reads.map((event) => [event.action, event.detail])).toEqual([
-      ['audit.export', '2 rows; group=audited-1'],
-      ['audit.read', '1 row; action=rotate'],
-    ]);
+    // Settled once the answer's stream has ended: a moment after its last row reached the reader.
+    await vi.waitFor(async () => {
+      const { events } = await listAuditEvents(database, { operator: 'admin@routes.example' });
+      const reads = events.filter((event) => event.action.startsWith('audit.'));
+      expect(reads.map((event) => [event.action, event.detail])).toEqual([
+        ['audit.export', '2 rows; group=audited-1'],
+        ['audit.read', '1 row; action=rotate'],
+      ]);
+    });
   });
 
   it('keeps a token pasted into a filter as its fingerprint only', async () => {
