@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { adminCredentials, adminState } from '../support/auth-states';
 import { expectNoSeriousA11yViolations } from '../support/axe';
-import { mockOidc } from '../support/oidc-settings';
 import { scimToken } from '../support/scim';
+import { continueAtMockIdp, signInWithSso } from '../support/sso-sign-in';
 
 /**
  * A SCIM conversation as Okta holds it, over HTTP against the running console (look up, create,
@@ -28,19 +28,6 @@ const active = (request: APIRequestContext, id: string, value: boolean) =>
     schemas: [PATCH_OP],
     Operations: [{ op: 'replace', value: { active: value } }],
   });
-
-async function signInWithSso(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
-  // On the IdP's page first: the console's sign-in form has an Email field of its own.
-  await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Email verified').setChecked(true);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  return page;
-}
 
 /** Okta's create, after the look-up it makes first. */
 async function provision(request: APIRequestContext, email: string): Promise<string> {
@@ -80,12 +67,7 @@ test('the directory deactivates an operator: their open browser is signed out at
   await page.reload();
   await expect(page).toHaveURL(/\/sign-in/);
   // And cannot come back in through SSO while deactivated.
-  await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
-  // On the IdP's page first: the console's sign-in form has an Email field of its own.
-  await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Email verified').setChecked(true);
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await continueAtMockIdp(page, email);
   await expect(page).toHaveURL(/\/sign-in\?error=/);
   await page.context().close();
 

@@ -1,27 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { apiAs, auditEntries } from '../support/api';
 import { adminCredentials, adminState, supportCredentials, viewerState } from '../support/auth-states';
 import { ageSessionsPastStepUp } from '../support/console-sessions';
 import { mockOidc } from '../support/oidc-settings';
 import { e2eStepUpMinutes } from '../support/servers';
-
-/** SSO through the run's mock OpenID Connect provider (e2e/support/mock-oidc.ts). */
-async function signInWithSso(
-  browser: Browser,
-  email: string,
-  { emailVerified = true }: { emailVerified?: boolean } = {},
-): Promise<Page> {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await page.getByRole('button', { name: `Sign in with ${mockOidc.displayName}` }).click();
-  await expect(page.getByRole('heading', { name: 'Mock IdP sign-in' })).toBeVisible();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Email verified').setChecked(emailVerified);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  return page;
-}
+import { signInWithSso } from '../support/sso-sign-in';
 
 test('a person new to the console signs in through SSO as a viewer', async ({ browser }) => {
   const email = `sso-${randomUUID().slice(0, 8)}@e2e.example`;
