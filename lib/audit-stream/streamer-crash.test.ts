@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
+import { testClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
@@ -55,7 +56,11 @@ async function startChild(url: URL): Promise<ChildProcess> {
 
 describe('the audit stream, its console killed mid-batch', () => {
   it('delivers every entry in order; the batch in flight comes again, with the same idempotency keys', async () => {
-    const auditLog = createAuditLog(database.db, { metrics: consoleMetrics(), logger: { error: () => {} } });
+    const auditLog = createAuditLog(database.db, {
+      metrics: consoleMetrics(),
+      logger: { error: () => {} },
+      clock: testClock(),
+    });
     const write = async (from: number, count: number) => {
       for (let index = from; index < from + count; index += 1)
         await auditLog.record({

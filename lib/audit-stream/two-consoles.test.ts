@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent } from '@/lib/audit/store';
+import { testClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import {
@@ -69,7 +70,11 @@ describe('the audit stream with several consoles', () => {
         // Both consoles write while both stream.
         await Promise.all(
           consoles.map(async (database, which) => {
-            const auditLog = createAuditLog(database.db, { metrics, logger: { error: () => {} } });
+            const auditLog = createAuditLog(database.db, {
+              metrics,
+              logger: { error: () => {} },
+              clock: testClock(),
+            });
             for (let index = 0; index < 40; index += 1) await auditLog.record(entry(`c${which}-${index}`));
           }),
         );

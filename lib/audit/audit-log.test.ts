@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { createAuditLog } from './audit-log';
@@ -14,9 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await database?.dispose();
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 const filters = (query: string) => {
@@ -37,9 +35,12 @@ const reads = async () =>
 
 describe('reads of the audit log on record', () => {
   it('writes one entry per person, filter and minute: a page opened again is not a new entry', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-11-27T10:00:05Z'));
-    const auditLog = createAuditLog(database.db, { metrics: consoleMetrics(), logger: { error: () => {} } });
+    const clock = testClock(Date.parse('2026-11-27T10:00:05Z'));
+    const auditLog = createAuditLog(database.db, {
+      metrics: consoleMetrics(),
+      logger: { error: () => {} },
+      clock,
+    });
     for (let render = 0; render < 3; render++)
       await auditLog.read('audit.read', ann, `req-${render}`, filters('group=acme'), 2);
     await auditLog.read('audit.read', ann, 'req-other', filters('action=rotate'), 5);
@@ -52,7 +53,7 @@ describe('reads of the audit log on record', () => {
     );
     expect(await reads()).toEqual(['2 rows; group=acme', '5 rows; action=rotate', '2 rows; group=acme']);
     // The next minute, the same read is on record again.
-    vi.setSystemTime(new Date('2026-11-27T10:01:00Z'));
+    await clock.advance(55_000);
     await auditLog.read('audit.read', ann, 'req-later', filters('group=acme'), 2);
     expect(await reads()).toHaveLength(4);
   });

@@ -9,6 +9,7 @@ import {
   recordAuditEvents,
   settleAuditEvent,
 } from '@/lib/audit/store';
+import type { Clock } from '@/lib/clock';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
@@ -56,9 +57,10 @@ export interface AuditLog {
   ): Promise<void>;
 }
 
-/** What the log reports its own failures to: handed down by the composition root. */
+/** What the log stamps its entries with and reports its own failures to: handed down by the composition root. */
 interface Log {
   db: ConsoleDb;
+  clock: Pick<Clock, 'now'>;
   metrics: Pick<ConsoleMetrics, 'auditWriteFailures'>;
   logger: Pick<Logger, 'error'>;
 }
@@ -82,15 +84,26 @@ export function createAuditLog(db: ConsoleDb, deps: Omit<Log, 'db'>): AuditLog {
  * revealing) what the entry was to record. Answers the entry's id.
  */
 async function audit(log: Log, entry: AuditEntry): Promise<number> {
-  return failingClosed(log, entry, () => recordAuditEvent(log.db, entry));
+  return failingClosed(log, entry, () => recordAuditEvent(log.db, stamped(log, entry)));
 }
+
+/** Every entry carries the log's clock's time, not the process's: a test's clock is the one read. */
+const stamped = (log: Log, entry: AuditEntry): AuditEntry => ({
+  ...entry,
+  at: entry.at ?? new Date(log.clock.now()),
+});
 
 /** Many entries, all or none (one transaction), failing closed like one. */
 async function auditMany(log: Log, entries: AuditEntry[]): Promise<void> {
   const [first] = entries;
   if (!first) return;
   await failingClosed(log, first, () =>
-    log.db.transaction().execute((trx) => recordAuditEvents(trx, entries)),
+    log.db.transaction().execute((trx) =>
+      recordAuditEvents(
+        trx,
+        entries.map((entry) => stamped(log, entry)),
+      ),
+    ),
   );
 }
 
@@ -187,7 +200,7 @@ async function auditRead(
 ): Promise<void> {
   const query = recordedQuery(filters, filters);
   const detail = `${plural(rows, 'row')}${query ? `; ${query}` : ''}${fromAnotherSite ? '; opened from a link on another site' : ''}`;
-  if (await readThisMinute(log.db, operator.email, detail)) return;
+  if (await readThisMinute(log, operator.email, detail)) return;
   await audit(log, {
     action,
     operator: { id: operator.id, email: operator.email },
@@ -228,8 +241,8 @@ async function auditExport(
  * rendered again (and every group page opened writes one) would otherwise make the log mostly
  * reads. Looked for among the person's last few entries, which an index keeps at hand.
  */
-async function readThisMinute(db: ConsoleDb, operatorEmail: string, detail: string): Promise<boolean> {
-  const minute = new Date().toISOString().slice(0, 16);
+async function readThisMinute({ db, clock }: Log, operatorEmail: string, detail: string): Promise<boolean> {
+  const minute = new Date(clock.now()).toISOString().slice(0, 16);
   const recent = await db
     .selectFrom('audit_event')
     .select(['action', 'at', 'detail'])

@@ -16,7 +16,7 @@ import { type AuditEntry, recordAuditEvents } from './store';
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const clock = testClock(Date.UTC(2026, 10, 27, 12));
 const day = 86_400_000;
-const quiet = { metrics: consoleMetrics(), logger: { error: () => {} } };
+const quiet = { clock, metrics: consoleMetrics(), logger: { error: () => {} } };
 const signer = auditSigningKey('/nonexistent', randomBytes(32).toString('hex'));
 
 const entry = (requestId: string, daysAgo: number): AuditEntry => ({

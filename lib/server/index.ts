@@ -14,6 +14,7 @@ import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
+import { realClock } from '@/lib/clock';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
@@ -147,7 +148,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
   const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
-  const auditLog = createAuditLog(parts.database.db, { metrics, logger });
+  const auditLog = createAuditLog(parts.database.db, { clock: realClock, metrics, logger });
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
   const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
   const chainLogger = logger.child({ component: 'audit-chain' });
