@@ -84,8 +84,7 @@ async function linesBefore(
   const met = new Set<string>();
   let cursor = before;
   while (lines.length < wanted) {
-    let step = where(db.selectFrom('audit_event').select(['id', 'request_id']));
-    if (cursor !== undefined) step = step.where('id', '<', cursor);
+    let step = where(db.selectFrom('audit_event').select(['id', 'request_id']), { below: cursor });
     if (met.size > 0) step = step.where('request_id', 'not in', [...met]);
     const rows = await step.orderBy('id', 'desc').limit(wanted).execute();
     if (rows.length === 0) break;
@@ -120,8 +119,7 @@ async function linesAfter(
   const met = new Map<string, number>();
   let cursor = after;
   for (;;) {
-    const rows = await where(db.selectFrom('audit_event').select(['id', 'request_id']))
-      .where('id', '>', cursor)
+    const rows = await where(db.selectFrom('audit_event').select(['id', 'request_id']), { above: cursor })
       .orderBy('id', 'asc')
       .limit(wanted)
       .execute();

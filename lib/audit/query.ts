@@ -21,8 +21,18 @@ const GROUP_MATCH_LIMIT = 1_000;
 
 type AuditSelect<O> = SelectQueryBuilder<ConsoleTables, 'audit_event', O>;
 
-/** The filters, resolved once per request, applied to any select of the log. */
-export type AuditWhere = <O>(query: AuditSelect<O>) => AuditSelect<O>;
+/** Where a walk of the log is: strictly below `below` and above `above` (a keyset cursor). */
+export interface IdSpan {
+  below?: number;
+  above?: number;
+}
+
+/**
+ * The filters, resolved once per request, applied to any select of the log, within the walk's span:
+ * a time range's ids and the cursor are one lower and one upper bound on the primary key, since
+ * given two upper bounds SQLite walks down from the range's end to the cursor, every batch again.
+ */
+export type AuditWhere = <O>(query: AuditSelect<O>, span?: IdSpan) => AuditSelect<O>;
 
 /** A filter that nothing can match (a person who is no operator): answered without a query. */
 export const matchesNothing = Symbol('matches nothing');
@@ -73,20 +83,25 @@ export async function resolveAuditFilters(
       else if (groupIds === null) parts.push(containing('user_group_id', filters.group));
       else parts.push(eb('user_group_id', 'in', [...new Set([filters.group, ...groupIds])]));
     }
-    if (filters.from && fromId?.id != null) {
-      parts.push(eb('id', '>=', Number(fromId.id)), eb('at', '>=', lowerBound(filters.from)));
-    }
-    if (filters.to && toId?.id != null) {
-      parts.push(eb('id', '<=', Number(toId.id)), eb('at', '<', upperBound(filters.to)));
-    }
+    if (filters.from) parts.push(eb('at', '>=', lowerBound(filters.from)));
+    if (filters.to) parts.push(eb('at', '<', upperBound(filters.to)));
     return parts;
   };
-  return (query) =>
+  const rangeFrom = fromId?.id == null ? null : Number(fromId.id);
+  const rangeTo = toId?.id == null ? null : Number(toId.id);
+  return (query, span = {}) =>
     query.where((eb) => {
       const parts = conditions(eb);
+      const lowest = highestOf(rangeFrom, span.above === undefined ? null : span.above + 1);
+      const highest = lowestOf(rangeTo, span.below === undefined ? null : span.below - 1);
+      if (lowest !== null) parts.push(eb('id', '>=', lowest));
+      if (highest !== null) parts.push(eb('id', '<=', highest));
       return parts.length === 0 ? sql<SqlBool>`1 = 1` : eb.and(parts);
     });
 }
+
+const highestOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+const lowestOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 /** The operators whose email holds the part (any case); the part itself when it is a whole email. */
 async function operatorEmailsContaining(database: ConsoleDatabase, part: string): Promise<string[]> {

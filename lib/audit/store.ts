@@ -191,9 +191,10 @@ export async function listAuditEvents(
 ): Promise<AuditPage> {
   const where = await resolveAuditFilters(database, filters);
   if (where === matchesNothing) return noPage(pageSize);
-  let page = where(database.db.selectFrom('audit_event').selectAll());
-  if (filters.before !== undefined) page = page.where('id', '<', filters.before);
-  else if (filters.after !== undefined) page = page.where('id', '>', filters.after);
+  const page = where(
+    database.db.selectFrom('audit_event').selectAll(),
+    filters.before !== undefined ? { below: filters.before } : { above: filters.after },
+  );
   const [found, counted] = await Promise.all([
     page
       .orderBy('id', readsNewer(filters) ? 'asc' : 'desc')
@@ -220,9 +221,10 @@ export async function* exportAuditRows(
   let before: number | undefined;
   let left = limit;
   while (left > 0) {
-    let query = where(database.db.selectFrom('audit_event').selectAll());
-    if (before !== undefined) query = query.where('id', '<', before);
-    const batch = await query.orderBy('id', 'desc').limit(Math.min(batchSize, left)).execute();
+    const batch = await where(database.db.selectFrom('audit_event').selectAll(), { below: before })
+      .orderBy('id', 'desc')
+      .limit(Math.min(batchSize, left))
+      .execute();
     if (batch.length === 0) return;
     yield batch;
     left -= batch.length;
