@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { type AuditEntry, recordAuditEvents } from '@/lib/audit/store';
+import { realClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { migrateAuditChain } from './schema';
@@ -41,6 +42,7 @@ beforeAll(async () => {
   await sealAll({
     db: database.db,
     signer: auditSigningKey(location.env.DATA_DIR ?? '', key),
+    clock: realClock,
     batchSize: 15,
   });
 });

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { realClock } from '@/lib/clock';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 
 // The audit page's button: POST /api/audit/verify on a real console (SQLite, or PostgreSQL in the
@@ -16,7 +17,7 @@ afterAll(() => harness.close());
 
 const dataDir = process.env.DATA_DIR ?? '';
 const signer = auditSigningKey(dataDir, null);
-const sealNow = () => sealAll({ db: server.database.db, signer, settleDelayMs: 0 });
+const sealNow = () => sealAll({ db: server.database.db, signer, clock: realClock, settleDelayMs: 0 });
 const verify = async (cookie?: string) => {
   const response = await verifyRoute(
     harness.request('POST', undefined, cookie ? { cookie } : {}),

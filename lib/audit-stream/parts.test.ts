@@ -73,10 +73,23 @@ describe('the formats a batch goes in', () => {
     expect(batch.headers.authorization).toBe('Splunk hec');
   });
 
-  it('datadog: a JSON array of logs with ddsource and service, the key in DD-API-KEY', () => {
-    const batch = formatBatch('datadog', [object(1)], 'dd');
+  it('datadog: a JSON array of logs with ddsource, service and the message its schema requires, the key in DD-API-KEY', () => {
+    const entry = { ...object(1), action: 'rotate', outcome: 'success', operator_email: 'ann@example.com' };
+    const seal = { kind: 'audit.seal', idempotency_key: 'seal:4', id: 4, through_id: 1, at: entry.at };
+    const batch = formatBatch('datadog', [entry, seal], 'dd');
     expect(JSON.parse(batch.body)).toEqual([
-      { ddsource: 'user-group-console', service: 'user-group-console', ...object(1) },
+      {
+        ddsource: 'user-group-console',
+        service: 'user-group-console',
+        message: 'rotate success by ann@example.com',
+        ...entry,
+      },
+      {
+        ddsource: 'user-group-console',
+        service: 'user-group-console',
+        message: 'audit seal 4 (entries through 1)',
+        ...seal,
+      },
     ]);
     expect(batch.contentType).toBe('application/json');
     expect(batch.headers['dd-api-key']).toBe('dd');

@@ -50,7 +50,7 @@ describe('the audit stream and the chain', () => {
       signer,
       clock,
       batchSize: 10,
-      onSealed: (seal) => enqueueSeal(database.db, seal),
+      withSeal: enqueueSeal,
     });
     expect(sealed).toBe(1);
     const receiver = await startReceiver();

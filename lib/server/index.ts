@@ -4,11 +4,11 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { approversShort, startApprovalExpiry } from '@/lib/approvals/server';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import { startAuditRetention } from '@/lib/audit/retention';
+import { fileCheckpoint } from '@/lib/audit-chain/anchor';
 import type { ChainReport } from '@/lib/audit-chain/contract';
 import { startAuditSealer } from '@/lib/audit-chain/sealer';
 import { auditSigningKey } from '@/lib/audit-chain/signing-key';
-import { verifyAuditChain } from '@/lib/audit-chain/verify';
-import { closeAuditStream } from '@/lib/audit-stream/delivery';
+import { createVerifyRunner, verifyInChild } from '@/lib/audit-chain/verify-runner';
 import { enqueueSeal } from '@/lib/audit-stream/outbox';
 import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
@@ -152,12 +152,28 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
   const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
   const chainLogger = logger.child({ component: 'audit-chain' });
-  startAuditSealer({
+  // What this console has sealed, kept outside the database (DATA_DIR): it never seals over it.
+  const checkpoint = fileCheckpoint(config.dataDir);
+  const sealer = startAuditSealer({
     db: parts.database.db,
     signer: auditSigner,
-    log: (message, fields) => chainLogger.warn(fields, message),
-    // With a stream set, each seal follows the entries it covers to the SIEM.
-    onSealed: (seal) => enqueueSeal(parts.database.db, seal),
+    clock: realClock,
+    checkpoint,
+    log: (level, message, fields) => chainLogger[level](fields, message),
+    onState: (state) => {
+      metrics.auditChainSealingRefused.set(state.refused ? 1 : 0);
+      if (state.refused) metrics.auditChainTampered.inc({ kind: 'chain' });
+    },
+    onTampered: (message) => {
+      chainLogger.error({}, message);
+      metrics.auditChainTampered.inc({ kind: 'settlement' });
+    },
+    // With a stream set, each seal follows the entries it covers to the SIEM, in its transaction.
+    withSeal: enqueueSeal,
+  });
+  const chainVerifier = createVerifyRunner({
+    run: (from) => verifyInChild({ anchorFile: checkpoint.file, from }),
+    sealing: () => sealer.state.refused,
   });
   if (config.audit.retentionDays !== null) {
     const retentionLogger = logger.child({ component: 'audit-retention' });
@@ -178,12 +194,9 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       metrics,
       log: (level, fields, message) => streamLogger[level](fields, message),
     });
-  } else {
-    // Unset: a stream set before is switched off (its outbox dropped), so the outbox stops growing.
-    const dropped = await closeAuditStream(parts.database.db).catch(() => null);
-    if (dropped !== null)
-      streamLogger.warn({ dropped }, 'audit stream switched off (AUDIT_STREAM_URL unset)');
   }
+  // Unset, the stream is left as it is: other consoles on this database may stream it. Only
+  // `npm run audit -- stream-off` switches it off.
   if (config.approvals.rules.length > 0) {
     const approvalLogger = logger.child({ component: 'approvals' });
     startApprovalExpiry({
@@ -207,7 +220,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     metrics,
     logger,
     auditLog,
-    auditChain: { verify: () => verifyAuditChain(parts.database.db, auditSigner) },
+    auditChain: { verify: () => chainVerifier.verify() },
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,
