@@ -187,16 +187,14 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     });
   }
   const streamLogger = logger.child({ component: 'audit-stream' });
-  if (config.auditStream) {
-    startAuditStreamer({
-      db: parts.database.db,
-      config: config.auditStream,
-      metrics,
-      log: (level, fields, message) => streamLogger[level](fields, message),
-    });
-  }
-  // Unset, the stream is left as it is: other consoles on this database may stream it. Only
-  // `npm run audit -- stream-off` switches it off.
+  // AUDIT_STREAM_URL unset: nothing starts, and the stream other consoles may run is left alone.
+  startAuditStreamer({
+    db: parts.database.db,
+    config: config.auditStream,
+    clock: realClock,
+    metrics,
+    log: (level, fields, message) => streamLogger[level](fields, message),
+  });
   if (config.approvals.rules.length > 0) {
     const approvalLogger = logger.child({ component: 'approvals' });
     startApprovalExpiry({
