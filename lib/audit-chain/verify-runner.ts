@@ -69,11 +69,13 @@ export function verifyInChild({
   from,
   root = process.cwd(),
   command = cliCommand(root),
+  env = process.env,
 }: {
   anchorFile: string | null;
   from: VerifiedPoint | null;
   root?: string;
   command?: string[];
+  env?: NodeJS.ProcessEnv;
 }): Promise<Verified> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -85,7 +87,7 @@ export function verifyInChild({
         '--anchor',
         anchorFile && existsSync(anchorFile) ? anchorFile : 'none',
       ],
-      { cwd: root, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] },
+      { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
