@@ -1,11 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { parseConfig } from '@/lib/config';
 import { formatBatch } from './format';
 import { retryAfterMs, sendBatch } from './send';
 import { describeStreamStatus } from './status';
 import { backoff } from './streamer';
+
+const clock = testClock();
 
 const object = (id: number) => ({
   kind: 'audit.entry',
@@ -114,13 +117,15 @@ describe('sending a batch', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const batch = formatBatch('ndjson', [object(1)], 'tok');
-      expect(await sendBatch(new URL(`${base}/moved`), batch, { timeoutMs: 2_000 })).toEqual({
+      expect(await sendBatch(new URL(`${base}/moved`), batch, { timeoutMs: 2_000, now: clock.now })).toEqual({
         delivered: false,
         failure: 'answering 307',
         status: 307,
         retryAfterMs: null,
       });
-      expect(await sendBatch(new URL(`${base}/busy`), batch, { timeoutMs: 2_000 })).toMatchObject({
+      expect(
+        await sendBatch(new URL(`${base}/busy`), batch, { timeoutMs: 2_000, now: clock.now }),
+      ).toMatchObject({
         failure: 'answering 429',
         retryAfterMs: 7_000,
       });
@@ -129,7 +134,10 @@ describe('sending a batch', () => {
       server.close();
     }
     expect(
-      await sendBatch(new URL(base), formatBatch('ndjson', [object(1)], null), { timeoutMs: 2_000 }),
+      await sendBatch(new URL(base), formatBatch('ndjson', [object(1)], null), {
+        timeoutMs: 2_000,
+        now: clock.now,
+      }),
     ).toMatchObject({
       failure: 'unreachable',
     });

@@ -119,6 +119,7 @@ export function startAuditStreamer(
         const objects = batch.map((row) => JSON.parse(row.body));
         const outcome = await sendBatch(config.url, formatBatch(config.format, objects, config.token), {
           timeoutMs,
+          now: clock.now,
         });
         if (outcome.delivered) {
           const held = await acknowledgeBatch(

@@ -179,6 +179,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     const retentionLogger = logger.child({ component: 'audit-retention' });
     startAuditRetention({
       db: parts.database.db,
+      clock: realClock,
       auditLog,
       days: config.audit.retentionDays,
       // Nothing is pruned that the stream has yet to deliver (null: no stream, no limit).
