@@ -117,13 +117,13 @@ describe('an attacker who writes the database but holds no key', () => {
   });
 
   it.each([
-    ['operator', sql`operator_email = 'mallory@example.com', operator_id = 'op-mallory'`],
-    ['time', sql`at = '2029-12-01T00:00:00.000Z'`],
-    ['group given at start', sql`user_group_id = 'group-other'`],
-    ['request id', sql`request_id = 'request-forged'`],
+    { field: 'operator', change: sql`operator_email = 'mallory@example.com', operator_id = 'op-mallory'` },
+    { field: 'time', change: sql`at = '2029-12-01T00:00:00.000Z'` },
+    { field: 'group given at start', change: sql`user_group_id = 'group-other'` },
+    { field: 'request id', change: sql`request_id = 'request-forged'` },
   ])(
-    'changes the %s of an entry sealed while started: not sealed as a settlement, verify fails',
-    async (_name, change) => {
+    'changes the $field of an entry sealed while started: not sealed as a settlement, verify fails',
+    async ({ change }) => {
       const { db, seal, verify, tampered } = await consoleLog(2);
       const job = await recordAuditEvent(db, entry(3, 'started'));
       await seal();
