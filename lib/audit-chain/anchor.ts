@@ -157,12 +157,15 @@ export async function chainFromAnchor(
 ): Promise<{ newest: AuditSealTable } | { broken: string }> {
   const at = await db.selectFrom('audit_seal').selectAll().where('id', '=', anchor.id).executeTakeFirst();
   if (!at) {
-    const last = await db
-      .selectFrom('audit_seal')
-      .select('id')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const [oldest, last] = await Promise.all(
+      (['asc', 'desc'] as const).map((order) =>
+        db.selectFrom('audit_seal').selectAll().orderBy('id', order).limit(1).executeTakeFirst(),
+      ),
+    );
+    // Pruned with its batch (AUDIT_RETENTION_DAYS) while this console was away: the seals kept
+    // begin after it and go on past it, each signed and linked.
+    if (oldest && last && Number(oldest.id) > anchor.id && signedBy(verifier, anchorOf(oldest)))
+      return continueFrom(db, verifier, oldest);
     return {
       broken: last
         ? `seal ${anchor.id} (the anchor) is missing: ${last.id < anchor.id ? `the database's seals end at seal ${last.id}` : 'seals were removed'}`
@@ -171,8 +174,17 @@ export async function chainFromAnchor(
   }
   if (at.head_hash !== anchor.head_hash || Number(at.through_id) !== anchor.through_id)
     return { broken: `seal ${anchor.id} in the database differs from the anchor` };
-  let previous = at;
-  for await (const seal of sealsAfter(db, anchor.id)) {
+  return continueFrom(db, verifier, at);
+}
+
+/** Every seal after `from` is signed and continues the one before; answers the newest. */
+async function continueFrom(
+  db: ConsoleDb,
+  verifier: SealVerifier,
+  from: AuditSealTable,
+): Promise<{ newest: AuditSealTable } | { broken: string }> {
+  let previous = from;
+  for await (const seal of sealsAfter(db, Number(from.id))) {
     const linked =
       Number(seal.id) === Number(previous.id) + 1 &&
       Number(seal.after_id) === Number(previous.through_id) &&

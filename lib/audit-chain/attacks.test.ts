@@ -109,6 +109,20 @@ describe('an attacker who writes the database but holds no key', () => {
     await expect(seal()).rejects.toThrow(SealRefused);
   });
 
+  it('is no attack: a checkpoint whose seal retention pruned while the console was away', async () => {
+    const { db, seal, checkpoint } = await consoleLog(20);
+    await seal();
+    expect(checkpoint.current()?.id).toBe(2);
+    // Another console seals on; then seals 1 and 2 go with their batches, as retention prunes them.
+    await recordAuditEvents(db, [entry(21), entry(22)]);
+    await sealAll({ db, signer, clock });
+    await sql`delete from audit_event where id <= 20`.execute(db);
+    await sql`delete from audit_seal where id <= 2`.execute(db);
+    await recordAuditEvents(db, [entry(23)]);
+    expect(await seal()).toBe(1);
+    expect(checkpoint.current()?.id).toBe(4);
+  });
+
   it('rewrites a seal it cannot sign: the sealer will not continue from it', async () => {
     const { db, seal } = await consoleLog(10);
     await seal();

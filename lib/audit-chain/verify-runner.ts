@@ -52,11 +52,14 @@ export function createVerifyRunner({
   };
 }
 
-/** How to start the CLI: the compiled one where `npm run build` made it, else its source via tsx. */
+/**
+ * How to start the CLI: in production the compiled one (`npm start` compiles dist/ when stale, and a
+ * deployment runs it without tsx); elsewhere (next dev, tests) its source through tsx, never a
+ * dist/ left from an older build.
+ */
 function cliCommand(root: string): string[] {
-  const compiled = path.join(root, 'dist', 'audit', 'cli.js');
-  return existsSync(compiled)
-    ? [compiled]
+  return process.env.NODE_ENV === 'production'
+    ? [path.join(root, 'dist', 'audit', 'cli.js')]
     : ['--import', 'tsx', path.join(root, 'lib', 'audit-chain', 'cli.ts')];
 }
 
