@@ -125,7 +125,7 @@ export function memoryCheckpoint(start: SealAnchor | null = null): Checkpoint {
 }
 
 /** The seals with id greater than `after`, in order, a page at a time. */
-export async function* sealsAfter(
+async function* sealsAfter(
   db: ConsoleDb,
   after: number,
   pageSize = 20,
