@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { type AuditEntry, recordAuditEvents } from '@/lib/audit/store';
+import { openAuditStream } from '@/lib/audit-stream/delivery';
 import { realClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
@@ -124,6 +125,25 @@ describe('exit codes, one meaning each', () => {
     expect(await problems('--anchor', siemCopy)).toBe(unanchored + 1);
     const text = await verify('--anchor', siemCopy);
     expect(text.code).toBe(1);
+  }, 180_000);
+
+  it('switches the stream off only when told to, on record', async () => {
+    await openAuditStream(database.db);
+    await recordAuditEvents(database.db, [
+      { action: 'rotate', operator: null, outcome: 'success', requestId: 'r' },
+    ]);
+    const off = await audit(['stream-off']);
+    expect(off).toMatchObject({ code: 0 });
+    // The entry written, and stream-off's own entry (on record, and so in the outbox, before it ran).
+    expect(off.stdout).toContain('The stream is off: 2 undelivered rows dropped.');
+    expect(await database.db.selectFrom('audit_stream').select('name').execute()).toEqual([]);
+    expect(await database.db.selectFrom('audit_outbox').select('id').execute()).toEqual([]);
+    const entry = await database.db
+      .selectFrom('audit_event')
+      .selectAll()
+      .where('action', '=', 'audit.stream-off')
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({ outcome: 'success' });
   }, 180_000);
 
   it('exits 3, not 2, when the audit tables cannot be read', async () => {
