@@ -125,11 +125,7 @@ export function memoryCheckpoint(start: SealAnchor | null = null): Checkpoint {
 }
 
 /** The seals with id greater than `after`, in order, a page at a time. */
-async function* sealsAfter(
-  db: ConsoleDb,
-  after: number,
-  pageSize = 20,
-): AsyncGenerator<AuditSealTable> {
+async function* sealsAfter(db: ConsoleDb, after: number, pageSize = 20): AsyncGenerator<AuditSealTable> {
   let from = after;
   for (;;) {
     const page = await db
