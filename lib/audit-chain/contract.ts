@@ -48,8 +48,12 @@ export function describeChainReport(report: ChainReport): string {
   const anchored =
     report.anchorSeal !== null ? `, reaching seal ${report.anchorSeal} kept outside the database` : '';
   if (report.seals === 0 && report.sinceSeal !== null)
-    return `The audit chain verifies: nothing sealed since seal ${report.sinceSeal}${anchored}.${unsealed}`;
+    return `The audit chain verifies: nothing sealed since seal ${report.sinceSeal}, which an earlier check verified${anchored}.${unsealed}`;
   if (report.seals === 0) return `Nothing is sealed yet.${unsealed}`;
-  const since = report.sinceSeal !== null ? ` sealed since seal ${report.sinceSeal}` : '';
-  return `The audit chain verifies: ${report.entries} entries${since} (ids ${report.verifiedFrom} to ${report.verifiedThrough}) in ${report.seals} seals, signed by key ${report.keyId}${anchored}.${unsealed}`;
+  // The entries and seals since the last press; the ones up to seal N were verified by an earlier one.
+  const since =
+    report.sinceSeal !== null
+      ? `, after seal ${report.sinceSeal}, up to which an earlier check verified`
+      : '';
+  return `The audit chain verifies: ${report.entries} entries (ids ${report.verifiedFrom} to ${report.verifiedThrough}) in ${report.seals} seals, signed by key ${report.keyId}${since}${anchored}.${unsealed}`;
 }
