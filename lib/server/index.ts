@@ -4,12 +4,9 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { approversShort, startApprovalExpiry } from '@/lib/approvals/server';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import { startAuditRetention } from '@/lib/audit/retention';
-import { fileCheckpoint } from '@/lib/audit-chain/anchor';
 import type { ChainReport } from '@/lib/audit-chain/contract';
-import { startAuditSealer } from '@/lib/audit-chain/sealer';
 import { auditSigningKey } from '@/lib/audit-chain/signing-key';
-import { createVerifyRunner, verifyInChild } from '@/lib/audit-chain/verify-runner';
-import { enqueueSeal } from '@/lib/audit-stream/outbox';
+import { startAuditChain } from '@/lib/audit-chain/start';
 import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
@@ -152,28 +149,13 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
   const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
   const chainLogger = logger.child({ component: 'audit-chain' });
-  // What this console has sealed, kept outside the database (DATA_DIR): it never seals over it.
-  const checkpoint = fileCheckpoint(config.dataDir);
-  const sealer = startAuditSealer({
+  const auditChain = startAuditChain({
     db: parts.database.db,
     signer: auditSigner,
     clock: realClock,
-    checkpoint,
-    log: (level, message, fields) => chainLogger[level](fields, message),
-    onState: (state) => {
-      metrics.auditChainSealingRefused.set(state.refused ? 1 : 0);
-      if (state.refused) metrics.auditChainTampered.inc({ kind: 'chain' });
-    },
-    onTampered: (message) => {
-      chainLogger.error({}, message);
-      metrics.auditChainTampered.inc({ kind: 'settlement' });
-    },
-    // With a stream set, each seal follows the entries it covers to the SIEM, in its transaction.
-    withSeal: enqueueSeal,
-  });
-  const chainVerifier = createVerifyRunner({
-    run: (from) => verifyInChild({ anchorFile: checkpoint.file, from }),
-    sealing: () => sealer.state.refused,
+    dataDir: config.dataDir,
+    metrics,
+    log: (level, fields, message) => chainLogger[level](fields, message),
   });
   if (config.audit.retentionDays !== null) {
     const retentionLogger = logger.child({ component: 'audit-retention' });
@@ -219,7 +201,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     metrics,
     logger,
     auditLog,
-    auditChain: { verify: () => chainVerifier.verify() },
+    auditChain: { verify: () => auditChain.verify() },
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,
