@@ -7,8 +7,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { type AuditEntry, recordAuditEvents } from '@/lib/audit/store';
+import { openAuditStream } from '@/lib/audit-stream/delivery';
+import { realClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
+import { fileCheckpoint } from './anchor';
 import { migrateAuditChain } from './schema';
 import { sealAll } from './sealer';
 import { auditSigningKey } from './signing-key';
@@ -41,6 +44,9 @@ beforeAll(async () => {
   await sealAll({
     db: database.db,
     signer: auditSigningKey(location.env.DATA_DIR ?? '', key),
+    clock: realClock,
+    // The console's checkpoint, in DATA_DIR: the default anchor of `verify`.
+    checkpoint: fileCheckpoint(location.env.DATA_DIR ?? ''),
     batchSize: 15,
   });
 });
@@ -89,5 +95,60 @@ describe('npm run audit -- verify', () => {
 
     const json = JSON.parse((await verify('--json')).stdout);
     expect(json.firstProblem).toMatchObject({ kind: 'removed', entryId: 17 });
+  }, 180_000);
+});
+
+describe('exit codes, one meaning each', () => {
+  it('exits 64 on a bad option or an unreadable anchor', async () => {
+    expect((await verify('--no-such-option')).code).toBe(64);
+    expect((await verify('--anchor', '/nonexistent/anchor.json')).code).toBe(64);
+  }, 180_000);
+
+  it("exits 1 when the seals end short of the checkpoint or of the SIEM's last seal", async () => {
+    const newest = await database.db
+      .selectFrom('audit_seal')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    // The seal as the stream delivered it (lib/audit-stream/outbox.ts), as the SIEM keeps it.
+    const siemCopy = path.join(location.env.DATA_DIR ?? '', 'siem-last-seal.json');
+    writeFileSync(
+      siemCopy,
+      JSON.stringify({ kind: 'audit.seal', ...newest, manifest: JSON.parse(newest.manifest) }),
+    );
+    await sql`delete from audit_seal where id = ${newest.id}`.execute(database.db);
+    const problems = async (...args: string[]) =>
+      JSON.parse((await verify('--json', ...args)).stdout).problems;
+    const unanchored = await problems('--anchor', 'none');
+    expect(await problems()).toBe(unanchored + 1);
+    expect(await problems('--anchor', siemCopy)).toBe(unanchored + 1);
+    const text = await verify('--anchor', siemCopy);
+    expect(text.code).toBe(1);
+  }, 180_000);
+
+  it('switches the stream off only when told to, on record', async () => {
+    await openAuditStream(database.db);
+    await recordAuditEvents(database.db, [
+      { action: 'rotate', operator: null, outcome: 'success', requestId: 'r' },
+    ]);
+    const off = await audit(['stream-off']);
+    expect(off).toMatchObject({ code: 0 });
+    // The entry written, and stream-off's own entry (on record, and so in the outbox, before it ran).
+    expect(off.stdout).toContain('The stream is off: 2 undelivered rows dropped.');
+    expect(await database.db.selectFrom('audit_stream').select('name').execute()).toEqual([]);
+    expect(await database.db.selectFrom('audit_outbox').select('id').execute()).toEqual([]);
+    const entry = await database.db
+      .selectFrom('audit_event')
+      .selectAll()
+      .where('action', '=', 'audit.stream-off')
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({ outcome: 'success' });
+  }, 180_000);
+
+  it('exits 3, not 2, when the audit tables cannot be read', async () => {
+    await sql`drop table audit_seal`.execute(database.db);
+    const dropped = await verify();
+    expect(dropped.code).toBe(3);
   }, 180_000);
 });

@@ -5,9 +5,13 @@
  * - An entry's content hash covers every column of its row, in a fixed order, as a JSON array (one
  *   serialisation for both databases: text, integers and nulls only).
  * - Its fixed hash covers the columns a settlement never changes (id, time, operator, action,
- *   environment, request id): what a `started` entry must keep until its settlement is sealed.
+ *   environment, request id, and the group id when one was given at start): what a `started` entry
+ *   keeps for good. A settlement adds its outcome and may fill what it learns (group id and name
+ *   when none was given, token fingerprints, detail).
  * - A link's chain hash covers the previous chain hash, the link's kind, the entry's id and the
- *   content hash. A batch is its entries in id order, then its settlements in id order.
+ *   content hash; a `started` link covers its content, fixed hash and whether the group was given,
+ *   so that the fixed hash is signed with the seal's head. A batch is its entries in id order, then
+ *   its settlements in id order.
  */
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '@/lib/audit/store';
@@ -41,7 +45,8 @@ export function contentHash(event: AuditEvent): string {
   );
 }
 
-export function fixedHash(event: AuditEvent): string {
+/** The fixed hash of seals made before the group id was part of it (their links are `entry`). */
+export function legacyFixedHash(event: AuditEvent): string {
   return sha256(
     JSON.stringify([
       Number(event.id),
@@ -55,7 +60,28 @@ export function fixedHash(event: AuditEvent): string {
   );
 }
 
-export type LinkKind = 'entry' | 'settlement';
+/** What a settlement never changes: `groupGiven` says whether the group id was set at start. */
+export function fixedHash(event: AuditEvent, groupGiven: boolean): string {
+  return sha256(
+    JSON.stringify([
+      'fixed v2',
+      Number(event.id),
+      event.at,
+      event.operator_id,
+      event.operator_email,
+      event.action,
+      event.environment,
+      event.request_id,
+      groupGiven ? event.user_group_id : null,
+    ]),
+  );
+}
+
+export type LinkKind = 'entry' | 'started' | 'settlement';
+
+/** What a `started` link chains: its content, its fixed hash and whether the group was given. */
+export const startedValue = (content: string, fixed: string, groupGiven: 0 | 1): string =>
+  sha256(JSON.stringify([content, fixed, groupGiven]));
 
 export function chainHash(previous: ChainHash, kind: LinkKind, eventId: number, content: string): ChainHash {
   return sha256(JSON.stringify([previous, kind, eventId, content]));
@@ -63,12 +89,40 @@ export function chainHash(previous: ChainHash, kind: LinkKind, eventId: number, 
 
 /**
  * One batch's links as its seal keeps them. An entry link is `[id, chain]`; an entry sealed while
- * `started` keeps its content and fixed hashes too, `[id, chain, content, fixed]`, because its row
- * will change when it settles. A settlement is `[id, chain, content, stillStarted]`.
+ * `started` keeps its content and fixed hashes too, `[id, chain, content, fixed, groupGiven]` (a
+ * `started` link), because its row will change when it settles. Seals made before the fixed hash
+ * was chained hold `[id, chain, content, fixed]` (an `entry` link). A settlement is
+ * `[id, chain, content, stillStarted]`.
  */
+export type StartedLink = [number, ChainHash, string, string, 0 | 1];
+export type EntryLink = [number, ChainHash] | [number, ChainHash, string, string] | StartedLink;
 export interface Manifest {
-  entries: Array<[number, ChainHash] | [number, ChainHash, string, string]>;
+  entries: EntryLink[];
   settlements: Array<[number, ChainHash, string, boolean]>;
+}
+
+export const isStartedLink = (link: EntryLink): link is StartedLink => link.length === 5;
+
+/**
+ * Whether the manifest's own links lead to the seal's head: each `started` link and settlement
+ * recomputed from the one before. With the seal's signature, this makes a `started` link's fixed
+ * hash as trustworthy as the seal (an entry link's content is checked against its row instead).
+ */
+export function manifestLeadsTo(previous: ChainHash, manifest: Manifest, head: ChainHash): boolean {
+  let chain = previous;
+  for (const link of manifest.entries) {
+    if (
+      isStartedLink(link) &&
+      chainHash(chain, 'started', link[0], startedValue(link[2], link[3], link[4])) !== link[1]
+    )
+      return false;
+    chain = link[1];
+  }
+  for (const [id, sealed, content] of manifest.settlements) {
+    if (chainHash(chain, 'settlement', id, content) !== sealed) return false;
+    chain = sealed;
+  }
+  return chain === head;
 }
 
 export function parseManifest(text: string): Manifest {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import { realClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { migrateAuditChain } from './schema';
@@ -79,7 +80,9 @@ describe('two consoles sealing at once', () => {
     });
     const met = meeting(2);
     const outcomes = await Promise.all(
-      [first, second].map((database) => sealOnce({ db: meetingBeforeWriting(database, met), signer })),
+      [first, second].map((database) =>
+        sealOnce({ db: meetingBeforeWriting(database, met), signer, clock: realClock }),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome === 'lost')).toHaveLength(1);
     expect(await first.db.selectFrom('audit_seal').select('id').execute()).toEqual([{ id: 1 }]);
@@ -107,7 +110,13 @@ describe('two consoles sealing at once', () => {
     const seal = async (database: ConsoleDatabase) => {
       let seals = 0;
       while (writing) {
-        seals += await sealAll({ db: database.db, signer, settleDelayMs: 200, batchSize: 25 });
+        seals += await sealAll({
+          db: database.db,
+          signer,
+          clock: realClock,
+          settleDelayMs: 200,
+          batchSize: 25,
+        });
         await sleep(5);
       }
       return seals;
@@ -121,7 +130,7 @@ describe('two consoles sealing at once', () => {
 
     // Whatever is left (the last writes, the last settlements) once they are old enough.
     await sleep(250);
-    await sealAll({ db: first.db, signer, settleDelayMs: 200 });
+    await sealAll({ db: first.db, signer, clock: realClock, settleDelayMs: 200 });
     const seals = await first.db.selectFrom('audit_seal').selectAll().orderBy('id').execute();
     expect(seals.map((seal) => seal.id)).toEqual(seals.map((_, index) => index + 1));
     const written = await first.db

@@ -12,12 +12,32 @@
  * last seal up to the first younger one: on PostgreSQL a lower id may commit after a higher one, and
  * the delay lets it land first. An id that commits into a sealed range later still is no gap the
  * verifier skips: it is reported as inserted.
+ *
+ * Never over what it has sealed before: the sealer continues only from a seal that reaches its
+ * checkpoint (anchor.ts: the newest seal it made or verified, kept outside the database). When the
+ * database's seals no longer reach it (seals deleted, the chain of seals broken, the database
+ * rolled back) it refuses to seal (SealRefused) instead of starting over, and says so loudly. A
+ * `started` entry's settlement is sealed only when what a settlement never changes is still as
+ * its signed seal has it.
  */
 
 import type { AuditEvent } from '@/lib/audit/store';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
-import { chainHash, contentHash, fixedHash, GENESIS, type Manifest, yieldToOthers } from './links';
+import { anchorOf, type Checkpoint, chainFromAnchor, memoryCheckpoint, signedBy } from './anchor';
+import {
+  chainHash,
+  contentHash,
+  fixedHash,
+  GENESIS,
+  isStartedLink,
+  legacyFixedHash,
+  type Manifest,
+  manifestLeadsTo,
+  parseManifest,
+  startedValue,
+  yieldToOthers,
+} from './links';
 import type { SealSigner } from './signing-key';
 
 /** Entries younger than this are left for the next pass. */
@@ -30,11 +50,23 @@ const IDS_PER_STATEMENT = 500;
 export interface Sealer {
   db: ConsoleDb;
   signer: SealSigner;
-  clock?: Clock;
+  clock: Clock;
+  /** What this console has sealed or verified (anchor.ts); a fresh one in memory when not given. */
+  checkpoint?: Checkpoint;
   settleDelayMs?: number;
   batchSize?: number;
-  /** Called with each seal this console wrote (a SIEM stream sends it with the entries). */
-  onSealed?: (seal: AuditSealTable) => void | Promise<void>;
+  /**
+   * Runs in the seal's own transaction (the stream's outbox row: a seal the SIEM must get is never
+   * committed without it).
+   */
+  withSeal?: (trx: ConsoleDb, seal: AuditSealTable) => Promise<void>;
+  /** A started entry whose fixed fields were changed: not sealed as a settlement, said here. */
+  onTampered?: (message: string) => void;
+}
+
+/** The database's seals do not reach what this console has sealed: it will not seal over them. */
+export class SealRefused extends Error {
+  override name = 'SealRefused';
 }
 
 type SealOutcome = { sealed: AuditSealTable } | 'nothing' | 'lost';
@@ -52,27 +84,77 @@ export async function eventsById(db: ConsoleDb, ids: number[]): Promise<Map<numb
   return found;
 }
 
-/** The newest seal: where the next batch starts. */
-async function lastSeal(db: ConsoleDb) {
-  return await db
+/**
+ * The seal to continue from: the newest in the database, once its chain is known to reach the
+ * checkpoint (which then moves on to it). With no checkpoint yet (a console's first start on this
+ * database), the newest seal is taken if it is signed by the key.
+ */
+async function sealToContinue({
+  db,
+  signer,
+  checkpoint,
+}: Required<Pick<Sealer, 'db' | 'signer' | 'checkpoint'>>) {
+  const known = checkpoint.current();
+  if (known) {
+    const reached = await chainFromAnchor(db, signer, known);
+    if ('broken' in reached)
+      throw new SealRefused(
+        `the audit log's seals do not reach the last one this console knows: ${reached.broken}`,
+      );
+    if (Number(reached.newest.id) !== known.id) checkpoint.advance(anchorOf(reached.newest));
+    return reached.newest;
+  }
+  const last = await db
     .selectFrom('audit_seal')
-    .select(['id', 'through_id', 'head_hash'])
+    .selectAll()
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+  if (!last) return undefined;
+  const anchor = anchorOf(last);
+  if (!signedBy(signer, anchor))
+    throw new SealRefused(`seal ${last.id}, the newest, is not signed by this key`);
+  checkpoint.advance(anchor);
+  return last;
+}
+
+/** What a settlement of entry `id` must keep: from the signed seal that sealed it while `started`. */
+async function fixedOf(
+  db: ConsoleDb,
+  signer: SealSigner,
+  id: number,
+): Promise<((event: AuditEvent) => boolean) | null> {
+  const seal = await db
+    .selectFrom('audit_seal')
+    .selectAll()
+    .where('after_id', '<', id)
+    .where('through_id', '>=', id)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!seal) return null;
+  const manifest = parseManifest(seal.manifest);
+  if (!signedBy(signer, anchorOf(seal)) || !manifestLeadsTo(seal.previous_hash, manifest, seal.head_hash))
+    return null;
+  const link = manifest.entries.find((item) => item[0] === id);
+  if (!link || link.length === 2) return null;
+  if (isStartedLink(link)) return (event) => fixedHash(event, link[4] === 1) === link[3];
+  return (event) => legacyFixedHash(event) === link[3];
 }
 
 /** Writes the next seal, if there is anything to seal; 'lost' when another console wrote it first. */
-export async function sealOnce({
-  db,
-  signer,
-  clock = realClock,
-  settleDelayMs = SETTLE_DELAY_MS,
-  batchSize = BATCH,
-}: Sealer): Promise<SealOutcome> {
-  const last = await lastSeal(db);
-  const id = (last?.id ?? 0) + 1;
-  const after = last?.through_id ?? 0;
+export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
+  const {
+    db,
+    signer,
+    clock,
+    checkpoint = memoryCheckpoint(),
+    settleDelayMs = SETTLE_DELAY_MS,
+    batchSize = BATCH,
+  } = sealer;
+  const last = await sealToContinue({ db, signer, checkpoint });
+  const id = Number(last?.id ?? 0) + 1;
+  const after = Number(last?.through_id ?? 0);
   // Read after the seal it continues: a console that sealed meanwhile has committed both.
   const open = await db.selectFrom('audit_chain_open').selectAll().orderBy('event_id').execute();
   const cutoff = new Date(clock.now() - settleDelayMs).toISOString();
@@ -90,13 +172,23 @@ export async function sealOnce({
     db,
     open.map((row) => row.event_id),
   );
-  const settled = open.flatMap((row) => {
+  const settled: Array<{ event: AuditEvent; content: string }> = [];
+  for (const row of open) {
     const event = current.get(row.event_id);
     // Gone (the verifier names it) or unchanged: nothing to record.
-    if (!event) return [];
+    if (!event) continue;
     const content = contentHash(event);
-    return content === row.content_hash ? [] : [{ event, content }];
-  });
+    if (content === row.content_hash) continue;
+    // Only a settlement: what the signed seal says a settlement never changes must be as it was.
+    const keeps = await fixedOf(db, signer, row.event_id);
+    if (!keeps?.(event)) {
+      sealer.onTampered?.(
+        `entry ${row.event_id}, sealed while started, was changed where a settlement never changes it: not sealed`,
+      );
+      continue;
+    }
+    settled.push({ event, content });
+  }
   if (entries.length === 0 && settled.length === 0) return 'nothing';
 
   const manifest: Manifest = { entries: [], settlements: [] };
@@ -104,11 +196,17 @@ export async function sealOnce({
   const opened: Array<{ event_id: number; content_hash: string }> = [];
   for (const event of entries) {
     const content = contentHash(event);
-    head = chainHash(head, 'entry', Number(event.id), content);
+    const eventId = Number(event.id);
     if (event.outcome === 'started') {
-      manifest.entries.push([Number(event.id), head, content, fixedHash(event)]);
-      opened.push({ event_id: Number(event.id), content_hash: content });
-    } else manifest.entries.push([Number(event.id), head]);
+      const groupGiven = event.user_group_id === null ? 0 : 1;
+      const fixed = fixedHash(event, groupGiven === 1);
+      head = chainHash(head, 'started', eventId, startedValue(content, fixed, groupGiven));
+      manifest.entries.push([eventId, head, content, fixed, groupGiven]);
+      opened.push({ event_id: eventId, content_hash: content });
+    } else {
+      head = chainHash(head, 'entry', eventId, content);
+      manifest.entries.push([eventId, head]);
+    }
   }
   for (const { event, content } of settled) {
     head = chainHash(head, 'settlement', Number(event.id), content);
@@ -149,40 +247,66 @@ export async function sealOnce({
           .where('event_id', '=', eventId)
           .execute();
     }
+    await sealer.withSeal?.(trx, seal);
     return true;
   });
-  return won ? { sealed: seal } : 'lost';
+  if (!won) return 'lost';
+  checkpoint.advance(anchorOf(seal));
+  return { sealed: seal };
 }
 
-/** Seals until nothing is left (or another console is sealing); answers how many seals it wrote. */
+/**
+ * Seals until nothing is left (or another console is sealing), a bounded batch at a time with the
+ * event loop's other work between them; answers how many seals it wrote. Throws SealRefused.
+ */
 export async function sealAll(sealer: Sealer): Promise<number> {
+  // One checkpoint for the whole run, so that a seal it writes is the next one's anchor.
+  const run = { ...sealer, checkpoint: sealer.checkpoint ?? memoryCheckpoint() };
   let written = 0;
   for (;;) {
-    const outcome = await sealOnce(sealer);
+    const outcome = await sealOnce(run);
     if (typeof outcome === 'string') return written;
     written += 1;
-    await sealer.onSealed?.(outcome.sealed);
     await yieldToOthers();
   }
 }
 
+/** How sealing goes, for the admin's Verify and /metrics: null while it seals, else why it refuses. */
+export interface SealingState {
+  refused: string | null;
+}
+
 /** Seals every few seconds until stopped. */
 export function startAuditSealer(
-  sealer: Sealer & { log: (message: string, fields: Record<string, unknown>) => void; everyMs?: number },
-): { stop(): void } {
-  const { clock = realClock, everyMs = EVERY_MS } = sealer;
+  sealer: Sealer & {
+    checkpoint: Checkpoint;
+    log: (level: 'warn' | 'error', message: string, fields: Record<string, unknown>) => void;
+    /** Told after each pass: the refusal, or null when it sealed (or had nothing to seal). */
+    onState?: (state: SealingState) => void;
+    everyMs?: number;
+  },
+): { stop(): void; state: SealingState } {
+  const { clock, everyMs = EVERY_MS } = sealer;
   const stopped = new AbortController();
+  const state: SealingState = { refused: null };
   void (async () => {
     while (!stopped.signal.aborted) {
       await clock.sleep(everyMs, stopped.signal);
       if (stopped.signal.aborted) return;
       try {
         await sealAll(sealer);
+        state.refused = null;
       } catch (error) {
+        if (error instanceof SealRefused) {
+          state.refused = error.message;
+          // Every pass, on purpose: a log rewritten under a running console is not a quiet event.
+          sealer.log('error', 'refusing to seal the audit log', { reason: error.message });
+        }
         // Nothing half-written: a seal and the working set commit together. Next pass again.
-        sealer.log('could not seal the audit log', { err: { name: (error as Error)?.name } });
+        else sealer.log('warn', 'could not seal the audit log', { err: { name: (error as Error)?.name } });
       }
+      sealer.onState?.(state);
     }
   })();
-  return { stop: () => stopped.abort() };
+  return { stop: () => stopped.abort(), state };
 }

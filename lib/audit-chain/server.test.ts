@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { realClock } from '@/lib/clock';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 
 // The audit page's button: POST /api/audit/verify on a real console (SQLite, or PostgreSQL in the
@@ -16,7 +17,7 @@ afterAll(() => harness.close());
 
 const dataDir = process.env.DATA_DIR ?? '';
 const signer = auditSigningKey(dataDir, null);
-const sealNow = () => sealAll({ db: server.database.db, signer, settleDelayMs: 0 });
+const sealNow = () => sealAll({ db: server.database.db, signer, clock: realClock, settleDelayMs: 0 });
 const verify = async (cookie?: string) => {
   const response = await verifyRoute(
     harness.request('POST', undefined, cookie ? { cookie } : {}),
@@ -30,19 +31,23 @@ describe('verifying the audit chain from the console', () => {
     expect(statSync(path.join(dataDir, SIGNING_KEY_FILE)).mode & 0o777).toBe(0o600);
   });
 
-  it('answers an admin the report, on record, and names an entry edited in the database', async () => {
+  it('answers an admin the report, on record, and names an entry edited in the database since the last press', async () => {
     await sealNow();
     const clean = await verify();
     expect(clean.status).toBe(200);
     expect(clean.body).toMatchObject({ ok: true, firstProblem: null, keyId: signer.keyId });
     expect(clean.body.entries).toBeGreaterThan(0);
 
+    // A press verifies what was sealed since the one before (the CLI verifies all): the entry
+    // edited is one sealed after the first press (its own entry on record, for one).
+    await sealNow();
     const { id } = await server.database.db
-      .selectFrom('audit_event')
-      .select('id')
-      .orderBy('id')
+      .selectFrom('audit_seal')
+      .select('through_id as id')
+      .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
+    expect(id).toBeGreaterThan(clean.body.verifiedThrough);
     await sql`update audit_event set operator_email = 'someone-else@example.com' where id = ${id}`.execute(
       server.database.db,
     );

@@ -1,12 +1,27 @@
 /**
  * Recomputes the audit chain from the database's rows, from the first kept seal (retention prunes
  * whole batches with their seals) to the last, and names the first entry that was changed, removed
- * or inserted, or the first seal that is missing, altered or not signed by the key. Reads only.
+ * or inserted, or the first seal that is missing, altered or not signed by the key. With an anchor
+ * (anchor.ts: a seal kept outside the database), the database's seals must reach it: fewer seals,
+ * or a different one under its id, fail. From a point verified before (`from`), only what was
+ * sealed since is read: a press of the console's button costs what was sealed since the last one.
+ * Reads only.
  */
 import type { AuditEvent } from '@/lib/audit/store';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
+import { type SealAnchor, signedBy } from './anchor';
 import type { ChainProblem, ChainReport } from './contract';
-import { chainHash, contentHash, fixedHash, type Manifest, parseManifest, yieldToOthers } from './links';
+import {
+  chainHash,
+  contentHash,
+  fixedHash,
+  isStartedLink,
+  legacyFixedHash,
+  type Manifest,
+  parseManifest,
+  startedValue,
+  yieldToOthers,
+} from './links';
 import { eventsById } from './sealer';
 import type { SealVerifier } from './signing-key';
 
@@ -18,8 +33,19 @@ const PROBLEMS_KEPT = 1_000;
 interface Expectation {
   content: string;
   fixed: string;
+  /** Whether the group id was given at start (and so is fixed); null: a seal of the older kind. */
+  groupGiven: boolean | null;
   stillStarted: boolean;
 }
+
+/** Where a verification ended, from which the next one carries on. */
+export interface VerifiedPoint {
+  seal: { id: number; through_id: number; head_hash: string };
+  expectations: Array<[number, Expectation]>;
+}
+
+const fixedNow = (event: AuditEvent, expected: Expectation) =>
+  expected.groupGiven === null ? legacyFixedHash(event) : fixedHash(event, expected.groupGiven);
 
 class Findings {
   readonly problems: Array<ChainProblem & { at: number }> = [];
@@ -44,8 +70,8 @@ class Findings {
 
 type Seal = Omit<AuditSealTable, 'manifest'> & { manifest: Manifest };
 
-async function* sealsInOrder(db: ConsoleDb): AsyncGenerator<Seal> {
-  let after = 0;
+async function* sealsInOrder(db: ConsoleDb, from = 0): AsyncGenerator<Seal> {
+  let after = from;
   for (;;) {
     const page = await db
       .selectFrom('audit_seal')
@@ -92,11 +118,18 @@ function walkBatch(
     if (!event || item[0] < eventId) {
       findings.add('removed', id, seal.id, id, `entry ${id} was removed`);
     } else {
-      const startedContent = item.length === 4 ? item[2] : null;
-      const content = startedContent ?? contentHash(event);
-      if (chainHash(head, 'entry', id, content) !== sealedHead)
-        findings.add('changed', id, seal.id, id, `entry ${id} was changed`);
-      if (item.length === 4) expectations.set(id, { content: item[2], fixed: item[3], stillStarted: true });
+      // A started entry's row is checked against its last sealed content at the end (checkSettled).
+      const expected = isStartedLink(item)
+        ? chainHash(head, 'started', id, startedValue(item[2], item[3], item[4]))
+        : chainHash(head, 'entry', id, item.length === 4 ? item[2] : contentHash(event));
+      if (expected !== sealedHead) findings.add('changed', id, seal.id, id, `entry ${id} was changed`);
+      if (item.length > 2)
+        expectations.set(id, {
+          content: item[2] as string,
+          fixed: item[3] as string,
+          groupGiven: isStartedLink(item) ? item[4] === 1 : null,
+          stillStarted: true,
+        });
       row += 1;
     }
     // The seal's own hash carries on: one changed entry does not hide the next.
@@ -120,29 +153,66 @@ async function checkSettled(db: ConsoleDb, expectations: Map<number, Expectation
   for (const [id, expected] of expectations) {
     const event = current.get(id);
     // A missing row was named as removed already.
-    if (!event || contentHash(event) === expected.content) continue;
-    // Settled after the last seal: its settlement is sealed on the next pass. What a settlement
-    // never changes (time, operator, action, request) must still be as sealed.
-    if (expected.stillStarted && event.outcome !== 'started' && fixedHash(event) === expected.fixed)
-      pending += 1;
+    if (!event) continue;
+    // What a settlement never changes (time, operator, action, request, a group given at start)
+    // must be as sealed, whatever was sealed since.
+    const fixedKept = fixedNow(event, expected) === expected.fixed;
+    if (fixedKept && contentHash(event) === expected.content) continue;
+    // Settled after the last seal: its settlement is sealed on the next pass.
+    if (fixedKept && expected.stillStarted && event.outcome !== 'started') pending += 1;
     else findings.add('changed', id, null, id, `entry ${id} was changed`);
   }
   return pending;
 }
 
-export async function verifyAuditChain(db: ConsoleDb, verifier: SealVerifier): Promise<ChainReport> {
+export interface VerifyOptions {
+  /** A seal kept outside the database that its seals must reach. */
+  anchor?: SealAnchor | null;
+  /** Carry on from a point verified before: only the seals after it are read. */
+  from?: VerifiedPoint | null;
+}
+
+export async function verifyAuditChain(
+  db: ConsoleDb,
+  verifier: SealVerifier,
+  options: VerifyOptions = {},
+): Promise<ChainReport> {
+  return (await verifyAuditChainFrom(db, verifier, options)).report;
+}
+
+export async function verifyAuditChainFrom(
+  db: ConsoleDb,
+  verifier: SealVerifier,
+  { anchor = null, from = null }: VerifyOptions = {},
+): Promise<{ report: ChainReport; point: VerifiedPoint | null }> {
   const findings = new Findings();
-  const expectations = new Map<number, Expectation>();
-  let previous: Seal | null = null;
+  const expectations = new Map<number, Expectation>(from?.expectations ?? []);
+  let previous: Pick<Seal, 'id' | 'through_id' | 'head_hash'> | null = null;
   let first: Seal | null = null;
   let seals = 0;
   let entries = 0;
-  for await (const seal of sealsInOrder(db)) {
+  if (from) {
+    const kept = await db
+      .selectFrom('audit_seal')
+      .select(['id', 'through_id', 'head_hash'])
+      .where('id', '=', from.seal.id)
+      .executeTakeFirst();
+    if (!kept || kept.head_hash !== from.seal.head_hash)
+      findings.add(
+        'seal',
+        null,
+        from.seal.id,
+        from.seal.through_id + 0.5,
+        `seal ${from.seal.id}, verified before, was removed or changed`,
+      );
+    previous = { ...from.seal };
+  }
+  let anchorReached = false;
+  for await (const seal of sealsInOrder(db, from?.seal.id ?? 0)) {
     seals += 1;
     // A seal's own problem sorts after its entries': an entry named is the more useful answer.
     const at = seal.through_id + 0.5;
-    if (!first) {
-      first = seal;
+    if (!first && !from) {
       const before = await db
         .selectFrom('audit_event')
         .select('id')
@@ -172,6 +242,7 @@ export async function verifyAuditChain(db: ConsoleDb, verifier: SealVerifier): P
         `the seals before seal ${seal.id} were removed or changed (entries after ${previous.through_id})`,
       );
     }
+    first ??= seal;
     const signed = verifier.verify(
       { ...seal, settlements: seal.manifest.settlements.length },
       seal.signature,
@@ -184,6 +255,11 @@ export async function verifyAuditChain(db: ConsoleDb, verifier: SealVerifier): P
         at,
         `seal ${seal.id} (entries ${seal.after_id + 1} to ${seal.through_id}) is not signed by this key as it reads now`,
       );
+    if (anchor && seal.id === anchor.id) {
+      anchorReached = seal.head_hash === anchor.head_hash && seal.through_id === anchor.through_id;
+      if (!anchorReached)
+        findings.add('seal', null, seal.id, at, `seal ${seal.id} differs from the anchor's copy of it`);
+    }
     const rows = await db
       .selectFrom('audit_event')
       .selectAll()
@@ -196,23 +272,61 @@ export async function verifyAuditChain(db: ConsoleDb, verifier: SealVerifier): P
       findings.add('seal', null, seal.id, at, `seal ${seal.id}'s links do not lead to its head`);
     previous = seal;
   }
+  // An anchor older than the first kept seal was pruned with its batch (AUDIT_RETENTION_DAYS).
+  const pruned = first !== null && !from && anchor !== null && anchor.id < first.id;
+  if (anchor && !pruned) checkAnchor(anchor, verifier, previous, from, anchorReached, findings);
   const pendingSettlements = await checkSettled(db, expectations, findings);
   const unsealed = await db
     .selectFrom('audit_event')
     .select((eb) => eb.fn.countAll().as('count'))
     .where('id', '>', previous?.through_id ?? 0)
     .executeTakeFirstOrThrow();
-  return {
+  const report: ChainReport = {
     ok: findings.count === 0,
     seals,
     entries,
     firstSeal: first?.id ?? null,
-    verifiedFrom: first ? first.after_id + 1 : null,
+    verifiedFrom: from ? from.seal.through_id + 1 : first ? first.after_id + 1 : null,
     verifiedThrough: previous?.through_id ?? null,
     unsealed: Number(unsealed.count),
     pendingSettlements,
     problems: findings.count,
     firstProblem: findings.first(),
     keyId: verifier.keyId,
+    anchorSeal: anchor?.id ?? null,
+    sinceSeal: from?.seal.id ?? null,
+    sealing: null,
   };
+  const point: VerifiedPoint | null =
+    report.ok && previous
+      ? {
+          seal: { id: previous.id, through_id: previous.through_id, head_hash: previous.head_hash },
+          expectations: [...expectations],
+        }
+      : null;
+  return { report, point };
+}
+
+/** The anchor must be signed and reached: a shorter chain, or none, is a log rolled back or cut. */
+function checkAnchor(
+  anchor: SealAnchor,
+  verifier: SealVerifier,
+  last: { id: number } | null,
+  from: VerifiedPoint | null,
+  reached: boolean,
+  findings: Findings,
+) {
+  const at = anchor.through_id + 0.5;
+  if (!signedBy(verifier, anchor))
+    findings.add('seal', null, anchor.id, at, `the anchor (seal ${anchor.id}) is not signed by this key`);
+  else if (!last || last.id < anchor.id)
+    findings.add(
+      'seal',
+      null,
+      anchor.id,
+      at,
+      `the database's seals end ${last ? `at seal ${last.id}` : 'before the first'}, short of the anchor (seal ${anchor.id}): seals were removed or the database rolled back`,
+    );
+  else if (!reached && !(from && from.seal.id >= anchor.id))
+    findings.add('seal', null, anchor.id, at, `seal ${anchor.id} (the anchor) is missing from the database`);
 }

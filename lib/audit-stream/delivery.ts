@@ -16,9 +16,10 @@ export async function openAuditStream(db: ConsoleDb): Promise<void> {
 }
 
 /**
- * AUDIT_STREAM_URL unset: the stream is switched off, and what it had yet to deliver is dropped
- * (the entries stay in the log). Answers how many outbox rows were dropped, or null when no
- * stream was set.
+ * `npm run audit -- stream-off`: the stream is switched off for good, and what it had yet to deliver
+ * is dropped (the entries stay in the log). Only by this explicit command: a console started
+ * without AUDIT_STREAM_URL on a database shared with streaming consoles leaves the stream alone.
+ * Answers how many outbox rows were dropped, or null when no stream was set.
  */
 export async function closeAuditStream(db: ConsoleDb): Promise<number | null> {
   return db.transaction().execute(async (trx) => {

@@ -4,7 +4,8 @@
  * - `splunk`: Splunk HEC's event format (`/services/collector/event`): one `{time, source,
  *   sourcetype, event}` per line, `Authorization: Splunk <token>`;
  * - `datadog`: Datadog's logs intake (`/api/v2/logs`): a JSON array, `DD-API-KEY: <token>`, each log
- *   with `ddsource` and `service` beside the entry's fields (Datadog reads them as attributes).
+ *   with `ddsource`, `service` and `message` (the one line Datadog's log schema requires) beside the
+ *   entry's fields (Datadog reads them as attributes).
  * Every object keeps its idempotency key. The token goes in a header only, never in the URL.
  */
 import type { AuditStreamFormat } from '@/lib/config/audit-stream';
@@ -17,9 +18,17 @@ export interface FormattedBatch {
 
 const SOURCE = 'user-group-console';
 
+/** A line a person reads in Datadog's log list: what, how it ended, by whom (never a token). */
+function datadogMessage(object: { kind: string } & Record<string, unknown>): string {
+  if (object.kind === 'audit.seal')
+    return `audit seal ${String(object.id)} (entries through ${String(object.through_id)})`;
+  const by = typeof object.operator_email === 'string' ? ` by ${object.operator_email}` : '';
+  return `${String(object.action)} ${String(object.outcome)}${by}`;
+}
+
 export function formatBatch(
   format: AuditStreamFormat,
-  objects: Array<{ at: string; idempotency_key: string; kind: string }>,
+  objects: Array<{ at: string; idempotency_key: string; kind: string } & Record<string, unknown>>,
   token: string | null,
 ): FormattedBatch {
   const keys = objects.map((object) => object.idempotency_key);
@@ -47,6 +56,7 @@ export function formatBatch(
         objects.map((object) => ({
           ddsource: SOURCE,
           service: SOURCE,
+          message: datadogMessage(object),
           ...object,
         })),
       ),

@@ -74,10 +74,11 @@ export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision
 /**
  * A seal of the audit chain (lib/audit-chain), sent with the entries it covers, after them (filed
  * under its last entry's id, revision 2): the SIEM holds the signed heads, so a log rewritten in
- * the console's database no longer matches what the security team already has.
+ * the console's database no longer matches what the security team already has. `trx` is the seal's
+ * own transaction: a seal is never committed without its outbox row.
  */
-export async function enqueueSeal(db: ConsoleDb, seal: AuditSealTable): Promise<void> {
-  const stream = await db
+export async function enqueueSeal(trx: ConsoleDb, seal: AuditSealTable): Promise<void> {
+  const stream = await trx
     .selectFrom('audit_stream')
     .select('name')
     .where('name', '=', AUDIT_STREAM)
@@ -92,13 +93,13 @@ export async function enqueueSeal(db: ConsoleDb, seal: AuditSealTable): Promise<
     // Each link's hash (and settlement's): with them the SIEM checks every entry it received.
     manifest: JSON.parse(manifest) as unknown,
   };
-  await db
+  await trx
     .insertInto('audit_outbox')
     .values({
       kind: 'audit.seal',
       entry_id: seal.through_id,
       revision: 2,
-      written_at: new Date().toISOString(),
+      written_at: seal.sealed_at,
       body: JSON.stringify(body),
     })
     .execute();

@@ -1,11 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { parseConfig } from '@/lib/config';
 import { formatBatch } from './format';
 import { retryAfterMs, sendBatch } from './send';
 import { describeStreamStatus } from './status';
 import { backoff } from './streamer';
+
+const clock = testClock();
 
 const object = (id: number) => ({
   kind: 'audit.entry',
@@ -73,10 +76,23 @@ describe('the formats a batch goes in', () => {
     expect(batch.headers.authorization).toBe('Splunk hec');
   });
 
-  it('datadog: a JSON array of logs with ddsource and service, the key in DD-API-KEY', () => {
-    const batch = formatBatch('datadog', [object(1)], 'dd');
+  it('datadog: a JSON array of logs with ddsource, service and the message its schema requires, the key in DD-API-KEY', () => {
+    const entry = { ...object(1), action: 'rotate', outcome: 'success', operator_email: 'ann@example.com' };
+    const seal = { kind: 'audit.seal', idempotency_key: 'seal:4', id: 4, through_id: 1, at: entry.at };
+    const batch = formatBatch('datadog', [entry, seal], 'dd');
     expect(JSON.parse(batch.body)).toEqual([
-      { ddsource: 'user-group-console', service: 'user-group-console', ...object(1) },
+      {
+        ddsource: 'user-group-console',
+        service: 'user-group-console',
+        message: 'rotate success by ann@example.com',
+        ...entry,
+      },
+      {
+        ddsource: 'user-group-console',
+        service: 'user-group-console',
+        message: 'audit seal 4 (entries through 1)',
+        ...seal,
+      },
     ]);
     expect(batch.contentType).toBe('application/json');
     expect(batch.headers['dd-api-key']).toBe('dd');
@@ -101,13 +117,15 @@ describe('sending a batch', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const batch = formatBatch('ndjson', [object(1)], 'tok');
-      expect(await sendBatch(new URL(`${base}/moved`), batch, { timeoutMs: 2_000 })).toEqual({
+      expect(await sendBatch(new URL(`${base}/moved`), batch, { timeoutMs: 2_000, now: clock.now })).toEqual({
         delivered: false,
         failure: 'answering 307',
         status: 307,
         retryAfterMs: null,
       });
-      expect(await sendBatch(new URL(`${base}/busy`), batch, { timeoutMs: 2_000 })).toMatchObject({
+      expect(
+        await sendBatch(new URL(`${base}/busy`), batch, { timeoutMs: 2_000, now: clock.now }),
+      ).toMatchObject({
         failure: 'answering 429',
         retryAfterMs: 7_000,
       });
@@ -116,7 +134,10 @@ describe('sending a batch', () => {
       server.close();
     }
     expect(
-      await sendBatch(new URL(base), formatBatch('ndjson', [object(1)], null), { timeoutMs: 2_000 }),
+      await sendBatch(new URL(base), formatBatch('ndjson', [object(1)], null), {
+        timeoutMs: 2_000,
+        now: clock.now,
+      }),
     ).toMatchObject({
       failure: 'unreachable',
     });

@@ -5,7 +5,7 @@ import { type AuditEntry, recordAuditEvents } from '@/lib/audit/store';
 import { migrateAuditChain } from '@/lib/audit-chain/schema';
 import { sealAll } from '@/lib/audit-chain/sealer';
 import { auditSigningKey } from '@/lib/audit-chain/signing-key';
-import { testClock } from '@/lib/clock';
+import { realClock, testClock } from '@/lib/clock';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { openAuditStream } from './delivery';
@@ -50,12 +50,14 @@ describe('the audit stream and the chain', () => {
       signer,
       clock,
       batchSize: 10,
-      onSealed: (seal) => enqueueSeal(database.db, seal),
+      withSeal: enqueueSeal,
     });
     expect(sealed).toBe(1);
     const receiver = await startReceiver();
     const streamer = startAuditStreamer({
       db: database.db,
+      // The sender's loop on real time: it paces real HTTP to a real receiver.
+      clock: realClock,
       config: { url: receiver.url, token: null, format: 'ndjson', batchSize: 50 },
       metrics: consoleMetrics(),
       log: () => {},
@@ -79,5 +81,25 @@ describe('the audit stream and the chain', () => {
     expect(seal?.signature).toEqual(expect.any(String));
     const manifest = seal?.manifest as { entries: unknown[] } | undefined;
     expect(manifest?.entries).toHaveLength(3);
+  });
+});
+
+describe('a console started without AUDIT_STREAM_URL', () => {
+  it("leaves the stream's row and outbox to the consoles that stream", async () => {
+    await openAuditStream(database.db);
+    await recordAuditEvents(database.db, [entry(10), entry(11)]);
+    const waiting = await database.db.selectFrom('audit_outbox').select('id').execute();
+    expect(waiting.length).toBeGreaterThanOrEqual(2);
+    // As lib/server/index.ts starts it with AUDIT_STREAM_URL unset.
+    const streamer = startAuditStreamer({
+      db: database.db,
+      config: null,
+      clock,
+      metrics: consoleMetrics(),
+      log: () => {},
+    });
+    expect(streamer).toBeNull();
+    expect(await database.db.selectFrom('audit_stream').select('name').execute()).toHaveLength(1);
+    expect(await database.db.selectFrom('audit_outbox').select('id').execute()).toEqual(waiting);
   });
 });

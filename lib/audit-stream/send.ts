@@ -30,7 +30,7 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
 export async function sendBatch(
   url: URL,
   batch: FormattedBatch,
-  { timeoutMs, dispatcher }: { timeoutMs: number; dispatcher?: Dispatcher },
+  { timeoutMs, now, dispatcher }: { timeoutMs: number; now: () => number; dispatcher?: Dispatcher },
 ): Promise<SendOutcome> {
   try {
     const answer = await request(url, {
@@ -49,7 +49,7 @@ export async function sendBatch(
       delivered: false,
       failure: `answering ${answer.statusCode}`,
       status: answer.statusCode,
-      retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
+      retryAfterMs: retryAfterMs(answer.headers['retry-after'], now()),
     };
   } catch (error) {
     const name = (error as Error)?.name ?? '';

@@ -3,6 +3,7 @@
  * streams the database of STREAM_DATABASE (a ConsoleDatabaseLocation, JSON) to STREAM_URL until it
  * is killed. Run as `node --import tsx lib/audit-stream/stream-child.ts`.
  */
+import { realClock } from '@/lib/clock';
 import { openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { startAuditStreamer } from './streamer';
@@ -22,6 +23,7 @@ startAuditStreamer({
     format: 'ndjson',
     batchSize: Number(env('STREAM_BATCH_SIZE')),
   },
+  clock: realClock,
   metrics: consoleMetrics(),
   log: () => {},
   timing: JSON.parse(env('STREAM_TIMING')),

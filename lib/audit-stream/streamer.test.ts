@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
-import { testClock } from '@/lib/clock';
+import { realClock, testClock } from '@/lib/clock';
 import type { AuditStreamConfig } from '@/lib/config/audit-stream';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -83,6 +83,8 @@ describe('the audit stream', () => {
     await receiver.down();
     const streamer = startAuditStreamer({
       db: database.db,
+      // The sender's loop on real time: it paces real HTTP to a real receiver.
+      clock: realClock,
       config: configOf(receiver),
       metrics,
       log: (_level, fields, message) => logged.push(`${message} ${JSON.stringify(fields)}`),

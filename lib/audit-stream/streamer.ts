@@ -7,7 +7,7 @@
  * endpoint took a batch but before deleting it leaves that batch to be sent again, with the same
  * idempotency keys.
  */
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { AuditStreamConfig } from '@/lib/config/audit-stream';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
@@ -37,15 +37,16 @@ const DEFAULT_TIMING: StreamerTiming = {
   maxBackoffMs: 300_000,
 };
 
-interface Streamer {
+interface Streamer<C extends AuditStreamConfig | null = AuditStreamConfig> {
   db: ConsoleDb;
-  config: AuditStreamConfig;
+  /** null (AUDIT_STREAM_URL unset): this console does not stream, and leaves the stream alone. */
+  config: C;
   metrics: Pick<
     ConsoleMetrics,
     'auditStreamDelivered' | 'auditStreamFailures' | 'auditStreamLag' | 'auditStreamPending'
   >;
   log: (level: 'info' | 'warn', fields: Record<string, unknown>, message: string) => void;
-  clock?: Clock;
+  clock: Clock;
   timing?: Partial<StreamerTiming>;
 }
 
@@ -56,9 +57,21 @@ const OBSERVE_EVERY_MS = 5_000;
 export const backoff = (attempt: number, { backoffMs, maxBackoffMs }: StreamerTiming, random = Math.random) =>
   Math.round(Math.min(maxBackoffMs, backoffMs * 2 ** Math.max(0, attempt - 1)) * (0.5 + random() / 2));
 
-/** Starts streaming until stopped; stop() frees the lease for another console. */
-export function startAuditStreamer(streamer: Streamer): { stop(): Promise<void> } {
-  const { db, config, metrics, log, clock = realClock } = streamer;
+/**
+ * Starts streaming until stopped; stop() frees the lease for another console. Without a config it
+ * does nothing at all: the stream's row and outbox belong to the consoles that stream (several may
+ * share the database); only `npm run audit -- stream-off` switches a stream off.
+ */
+export function startAuditStreamer(streamer: Streamer<null>): null;
+export function startAuditStreamer(streamer: Streamer): { stop(): Promise<void> };
+export function startAuditStreamer(
+  streamer: Streamer<AuditStreamConfig | null>,
+): { stop(): Promise<void> } | null;
+export function startAuditStreamer(
+  streamer: Streamer<AuditStreamConfig | null>,
+): { stop(): Promise<void> } | null {
+  const { db, config, metrics, log, clock } = streamer;
+  if (!config) return null;
   const timing = { ...DEFAULT_TIMING, ...streamer.timing };
   const lease = createStreamLease(db, timing.leaseMs, clock);
   // A send ends well before the lease it was sent under runs out.
@@ -106,6 +119,7 @@ export function startAuditStreamer(streamer: Streamer): { stop(): Promise<void> 
         const objects = batch.map((row) => JSON.parse(row.body));
         const outcome = await sendBatch(config.url, formatBatch(config.format, objects, config.token), {
           timeoutMs,
+          now: clock.now,
         });
         if (outcome.delivered) {
           const held = await acknowledgeBatch(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent } from '@/lib/audit/store';
-import { testClock } from '@/lib/clock';
+import { realClock, testClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import {
@@ -46,6 +46,8 @@ function streamers(receiver: Receiver, timing: Partial<StreamerTiming>) {
   const running = consoles.map((database) =>
     startAuditStreamer({
       db: database.db,
+      // The sender's loop on real time: it paces real HTTP to a real receiver.
+      clock: realClock,
       config: { url: receiver.url, token: null, format: 'ndjson', batchSize: 5 },
       metrics,
       log: () => {},

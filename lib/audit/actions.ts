@@ -29,6 +29,7 @@ export const auditActions = [
   'audit.export',
   'audit.prune',
   'audit.verify',
+  'audit.stream-off',
   'bulk.get-or-create',
   'bulk.rotate',
   'bulk.download',

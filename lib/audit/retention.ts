@@ -8,7 +8,7 @@
  * pruned. Every console prunes on its own timer; a second one finds nothing left and writes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { plural } from '@/lib/plural';
 import type { AuditLog } from './audit-log';
@@ -77,20 +77,14 @@ interface Retention {
   db: ConsoleDb;
   auditLog: Pick<AuditLog, 'audited'>;
   days: number;
-  clock?: Clock;
+  clock: Clock;
   /** Further limits on what may go (lib/audit-stream's streamedThrough, when a stream is set). */
   holds?: PruneHold[];
   log: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** One pass: nothing is written when nothing is old enough. Answers how many were pruned. */
-export async function pruneOnce({
-  db,
-  auditLog,
-  days,
-  clock = realClock,
-  holds = [],
-}: Retention): Promise<number> {
+export async function pruneOnce({ db, auditLog, days, clock, holds = [] }: Retention): Promise<number> {
   const before = new Date(clock.now() - days * DAY_MS).toISOString();
   if (!(await prunableSeal(db, before, holds))) return 0;
   return auditLog.audited(
@@ -112,7 +106,7 @@ export async function pruneOnce({
 
 /** Prunes soon after start and every hour after, until stopped. */
 export function startAuditRetention(retention: Retention): { stop(): void } {
-  const { clock = realClock } = retention;
+  const { clock } = retention;
   const stopped = new AbortController();
   void (async () => {
     await clock.sleep(FIRST_AFTER_MS, stopped.signal);

@@ -95,6 +95,17 @@ function createConsoleMetrics() {
       help: "Audit entries (revisions) waiting in the audit stream's outbox (counted up to 100000).",
       registers: [registry],
     }),
+    auditChainSealingRefused: new Gauge({
+      name: 'console_audit_chain_sealing_refused',
+      help: "1 while this console refuses to seal the audit log: the database's seals no longer reach its checkpoint (seals removed, the chain of seals broken, the database rolled back).",
+      registers: [registry],
+    }),
+    auditChainTampered: new Counter({
+      name: 'console_audit_chain_tampered_total',
+      help: 'Changes the audit sealer refused to seal, by kind (chain: the seals do not reach the checkpoint; settlement: a started entry changed where a settlement never changes it).',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
   };
 }
 

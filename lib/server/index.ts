@@ -5,11 +5,8 @@ import { approversShort, startApprovalExpiry } from '@/lib/approvals/server';
 import { type AuditLog, createAuditLog } from '@/lib/audit/audit-log';
 import { startAuditRetention } from '@/lib/audit/retention';
 import type { ChainReport } from '@/lib/audit-chain/contract';
-import { startAuditSealer } from '@/lib/audit-chain/sealer';
 import { auditSigningKey } from '@/lib/audit-chain/signing-key';
-import { verifyAuditChain } from '@/lib/audit-chain/verify';
-import { closeAuditStream } from '@/lib/audit-stream/delivery';
-import { enqueueSeal } from '@/lib/audit-stream/outbox';
+import { startAuditChain } from '@/lib/audit-chain/start';
 import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
@@ -152,17 +149,19 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
   const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
   const chainLogger = logger.child({ component: 'audit-chain' });
-  startAuditSealer({
+  const auditChain = startAuditChain({
     db: parts.database.db,
     signer: auditSigner,
-    log: (message, fields) => chainLogger.warn(fields, message),
-    // With a stream set, each seal follows the entries it covers to the SIEM.
-    onSealed: (seal) => enqueueSeal(parts.database.db, seal),
+    clock: realClock,
+    dataDir: config.dataDir,
+    metrics,
+    log: (level, fields, message) => chainLogger[level](fields, message),
   });
   if (config.audit.retentionDays !== null) {
     const retentionLogger = logger.child({ component: 'audit-retention' });
     startAuditRetention({
       db: parts.database.db,
+      clock: realClock,
       auditLog,
       days: config.audit.retentionDays,
       // Nothing is pruned that the stream has yet to deliver (null: no stream, no limit).
@@ -171,19 +170,14 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     });
   }
   const streamLogger = logger.child({ component: 'audit-stream' });
-  if (config.auditStream) {
-    startAuditStreamer({
-      db: parts.database.db,
-      config: config.auditStream,
-      metrics,
-      log: (level, fields, message) => streamLogger[level](fields, message),
-    });
-  } else {
-    // Unset: a stream set before is switched off (its outbox dropped), so the outbox stops growing.
-    const dropped = await closeAuditStream(parts.database.db).catch(() => null);
-    if (dropped !== null)
-      streamLogger.warn({ dropped }, 'audit stream switched off (AUDIT_STREAM_URL unset)');
-  }
+  // AUDIT_STREAM_URL unset: nothing starts, and the stream other consoles may run is left alone.
+  startAuditStreamer({
+    db: parts.database.db,
+    config: config.auditStream,
+    clock: realClock,
+    metrics,
+    log: (level, fields, message) => streamLogger[level](fields, message),
+  });
   if (config.approvals.rules.length > 0) {
     const approvalLogger = logger.child({ component: 'approvals' });
     startApprovalExpiry({
@@ -207,7 +201,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     metrics,
     logger,
     auditLog,
-    auditChain: { verify: () => verifyAuditChain(parts.database.db, auditSigner) },
+    auditChain: { verify: () => auditChain.verify() },
     identifyLimit: limitCounters.window('token-identify', {
       points: IDENTIFY_PER_MINUTE,
       durationSeconds: 60,

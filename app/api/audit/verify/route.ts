@@ -13,7 +13,9 @@ export const POST = consoleRoute(
       result: (_body, report) => ({
         detail: report.firstProblem
           ? `${report.firstProblem.message} (${report.problems} in all)`
-          : `${report.entries} entries in ${report.seals} seals verified`,
+          : report.sealing
+            ? `refusing to seal: ${report.sealing}`
+            : `${report.entries} entries in ${report.seals} seals verified`,
       }),
     },
   },

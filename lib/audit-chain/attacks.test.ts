@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateAuditLog } from '@/lib/audit/schema';
+import { type AuditEntry, recordAuditEvent, recordAuditEvents, settleAuditEvent } from '@/lib/audit/store';
+import { openAuditStream } from '@/lib/audit-stream/delivery';
+import { enqueueSeal } from '@/lib/audit-stream/outbox';
+import { testClock } from '@/lib/clock';
+import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { memoryCheckpoint } from './anchor';
+import { describeChainReport } from './contract';
+import { migrateAuditChain } from './schema';
+import { SealRefused, sealAll } from './sealer';
+import { auditSigningKey } from './signing-key';
+import { verifyAuditChain, verifyAuditChainFrom } from './verify';
+
+// The attacker of the README's threat model: writes the console's database (SQL, on SQLite or, in
+// the PostgreSQL pass, PostgreSQL), holds no signing key. Each finding of issue 41 as an attack.
+const clock = testClock(Date.UTC(2030, 0, 1, 12));
+const signer = auditSigningKey('/nonexistent', randomBytes(32).toString('hex'));
+const opened: Array<{ dispose(): Promise<void> }> = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((database) => database.dispose()));
+});
+
+const entry = (
+  index: number,
+  outcome = 'success',
+  userGroupId: string | null = `group-${index}`,
+): AuditEntry => ({
+  action: 'bulk.rotate',
+  operator: { id: 'op-ann', email: 'ann@example.com' },
+  environment: 'Customer',
+  userGroupId,
+  outcome,
+  requestId: `request-${index}`,
+  at: new Date(clock.now() - 60_000),
+});
+
+/** A console's view: its database, and the checkpoint it keeps outside it. */
+async function consoleLog(count: number) {
+  const database = await openTestConsoleDatabase('audit-attack');
+  opened.push(database);
+  await migrateAuditLog(database);
+  await migrateAuditChain(database);
+  await recordAuditEvents(
+    database.db,
+    Array.from({ length: count }, (_, index) => entry(index + 1)),
+  );
+  const checkpoint = memoryCheckpoint();
+  const tampered: string[] = [];
+  const seal = () =>
+    sealAll({
+      db: database.db,
+      signer,
+      clock,
+      checkpoint,
+      batchSize: 10,
+      onTampered: (message) => tampered.push(message),
+    });
+  const verify = () => verifyAuditChain(database.db, signer, { anchor: checkpoint.current() });
+  return { database, db: database.db, seal, verify, checkpoint, tampered };
+}
+
+describe('an attacker who writes the database but holds no key', () => {
+  it('deletes the newest seal and edits an entry it covered: the sealer refuses, verify fails', async () => {
+    const { db, seal, verify } = await consoleLog(25);
+    expect(await seal()).toBe(3);
+    await sql`delete from audit_seal where id = 3`.execute(db);
+    await sql`update audit_event set operator_email = 'mallory@example.com' where id = 23`.execute(db);
+
+    await expect(seal()).rejects.toThrow(SealRefused);
+    await expect(seal()).rejects.toThrow(/seal 3 \(the anchor\) is missing/);
+    expect(await db.selectFrom('audit_seal').select('id').execute()).toHaveLength(2);
+    const report = await verify();
+    expect(report.ok).toBe(false);
+    expect(report.firstProblem).toMatchObject({ kind: 'seal', sealId: 3 });
+    expect(report.firstProblem?.message).toMatch(/short of the anchor \(seal 3\)/);
+  });
+
+  it('deletes every seal and the working set, edits entry 1: refused, and never "Nothing is sealed yet"', async () => {
+    const { db, seal, verify } = await consoleLog(12);
+    await recordAuditEvent(db, entry(13, 'started'));
+    expect(await seal()).toBe(2);
+    await sql`delete from audit_seal`.execute(db);
+    await sql`delete from audit_chain_open`.execute(db);
+    await sql`update audit_event set detail = 'rewritten' where id = 1`.execute(db);
+
+    await expect(seal()).rejects.toThrow(/the database holds no seal/);
+    expect(await db.selectFrom('audit_seal').select('id').execute()).toEqual([]);
+    const report = await verify();
+    expect(report.ok).toBe(false);
+    expect(describeChainReport(report)).not.toContain('Nothing is sealed yet');
+    expect(describeChainReport(report)).toContain('short of the anchor (seal 2)');
+  });
+
+  it('rolls the database back to an older state that verifies on its own: the anchor tells', async () => {
+    const { db, seal, verify, checkpoint } = await consoleLog(10);
+    await seal();
+    const older = checkpoint.current();
+    await recordAuditEvents(db, [entry(11), entry(12)]);
+    await seal();
+    // Back to the state of the first seal: its entries and seals alone, consistent by themselves.
+    await sql`delete from audit_event where id > 10`.execute(db);
+    await sql`delete from audit_seal where id > ${older?.id ?? 0}`.execute(db);
+    expect((await verifyAuditChain(db, signer)).ok).toBe(true);
+    expect((await verify()).ok).toBe(false);
+    await expect(seal()).rejects.toThrow(SealRefused);
+  });
+
+  it('is no attack: a checkpoint whose seal retention pruned while the console was away', async () => {
+    const { db, seal, checkpoint } = await consoleLog(20);
+    await seal();
+    expect(checkpoint.current()?.id).toBe(2);
+    // Another console seals on; then seals 1 and 2 go with their batches, as retention prunes them.
+    await recordAuditEvents(db, [entry(21), entry(22)]);
+    await sealAll({ db, signer, clock });
+    await sql`delete from audit_event where id <= 20`.execute(db);
+    await sql`delete from audit_seal where id <= 2`.execute(db);
+    await recordAuditEvents(db, [entry(23)]);
+    expect(await seal()).toBe(1);
+    expect(checkpoint.current()?.id).toBe(4);
+  });
+
+  it('rewrites a seal it cannot sign: the sealer will not continue from it', async () => {
+    const { db, seal } = await consoleLog(10);
+    await seal();
+    await sql`update audit_seal set head_hash = 'forged'`.execute(db);
+    await expect(seal()).rejects.toThrow(/differs from the anchor/);
+  });
+
+  it.each([
+    { field: 'operator', change: sql`operator_email = 'mallory@example.com', operator_id = 'op-mallory'` },
+    { field: 'time', change: sql`at = '2029-12-01T00:00:00.000Z'` },
+    { field: 'group given at start', change: sql`user_group_id = 'group-other'` },
+    { field: 'request id', change: sql`request_id = 'request-forged'` },
+  ])(
+    'changes the $field of an entry sealed while started: not sealed as a settlement, verify fails',
+    async ({ change }) => {
+      const { db, seal, verify, tampered } = await consoleLog(2);
+      const job = await recordAuditEvent(db, entry(3, 'started'));
+      await seal();
+      await sql`update audit_event set ${change} where id = ${job}`.execute(db);
+      // Still started, or settled at once: either way no settlement may take the change in.
+      await seal();
+      expect(tampered).toEqual([expect.stringContaining(`entry ${job}, sealed while started`)]);
+      expect((await verify()).firstProblem).toMatchObject({ kind: 'changed', entryId: job });
+      await sql`update audit_event set outcome = 'success' where id = ${job}`.execute(db);
+      await seal();
+      expect((await verify()).firstProblem).toMatchObject({ kind: 'changed', entryId: job });
+    },
+  );
+
+  it('leaves a settlement that fills what it learned to verify: outcome, group, token, detail', async () => {
+    const { db, seal, verify, tampered } = await consoleLog(2);
+    const job = await recordAuditEvent(db, entry(3, 'started', null));
+    await seal();
+    await settleAuditEvent(db, job, {
+      outcome: 'success',
+      userGroupId: 'group-found',
+      userGroupName: 'Found',
+      token: 'a-new-token',
+      detail: '1 row',
+    });
+    expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 1 });
+    expect(await seal()).toBe(1);
+    expect(tampered).toEqual([]);
+    expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
+  });
+});
+
+describe("a seal's outbox row", () => {
+  it("is written in the seal's own transaction: a failed write leaves neither", async () => {
+    const { db, database } = await consoleLog(3);
+    await openAuditStream(db);
+    const failing = sealAll({
+      db,
+      signer,
+      clock,
+      withSeal: async () => {
+        throw new Error('outbox write failed');
+      },
+    });
+    await expect(failing).rejects.toThrow('outbox write failed');
+    expect(await db.selectFrom('audit_seal').select('id').execute()).toEqual([]);
+
+    await sealAll({ db, signer, clock, withSeal: enqueueSeal });
+    const rows = await database.db
+      .selectFrom('audit_outbox')
+      .select(['kind', 'entry_id'])
+      .where('kind', '=', 'audit.seal')
+      .execute();
+    expect(rows).toEqual([{ kind: 'audit.seal', entry_id: 3 }]);
+  });
+});
+
+describe('verifying from the last verified seal', () => {
+  it('reads only what was sealed since, still catches a seal removed before it and new tampering', async () => {
+    const { db, seal, checkpoint } = await consoleLog(30);
+    await seal();
+    const first = await verifyAuditChainFrom(db, signer, { anchor: checkpoint.current() });
+    expect(first.report).toMatchObject({ ok: true, seals: 3, entries: 30 });
+
+    await recordAuditEvents(db, [entry(31), entry(32)]);
+    await seal();
+    const next = await verifyAuditChainFrom(db, signer, { anchor: checkpoint.current(), from: first.point });
+    expect(next.report).toMatchObject({ ok: true, seals: 1, entries: 2, sinceSeal: 3, verifiedFrom: 31 });
+
+    await sql`update audit_event set outcome = 'failed' where id = 32`.execute(db);
+    const tampered = await verifyAuditChainFrom(db, signer, {
+      anchor: checkpoint.current(),
+      from: first.point,
+    });
+    expect(tampered.report.firstProblem).toMatchObject({ kind: 'changed', entryId: 32 });
+    expect(tampered.point).toBeNull();
+
+    await sql`delete from audit_seal where id = 3`.execute(db);
+    const cut = await verifyAuditChainFrom(db, signer, { from: next.point });
+    expect(cut.report.ok).toBe(true);
+    const before = await verifyAuditChainFrom(db, signer, { from: first.point });
+    expect(before.report.firstProblem).toMatchObject({ kind: 'seal', sealId: 3 });
+  });
+});
