@@ -26,11 +26,11 @@ import type { AuditEntry } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
 import { can, type Permission, parseRole, type Role } from '@/lib/roles';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { invalidRequest } from '@/lib/server/errors';
+import { readJson } from '@/lib/server/request-body';
 import { requireRecentAuthentication } from '@/lib/two-factor/step-up';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { invalidRequest } from './errors';
-import type { ConsoleServer, Operator } from './index';
-import { readJson } from './request-body';
 
 /**
  * How a route's action is subject to two-person approval (CONSOLE_REQUIRE_APPROVAL): which policy
