@@ -7,35 +7,26 @@ import { Button } from '@/components/ui/button';
 import type { ApprovalView } from '@/lib/approvals/contract';
 import { decideApproval } from '@/lib/approvals/decide';
 import { approvalRoutes } from '@/lib/approvals/routes';
+import { approvalStateWords } from '@/lib/approvals/words';
 import { callRoute } from '@/lib/browser-client/console-client';
-import { formatUtc } from '@/lib/time';
 
 const POLL_MS = 3000;
-
-/** What the requester reads of their request as it stands. */
-export function approvalStateWords(approval: ApprovalView): string {
-  switch (approval.state) {
-    case 'pending':
-      return `Waiting for approval by another operator, until ${formatUtc(approval.expiresAt)}. Nothing has been done yet.`;
-    case 'approved':
-      if (approval.outcome === null) return `Approved by ${approval.decidedBy}: being carried out…`;
-      return approval.outcome === 'success'
-        ? `Approved by ${approval.decidedBy} and done.`
-        : `Approved by ${approval.decidedBy}, but it failed (${approval.outcome}).`;
-    case 'rejected':
-      return `Rejected by ${approval.decidedBy}: ${approval.decisionReason ?? ''}`;
-    case 'withdrawn':
-      return 'Withdrawn: nothing was done.';
-    case 'expired':
-      return 'Expired before anyone approved it: nothing was done.';
-  }
-}
 
 /**
  * The requester's view of an action waiting for approval: its state, followed without a reload
  * (read every few seconds until it ends) and read out as it changes, with Withdraw while it waits.
  */
-export function ApprovalWaiting({ approvalId, onDone }: { approvalId: string; onDone?: () => void }) {
+export function ApprovalWaiting({
+  approvalId,
+  onDone,
+  onEnd,
+}: {
+  approvalId: string;
+  /** Once approved and carried out: the page reads what changed. */
+  onDone?: () => void;
+  /** Once it ends any way (approved, rejected, withdrawn, expired). */
+  onEnd?: () => void;
+}) {
   const queryClient = useQueryClient();
   const queryKey = ['approval', approvalId];
   const { data, error } = useQuery({
@@ -56,9 +47,23 @@ export function ApprovalWaiting({ approvalId, onDone }: { approvalId: string; on
       onDone?.();
     }
   }, [done, onDone]);
+  const over = approval?.state !== undefined && approval.state !== 'pending';
+  const toldEnd = useRef(false);
+  useEffect(() => {
+    if (over && !toldEnd.current) {
+      toldEnd.current = true;
+      onEnd?.();
+    }
+  }, [over, onEnd]);
   return (
     <Alert variant={done ? 'success' : 'notice'} className="flex flex-col items-start gap-3">
-      <p role="status" aria-live="polite" data-testid="approval-state">
+      {/* The body's own colour on the success tint: green text on it reads below AA (4.42:1). */}
+      <p
+        role="status"
+        aria-live="polite"
+        data-testid="approval-state"
+        className={done ? 'text-foreground' : undefined}
+      >
         {approval ? approvalStateWords(approval) : 'Waiting for approval by another operator.'}
       </p>
       {error || withdraw.error ? <p role="alert">{(withdraw.error ?? error)?.message}</p> : null}

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { adminCredentials } from './support/auth-states';
 import { inviteAndAccept } from './support/invitations';
 import {
@@ -34,13 +35,15 @@ const firstApprover = {
   email: 'first-approver@approvals.example',
   name: 'First Approver',
   password: 'first-approver-password',
-  role: 'support' as const,
+  // Invited as viewer: a support person can approve a Customer bulk rotation, so inviting one waits.
+  role: 'viewer' as const,
 };
 const secondApprover = {
   email: 'second-approver@approvals.example',
   name: 'Second Approver',
   password: 'second-approver-password',
-  role: 'support' as const,
+  // Invited as viewer: a support person can approve a Customer bulk rotation, so inviting one waits.
+  role: 'viewer' as const,
 };
 const approvers = [firstApprover, secondApprover];
 const processes: ChildProcess[] = [];
@@ -114,8 +117,14 @@ test.beforeAll(async () => {
   const admin = await context(ports.a, sessions.requester);
   for (const approver of approvers) {
     await inviteAndAccept(admin, approver, origin(ports.a));
-    // Granting admin is itself under the policy: these two are made admins behind its back.
+    // Granting admin is itself under the policy: these two are made admins behind its back, as if
+    // someone other than the requester had brought them in (the directory, another admin).
     await queryDatabase(database, `update "user" set role = 'admin' where email = $1`, [approver.email]);
+    await queryDatabase(
+      database,
+      `delete from operator_sponsor where user_id = (select id from "user" where email = $1)`,
+      [approver.email],
+    );
   }
   sessions.first = await signIn(ports.b, firstApprover.email, firstApprover.password);
   sessions.second = await signIn(ports.a, secondApprover.email, secondApprover.password);
@@ -188,12 +197,18 @@ test('a Customer delete asked for in one browser is approved in another: done on
   await approver.goto(`${origin(ports.b)}/approvals`);
   const item = approver.getByRole('listitem', { name: `Delete a user group: user group ${id}` });
   await expect(item).toContainText('The customer closed their account');
+  // The approver's own words: the request waits for them, in production.
+  await expect(item).toContainText('Waiting for your decision');
+  await expect(item).toContainText('in Customer (production)');
   await item.getByRole('button', { name: 'Approve' }).click();
-  await approver.getByRole('dialog').getByRole('button', { name: 'Approve and carry out' }).click();
-  await expect(approver.getByRole('status').filter({ hasText: 'and done' })).toBeVisible();
+  const approveDialog = approver.getByRole('dialog');
+  await expect(approveDialog).toContainText('Delete a user group in Customer (production)?');
+  await approveDialog.getByRole('button', { name: 'Approve and carry out' }).click();
+  await expect(approver.getByRole('status').filter({ hasText: 'Approved by you and done.' })).toBeVisible();
 
   // The requester's page follows without a reload.
   await expect(state).toContainText(`Approved by ${firstApprover.email} and done.`, { timeout: 15_000 });
+  await expectNoSeriousA11yViolations(requester, 'a Customer delete approved and done');
   const entries = await deleteEntries(id);
   expect(entries).toHaveLength(1);
   expect(entries[0]).toMatchObject({ operator_email: adminCredentials.email, outcome: 'success' });
@@ -258,6 +273,14 @@ test('making someone admin on the operators page asks for a reason and waits; ap
   await dialog.getByRole('button', { name: 'Ask for approval' }).click();
   const state = row.getByTestId('approval-state');
   await expect(state).toContainText('Waiting for approval by another operator');
+  // While it waits, the select says the role they hold, marked waiting; nothing else changed.
+  await expect(row.getByLabel(`Role of ${promoted.email}`)).toHaveValue('viewer');
+  await expect(row.getByTestId('operator-row-waiting')).toHaveText('waiting for approval');
+  await expect(row.getByTestId('operator-row-role')).toHaveText('viewer');
+  await requester.setViewportSize({ width: 375, height: 800 });
+  await row.scrollIntoViewIfNeeded();
+  await row.screenshot({ path: test.info().outputPath('operators-row-waiting-375.png') });
+  await requester.setViewportSize({ width: 1280, height: 800 });
   const [pending] = await queryDatabase<{ id: string }>(
     database,
     `select id from approval_request where path = $1 and state = 'pending'`,
@@ -269,17 +292,22 @@ test('making someone admin on the operators page asks for a reason and waits; ap
   );
   expect(approved.status()).toBe(200);
   await expect(state).toContainText(`Approved by ${firstApprover.email} and done.`, { timeout: 15_000 });
+  // The row follows the decision without a reload.
+  await expect(row.getByTestId('operator-row-role')).toHaveText('admin');
+  await expect(row.getByLabel(`Role of ${promoted.email}`)).toHaveValue('admin');
+  await expect(row.getByTestId('operator-row-waiting')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(requester, 'a grant approved and done on the operators page');
 
-  // Adding an operator as admin asks for the reason too: nobody is invited until approved.
+  // Adding an operator as admin with no mail server: their link could only be shown here, so the
+  // console says at once how a new admin gets in, and nobody is invited.
   const form = requester.getByRole('form', { name: 'Add an operator' });
   await form.getByLabel('Email').fill('new-admin@approvals.example');
   await form.getByLabel('Name').fill('New Admin');
   await form.getByLabel('Role').selectOption('admin');
   await form.getByRole('button', { name: 'Invite operator' }).click();
-  const asked = requester.getByRole('dialog');
-  await asked.getByLabel('Reason (another operator reads it)').fill('A second admin for nights');
-  await asked.getByRole('button', { name: 'Ask for approval' }).click();
-  await expect(form.getByTestId('approval-state')).toContainText('Waiting for approval by another operator');
+  await expect(form.getByRole('alert')).toContainText(
+    'Invite them as viewer with their own link; once they have signed in, ask to make them admin.',
+  );
   const added = await queryDatabase(database, `select id from "user" where email = $1`, [
     'new-admin@approvals.example',
   ]);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
 
@@ -17,6 +18,16 @@ const resendRoute = (await import('@/app/api/operators/[id]/invitation/route')).
 const PASSWORD = 'a-long-enough-password';
 let approver = '';
 
+// A mail server that keeps what it is sent: a new admin's link reaches them by email only.
+const mails: { to: string; link: string }[] = [];
+const mailer = {
+  send: async (email: { to: string; link: string }) => {
+    mails.push({ to: email.to, link: email.link });
+    return { status: 'sent' as const };
+  },
+};
+server.invitationMailer = mailer as unknown as typeof server.invitationMailer;
+
 const send = (cookie: string, path: string, body?: unknown, method = 'POST') =>
   new Request(`${origin}${path}`, {
     method,
@@ -32,6 +43,8 @@ const roleOf = async (id: string) =>
 beforeAll(async () => {
   const { id, cookie } = await harness.addOperator('approver@grants.example', 'support', PASSWORD);
   await db.updateTable('user').set({ role: 'admin' }).where('id', '=', id).execute();
+  // Brought in by someone other than the requester (the directory, another admin).
+  await sql`delete from operator_sponsor where user_id = ${id}`.execute(db);
   approver = cookie;
 });
 afterAll(() => harness.close());
@@ -88,7 +101,11 @@ describe('granting admin under the policy', () => {
     expect(approved.status).toBe(200);
     const text = await approved.text();
     expect(text).not.toContain('/invitation#');
-    expect(JSON.parse(text)).toMatchObject({ approval: { outcome: 'success' }, result: { mail: null } });
+    expect(JSON.parse(text)).toMatchObject({
+      approval: { outcome: 'success' },
+      result: { mail: { status: 'sent' } },
+    });
+    expect(mails.at(-1)?.to).toBe('resent@grants.example');
   });
 
   it('leaves a fresh link for a non-admin alone', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '@/lib/audit/actions';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
@@ -42,8 +43,10 @@ const get = (who: Who, path: string) =>
 
 async function admin(email: string): Promise<string> {
   const { id } = await harness.addOperator(email, 'support', PASSWORD);
-  // Granting admin is itself under the policy: these helpers are made admins behind its back.
+  // Granting admin is itself under the policy: these helpers are made admins behind its back, and
+  // as if someone other than the requester had brought them in (the directory, another admin).
   await db.updateTable('user').set({ role: 'admin' }).where('id', '=', id).execute();
+  await sql`delete from operator_sponsor where user_id = ${id}`.execute(db);
   return harness.signIn(email, PASSWORD);
 }
 

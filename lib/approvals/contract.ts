@@ -12,7 +12,7 @@ export type ApprovalAction = (typeof approvalActions)[number];
 export const approvalActionWords: Record<ApprovalAction, string> = {
   delete: 'Delete a user group',
   'bulk-rotate': 'Start a bulk rotation',
-  'grant-admin': 'Grant the admin role',
+  'grant-admin': 'Grant a role that can approve',
 };
 
 /** One rule of the policy: the action, in one environment or (null) in all. */

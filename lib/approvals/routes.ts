@@ -1,6 +1,6 @@
 /**
  * Two-person approval: the requests one may decide or asked for, and one request followed by its
- * requester. Decisions go to the action's own route (`?approval=<id>`, lib/server/approval-frame.ts).
+ * requester. Decisions go to the action's own route (`?approval=<id>`, lib/approvals/frame.ts).
  * Their console routes' definitions, gathered with every feature's in lib/console-api/routes.ts.
  * Plain module: the browser imports it.
  */

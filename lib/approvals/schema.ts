@@ -44,6 +44,28 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('approval_request').execute();
     },
   },
+  // Who brought each operator in or raised them (lib/approvals/sponsors.ts): one row per invitation,
+  // role given or enabling, so that nobody approves the requests of whoever made their account.
+  '2026-11-28-001-operator-sponsor': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('operator_sponsor')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('user_id', 'text', (column) => column.notNull())
+        .addColumn('sponsor_id', 'text', (column) => column.notNull())
+        .addColumn('how', 'text', (column) => column.notNull())
+        .addColumn('at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('operator_sponsor_user')
+        .on('operator_sponsor')
+        .columns(['user_id', 'sponsor_id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('operator_sponsor').execute();
+    },
+  },
 };
 
 export function migrateApprovals(database: ConsoleDatabase): Promise<void> {

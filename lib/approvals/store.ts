@@ -6,6 +6,7 @@
  * associated data, and erased in the same update that ends the request.
  */
 import { randomUUID } from 'node:crypto';
+import { SqliteAdapter, sql } from 'kysely';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { can, type Permission, permissionMinimumRole, type Role } from '@/lib/roles';
@@ -89,6 +90,17 @@ export function requestedBody(row: ApprovalRow, seal: SecretSeal): Record<string
 const changed = (result: { numUpdatedRows: bigint } | undefined) => Number(result?.numUpdatedRows ?? 0) === 1;
 
 /**
+ * After a sealed secret is erased: on SQLite its old bytes would stay in the write-ahead log (and,
+ * without secure_delete, which lib/db turns on, in the main file's freed space) until the next
+ * checkpoint. TRUNCATE copies the pages back and empties the -wal file now. PostgreSQL: nothing to do
+ * here (its dead row versions go at the next vacuum).
+ */
+async function eraseFromDisk(db: ConsoleDb): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+}
+
+/**
  * Claims a pending, unexpired request for an approver who did not ask for it: one conditional
  * update, so that of approvers pressing Approve at once (on any console) exactly one gets it. The
  * secret part is erased in the same update: the caller opened it from the row it read.
@@ -115,7 +127,9 @@ export async function claimApproval(
     .where('expires_at', '>', now.toISOString())
     .where('requested_by', '<>', approver.id)
     .executeTakeFirst();
-  return changed(result);
+  if (!changed(result)) return false;
+  await eraseFromDisk(db);
+  return true;
 }
 
 /** The outcome of an approved request's action: `success`, or the code it was refused with. */
@@ -146,18 +160,22 @@ export async function endApproval(
     end.state === 'withdrawn'
       ? update.where('requested_by', '=', end.by.id)
       : update.where('requested_by', '<>', end.by.id).where('expires_at', '>', now.toISOString());
-  return changed(await update.executeTakeFirst());
+  if (!changed(await update.executeTakeFirst())) return false;
+  await eraseFromDisk(db);
+  return true;
 }
 
 /** Ends the requests whose time is up, their secret part erased; answers them. */
-export function expireApprovals(db: ConsoleDb, now: Date) {
-  return db
+export async function expireApprovals(db: ConsoleDb, now: Date) {
+  const ended = await db
     .updateTable('approval_request')
     .set({ state: 'expired', sealed_secret: null, decided_at: now.toISOString() })
     .where('state', '=', 'pending')
     .where('expires_at', '<=', now.toISOString())
     .returning(['id', 'action', 'environment', 'subject', 'requested_by', 'requested_by_email'])
     .execute();
+  if (ended.length > 0) await eraseFromDisk(db);
+  return ended;
 }
 
 const LISTED = 100;

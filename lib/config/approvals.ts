@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ApprovalAction, type ApprovalRule, approvalActions } from '@/lib/approvals/contract';
+import { policyFlaw } from '@/lib/approvals/policy';
 import { environments } from '@/lib/environments';
 import { optional, type ParsedEnv, positiveInteger } from './env-values';
 
@@ -25,7 +26,8 @@ function parseRule(text: string): ApprovalRule | null {
 /**
  * Two-person approval: CONSOLE_REQUIRE_APPROVAL names the actions that need a second operator
  * (comma-separated: `delete:Customer,bulk-rotate:Customer,grant-admin`), and
- * CONSOLE_APPROVAL_MINUTES how long a request waits (60).
+ * CONSOLE_APPROVAL_MINUTES how long a request waits (60). `delete` or `bulk-rotate` without
+ * `grant-admin` is refused: giving a role that approves is what keeps the second person a person.
  */
 export const approvalsEnv = {
   CONSOLE_REQUIRE_APPROVAL: optional(
@@ -39,6 +41,11 @@ export const approvalsEnv = {
       )
       .refine((parts) => parts.every((part) => parseRule(part) !== null), {
         error: `CONSOLE_REQUIRE_APPROVAL must list ${ruleWords}`,
+      })
+      // Refused at start: a policy one admin can get round is worse than none, as it reads as one.
+      .superRefine((parts, context) => {
+        const flaw = policyFlaw(parts.map((part) => part.split(':')[0] ?? part));
+        if (flaw) context.addIssue({ code: 'custom', message: flaw });
       }),
   ),
   CONSOLE_APPROVAL_MINUTES: positiveInteger('CONSOLE_APPROVAL_MINUTES', 'minutes', 60),

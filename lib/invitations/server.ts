@@ -67,7 +67,12 @@ export async function inviteOperator(
       detail: mailer ? `${detail}; emailing the link` : detail,
     },
     async () => {
-      const made = await makeInvitation(server.database.db, target.id, admin.id);
+      const made = await makeInvitation(
+        server.database.db,
+        target.id,
+        admin.id,
+        new Date(server.clock.now()),
+      );
       const link = new URL(INVITATION_PAGE, server.config.consoleUrl);
       link.hash = made.secret;
       const mail = mailer
@@ -155,9 +160,11 @@ export const invitationAcceptRoute =
         detail: operator.email,
       });
       try {
-        if (!(await claimInvitation(server.database.db, invitation.id))) {
+        if (!(await claimInvitation(server.database.db, invitation.id, new Date(server.clock.now())))) {
           // Another request used it a moment ago, or it was voided or expired meanwhile.
-          const state = (await findInvitation(server.database.db, secret))?.state ?? 'voided';
+          const state =
+            (await findInvitation(server.database.db, secret, new Date(server.clock.now())))?.state ??
+            'voided';
           throw refused(state === 'open' ? 'used' : state);
         }
         try {
@@ -199,7 +206,7 @@ async function openInvitation(
   server: ConsoleServer,
   secret: string,
 ): Promise<{ invitation: FoundInvitation; operator: OperatorSummary }> {
-  const invitation = await findInvitation(server.database.db, secret);
+  const invitation = await findInvitation(server.database.db, secret, new Date(server.clock.now()));
   if (!invitation) throw refused('unknown');
   if (invitation.state !== 'open') throw refused(invitation.state);
   const operator = await findOperator(server, invitation.userId);

@@ -4,6 +4,7 @@
  * secret is stored: the database never holds anything that opens an account. Plain module.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 
 /** How long a link works. */
@@ -31,7 +32,7 @@ export async function makeInvitation(
   db: ConsoleDb,
   userId: string,
   createdBy: string | null,
-  now = new Date(),
+  now = new Date(realClock.now()),
 ): Promise<MadeInvitation> {
   const secret = newInvitationSecret();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
@@ -55,7 +56,11 @@ export async function makeInvitation(
 }
 
 /** Voids the operator's links not yet used or voided (expired ones too); answers how many. */
-export async function voidOpenInvitations(db: ConsoleDb, userId: string, now = new Date()): Promise<number> {
+export async function voidOpenInvitations(
+  db: ConsoleDb,
+  userId: string,
+  now = new Date(realClock.now()),
+): Promise<number> {
   const result = await db
     .updateTable('operator_invitation')
     .set({ voided_at: now.toISOString() })
@@ -79,7 +84,7 @@ export interface FoundInvitation {
 export async function findInvitation(
   db: ConsoleDb,
   secret: string,
-  now = new Date(),
+  now = new Date(realClock.now()),
 ): Promise<FoundInvitation | null> {
   const row = await db
     .selectFrom('operator_invitation')
@@ -101,7 +106,11 @@ export async function findInvitation(
  * Marks a link used, if it still works: true for the one request that used it, false for any
  * other (two tabs at once, a link voided or expired meanwhile).
  */
-export async function claimInvitation(db: ConsoleDb, id: string, now = new Date()): Promise<boolean> {
+export async function claimInvitation(
+  db: ConsoleDb,
+  id: string,
+  now = new Date(realClock.now()),
+): Promise<boolean> {
   const at = now.toISOString();
   const result = await db
     .updateTable('operator_invitation')

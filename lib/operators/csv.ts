@@ -4,7 +4,9 @@
  * manages them, and when they last signed in. Written by the console's one CSV writer, which
  * neutralises formulas (names and emails are typed by people).
  */
+
 import { spreadsheetCsv } from '@/lib/audit/csv';
+import { realClock } from '@/lib/clock';
 import type { OperatorSummary } from './contract';
 
 const operatorCsvHeader = [
@@ -28,7 +30,7 @@ function statusOf(operator: OperatorSummary, now: string): string {
 
 export function operatorsToCsv(
   operators: readonly OperatorSummary[],
-  now = new Date().toISOString(),
+  now = new Date(realClock.now()).toISOString(),
 ): string {
   return spreadsheetCsv(
     operatorCsvHeader,

@@ -11,7 +11,7 @@ import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
-import { realClock } from '@/lib/clock';
+import { type Clock, realClock } from '@/lib/clock';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
@@ -77,6 +77,8 @@ export interface ConsoleServer extends ConsoleParts {
   scimRefusalLimit: RateLimiterAbstract;
   /** Emails invitation links when SMTP_URL is set; null: the admin passes the link on alone. */
   invitationMailer: InvitationMailer | null;
+  /** The time every request's code reads (lib/clock.ts): a test hands in its own. */
+  clock: Clock;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -218,6 +220,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     invitationMailer: config.mail
       ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }))
       : null,
+    clock: realClock,
   };
 }
 

@@ -1,12 +1,5 @@
 import 'server-only';
-import type { AuditAction } from '@/lib/audit/actions';
-import type { AuditEntry, AuditSettlement } from '@/lib/audit/store';
-import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-api/routes';
-import { ConsoleError } from '@/lib/console-error';
-import type { Environment } from '@/lib/environments';
-import { hasRole, type Permission } from '@/lib/roles';
-import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
-import { readBodyWithReason } from './approval-body';
+import { readBodyWithReason } from '@/lib/approvals/body';
 import {
   type Approved,
   approvalIdOf,
@@ -15,7 +8,14 @@ import {
   type RouteApproval,
   requestApproval,
   settleApproved,
-} from './approval-frame';
+} from '@/lib/approvals/frame';
+import type { AuditAction } from '@/lib/audit/actions';
+import type { AuditEntry, AuditSettlement } from '@/lib/audit/store';
+import type { ConsoleRouteDefinition, PathParams, StepUp } from '@/lib/console-api/routes';
+import { ConsoleError } from '@/lib/console-error';
+import type { Environment } from '@/lib/environments';
+import { hasRole, type Permission } from '@/lib/roles';
+import { requireRecentAuthentication, type StepUpScope } from '@/lib/two-factor/step-up';
 import { guardRequest } from './guard';
 import { type ConsoleServer, consoleServer, type Operator } from './index';
 import { parseJson } from './request-body';

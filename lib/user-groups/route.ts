@@ -1,9 +1,9 @@
 import 'server-only';
+import type { RouteApproval } from '@/lib/approvals/frame';
 import type { ConsoleRouteDefinition } from '@/lib/console-api/routes';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { Permission } from '@/lib/roles';
-import type { RouteApproval } from '@/lib/server/approval-frame';
 import { fromUpstreamError } from '@/lib/server/errors';
 import { type ActionAudit, consoleRoute } from '@/lib/server/route';
 import type { UserGroupApi } from '@/lib/user-group-api/client';

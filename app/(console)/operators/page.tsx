@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { policyCovers } from '@/lib/approvals/contract';
+import { approvingRoles, grantCovered } from '@/lib/approvals/policy';
 import { listOperators } from '@/lib/operators/store';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
@@ -22,9 +22,11 @@ export const metadata: Metadata = { title: 'Operators · User Group Console' };
 export default async function OperatorsPage() {
   const { server, operator: admin } = await pageContext('operators:manage');
   const operators = await listOperators(server);
-  const now = new Date().toISOString();
-  // CONSOLE_REQUIRE_APPROVAL's grant-admin: making someone admin asks for a reason and waits.
-  const grantAdminNeedsApproval = policyCovers(server.config.approvals.rules, 'grant-admin', null);
+  const now = new Date(server.clock.now()).toISOString();
+  // CONSOLE_REQUIRE_APPROVAL's grant-admin: giving a role that can approve asks for a reason and waits.
+  const { rules } = server.config.approvals;
+  const approvalRoles = approvingRoles(rules).filter((role) => grantCovered(rules, role));
+  const mails = server.invitationMailer !== null;
 
   return (
     <div className="flex flex-col gap-8">
@@ -48,7 +50,7 @@ export default async function OperatorsPage() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <AddOperatorForm adminNeedsApproval={grantAdminNeedsApproval} />
+          <AddOperatorForm approvalRoles={approvalRoles} mails={mails} />
         </CardContent>
       </Card>
       <section aria-labelledby="operators-heading" className="flex flex-col gap-3">
@@ -90,9 +92,9 @@ export default async function OperatorsPage() {
               {operator.id === admin.id ? (
                 <span className="text-xs text-muted-foreground">you</span>
               ) : operator.invitationExpiresAt !== null ? (
-                <InvitationActions operator={operator} grantAdminNeedsApproval={grantAdminNeedsApproval} />
+                <InvitationActions operator={operator} approvalRoles={approvalRoles} mails={mails} />
               ) : (
-                <OperatorActions operator={operator} grantAdminNeedsApproval={grantAdminNeedsApproval} />
+                <OperatorActions operator={operator} approvalRoles={approvalRoles} />
               )}
             </li>
           ))}

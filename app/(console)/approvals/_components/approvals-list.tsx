@@ -3,14 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { approvalStateWords } from '@/components/approval-waiting';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { type ApprovalDecision, type ApprovalView, approvalActionWords } from '@/lib/approvals/contract';
 import { decideApproval } from '@/lib/approvals/decide';
 import { approvalRoutes } from '@/lib/approvals/routes';
+import { approvalStateWords, yourDecisionWords } from '@/lib/approvals/words';
 import { callRoute } from '@/lib/browser-client/console-client';
+import { type Environment, environmentPhrase } from '@/lib/environments';
 import { formatUtc } from '@/lib/time';
 
 /** The list and the header's count, read again after a decision (a prefix of both keys). */
@@ -34,7 +35,7 @@ export function ApprovalsList() {
     mutationFn: ({ approval, decision }: { approval: ApprovalView; decision: ApprovalDecision }) =>
       decideApproval(approval, decision),
     onSuccess: (answer) => {
-      setSaid(`${approvalActionWords[answer.approval.action]}: ${approvalStateWords(answer.approval)}`);
+      setSaid(`${approvalActionWords[answer.approval.action]}: ${yourDecisionWords(answer.approval)}`);
       setDeciding(null);
       setReason('');
     },
@@ -82,7 +83,7 @@ export function ApprovalsList() {
             >
               <p className="font-medium wrap-anywhere">
                 {approvalActionWords[approval.action]}
-                {approval.environment ? ` in ${approval.environment}` : ''}: {approval.subject}
+                {inEnvironment(approval)}: {approval.subject}
               </p>
               <p className="text-sm wrap-anywhere">
                 Asked by {approval.mine ? 'you' : approval.requestedBy} at {formatUtc(approval.requestedAt)}:{' '}
@@ -126,7 +127,7 @@ export function ApprovalsList() {
         }}
         title={
           deciding
-            ? `${deciding.decision === 'approve' ? 'Approve' : 'Reject'}: ${approvalActionWords[deciding.approval.action]}${deciding.approval.environment ? ` in ${deciding.approval.environment}` : ''}?`
+            ? `${deciding.decision === 'approve' ? 'Approve' : 'Reject'}: ${approvalActionWords[deciding.approval.action]}${inEnvironment(deciding.approval)}?`
             : ''
         }
         description={
@@ -153,4 +154,9 @@ export function ApprovalsList() {
       />
     </section>
   );
+}
+
+/** ` in Customer (production)`: production always says so, in the list and in every dialog. */
+function inEnvironment(approval: ApprovalView): string {
+  return approval.environment ? ` in ${environmentPhrase(approval.environment as Environment)}` : '';
 }

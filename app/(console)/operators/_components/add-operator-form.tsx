@@ -19,7 +19,7 @@ import {
   type InvitationLink,
 } from '@/lib/operators/contract';
 import { operatorRoutes } from '@/lib/operators/routes';
-import { roleDescriptions, roles } from '@/lib/roles';
+import { type Role, roleDescriptions, roles } from '@/lib/roles';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
 const fields = ['email', 'name', 'role'] as const;
@@ -32,10 +32,18 @@ const ApprovalWaiting = dynamic(() =>
 );
 
 /**
- * Invites an operator. Where CONSOLE_REQUIRE_APPROVAL names grant-admin, adding one as admin asks for
- * a reason first and then follows the request until another admin decides it.
+ * Invites an operator. Where CONSOLE_REQUIRE_APPROVAL names grant-admin, adding one at a role that can
+ * approve (`approvalRoles`) asks for a reason first and then follows the request until another
+ * operator decides it; without mail (`mails` false) the console answers at once how such a person
+ * gets in instead, as their link could only be shown here.
  */
-export function AddOperatorForm({ adminNeedsApproval = false }: { adminNeedsApproval?: boolean }) {
+export function AddOperatorForm({
+  approvalRoles = [],
+  mails = false,
+}: {
+  approvalRoles?: readonly Role[];
+  mails?: boolean;
+}) {
   const [asking, setAsking] = useState<CreateOperatorRequest | null>(null);
   const [reason, setReason] = useState('');
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
@@ -67,7 +75,7 @@ export function AddOperatorForm({ adminNeedsApproval = false }: { adminNeedsAppr
   const onSubmit = form.handleSubmit((values) => {
     setAdded(null);
     setWaitingFor(null);
-    if (adminNeedsApproval && values.role === 'admin') {
+    if (approvalRoles.includes(values.role) && mails) {
       create.reset();
       setReason('');
       setAsking(values);
@@ -124,8 +132,8 @@ export function AddOperatorForm({ adminNeedsApproval = false }: { adminNeedsAppr
         onOpenChange={(open) => {
           if (!open) setAsking(null);
         }}
-        title={`Ask to add ${asking?.email ?? ''} as admin?`}
-        description="Granting admin waits for another admin's approval: nobody is invited until they approve. The approver is not shown the link: it is emailed if the console sends mail, otherwise send a new link from this page."
+        title={`Ask to add ${asking?.email ?? ''} as ${asking?.role ?? ''}?`}
+        description={`A ${asking?.role ?? ''} can approve what the policy names, so inviting one waits for another operator's approval: nobody is invited until then. The link is emailed to them alone; neither you nor the approver is shown it.`}
         confirmLabel="Ask for approval"
         pending={create.isPending}
         pendingLabel="Asking…"

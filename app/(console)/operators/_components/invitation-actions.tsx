@@ -9,6 +9,7 @@ import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { invitationRoutes } from '@/lib/invitations/routes';
 import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
+import type { Role } from '@/lib/roles';
 import { InvitationLinkDialog } from './invitation-link-dialog';
 
 /** Only where the policy makes granting admin wait for another operator: loaded then. */
@@ -18,18 +19,22 @@ const ApprovalWaiting = dynamic(() =>
 
 /**
  * For an operator invited but not yet in: send a new link (the old one stops working), or withdraw
- * it. A new link for an admin is granting admin: where the policy covers it, it asks for a reason
- * and waits for another admin (who is not shown the link; the requester then sends it again).
+ * it. A new link for a role that can approve (`approvalRoles`) is a grant: it asks for a reason and
+ * waits for another operator, and the link is emailed to them alone (without mail the server says
+ * at once how they get in instead).
  */
 export function InvitationActions({
   operator,
-  grantAdminNeedsApproval = false,
+  approvalRoles = [],
+  mails = false,
 }: {
   operator: OperatorSummary;
-  grantAdminNeedsApproval?: boolean;
+  approvalRoles?: readonly Role[];
+  mails?: boolean;
 }) {
   const [link, setLink] = useState<InvitationLink | null>(null);
-  const needsApproval = grantAdminNeedsApproval && operator.role === 'admin';
+  const approves = operator.role !== null && approvalRoles.includes(operator.role);
+  const needsApproval = approves && mails;
   const [reason, setReason] = useState('');
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const sendAgainButton = useRef<HTMLButtonElement>(null);
@@ -89,8 +94,10 @@ export function InvitationActions({
         title={`Send a new link to ${operator.email}?`}
         description={
           needsApproval
-            ? 'They are to be an admin: a new link waits for another admin’s approval. Once approved, send a new link again to be shown it.'
-            : 'The link they have stops working now. You are shown the new one once, to pass on.'
+            ? `A ${operator.role} can approve what the policy names: a new link waits for another operator’s approval, then goes to ${operator.email} by email alone. Neither you nor the approver is shown it.`
+            : approves
+              ? `A ${operator.role} can approve what the policy names, and without a mail server their link could only be shown to you: the console will say how they get in instead.`
+              : 'The link they have stops working now. You are shown the new one once, to pass on.'
         }
         confirmLabel={needsApproval ? 'Ask for approval' : 'Make a new link'}
         pending={resend.isPending}

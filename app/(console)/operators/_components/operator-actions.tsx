@@ -1,13 +1,15 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
 import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { OperatorSummary } from '@/lib/operators/contract';
+import { roleGiven } from '@/lib/operators/grants';
 import { operatorRoutes } from '@/lib/operators/routes';
 import { type Role, roles } from '@/lib/roles';
 import { twoFactorRoutes } from '@/lib/two-factor/routes';
@@ -18,23 +20,28 @@ const ApprovalWaiting = dynamic(() =>
   import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
 );
 
-/** What gives admin power, asked for with a reason where CONSOLE_REQUIRE_APPROVAL names grant-admin. */
-type AdminGrant = { role: 'admin' } | { disabled: false };
+/** What gives a role that can approve, asked for with a reason where CONSOLE_REQUIRE_APPROVAL names grant-admin. */
+type Grant = { role: Role } | { disabled: false };
 
 /**
  * Change one operator's role, disable / enable them, reset their second factor or end their sessions.
- * Where the policy covers granting admin, making them admin (or enabling an admin) asks for a reason
- * and then follows the request until another operator decides it.
+ * Where the policy covers giving a role (`approvalRoles`: those that can approve), raising them to it
+ * (or enabling such an operator) asks for a reason and then follows the request until another
+ * operator decides it: meanwhile the select shows the role they hold, marked waiting; once approved
+ * and done, the row is read again.
  */
 export function OperatorActions({
   operator,
-  grantAdminNeedsApproval = false,
+  approvalRoles = [],
 }: {
   operator: OperatorSummary;
-  grantAdminNeedsApproval?: boolean;
+  approvalRoles?: readonly Role[];
 }) {
+  const router = useRouter();
   const [role, setRole] = useState<Role>(operator.role ?? 'viewer');
-  const [asking, setAsking] = useState<AdminGrant | null>(null);
+  // The list read again (a decision carried out, another admin's change): the select follows it.
+  useEffect(() => setRole(operator.role ?? 'viewer'), [operator.role]);
+  const [asking, setAsking] = useState<Grant | null>(null);
   const [reason, setReason] = useState('');
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -60,26 +67,33 @@ export function OperatorActions({
     onError: (failure) => {
       if (!(failure instanceof ApprovalRequested)) return;
       setAsking(null);
+      // Nothing has changed yet: the select says the role they hold, the line below what waits.
+      setRole(operator.role ?? 'viewer');
       setWaitingFor(failure.approvalId);
+      setDecisionOver(false);
     },
   });
+  const decided = useCallback(() => router.refresh(), [router]);
+  const [decisionOver, setDecisionOver] = useState(false);
+  const ended = useCallback(() => setDecisionOver(true), []);
   const pending =
     changeRole.isPending || setDisabled.isPending || resetTwoFactor.isPending || askAdmin.isPending;
   // Each change starts by clearing the others' errors, so the one shown is the latest.
   const error = changeRole.error ?? setDisabled.error ?? resetTwoFactor.error;
 
-  /** Whether this change gives admin power that the policy makes wait for another operator. */
-  const needsApproval = (change: AdminGrant) =>
-    grantAdminNeedsApproval &&
-    ('role' in change ? operator.role !== 'admin' : operator.disabled && operator.role === 'admin');
-  function ask(change: AdminGrant) {
+  /** Whether this change gives a role the policy makes wait for another operator. */
+  const needsApproval = (change: Grant) => {
+    const given = roleGiven(change, operator);
+    return given !== null && approvalRoles.includes(given);
+  };
+  function ask(change: Grant) {
     for (const each of [changeRole, setDisabled, resetTwoFactor, askAdmin]) each.reset();
     setReason('');
     setWaitingFor(null);
     setAsking(change);
   }
   function changeRoleTo(newRole: Role) {
-    if (newRole === 'admin' && needsApproval({ role: 'admin' })) return ask({ role: 'admin' });
+    if (needsApproval({ role: newRole })) return ask({ role: newRole });
     setDisabled.reset();
     resetTwoFactor.reset();
     changeRole.mutate({ role: newRole });
@@ -121,6 +135,11 @@ export function OperatorActions({
             >
               Change role
             </Button>
+            {waitingFor && !decisionOver ? (
+              <span className="text-xs text-muted-foreground" data-testid="operator-row-waiting">
+                waiting for approval
+              </span>
+            ) : null}
             {operator.disabled ? (
               <Button size="sm" variant="outline" disabled={pending} onClick={() => disable(false)}>
                 Enable
@@ -144,7 +163,7 @@ export function OperatorActions({
           {formErrorMessage(error)}
         </p>
       ) : null}
-      {waitingFor ? <ApprovalWaiting approvalId={waitingFor} /> : null}
+      {waitingFor ? <ApprovalWaiting approvalId={waitingFor} onDone={decided} onEnd={ended} /> : null}
       <ConfirmDialog
         open={asking !== null}
         onOpenChange={(open) => {
@@ -152,10 +171,10 @@ export function OperatorActions({
         }}
         title={
           asking && 'disabled' in asking
-            ? `Ask to enable ${operator.email}, an admin?`
-            : `Ask to make ${operator.email} admin?`
+            ? `Ask to enable ${operator.email}, a ${operator.role ?? ''}?`
+            : `Ask to make ${operator.email} ${asking && 'role' in asking ? asking.role : ''}?`
         }
-        description="Granting admin waits for another admin's approval: nothing changes until they approve."
+        description="This role can approve what the policy names, so giving it waits for another operator's approval: nothing changes until they approve."
         confirmLabel="Ask for approval"
         pending={askAdmin.isPending}
         pendingLabel="Asking…"

@@ -8,5 +8,5 @@ export const GET = consoleRoute(consoleRoutes.readApproval, async ({ operator, p
   const row = await findApprovalRequest(server.database.db, params.id);
   if (!row || !visibleTo(row, operator))
     throw new ConsoleError('not_found', 'No approval request has that id.');
-  return { approval: toApprovalView(row, operator, new Date()) };
+  return { approval: toApprovalView(row, operator, new Date(server.clock.now())) };
 });

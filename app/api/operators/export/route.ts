@@ -13,8 +13,9 @@ export const GET = consoleRoute(
   async ({ server, note }) => {
     const operators = await listOperators(server);
     note({ detail: plural(operators.length, 'operator') });
-    const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
-    return new Response(operatorsToCsv(operators), {
+    const now = new Date(server.clock.now()).toISOString();
+    const stamp = now.slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+    return new Response(operatorsToCsv(operators, now), {
       headers: {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="operators-${stamp}.csv"`,

@@ -18,7 +18,7 @@ export const POST = consoleRoute(
     },
   },
   async ({ request, subject: target, server }) => {
-    await voidOpenInvitations(server.database.db, target.id);
+    await voidOpenInvitations(server.database.db, target.id, new Date(server.clock.now()));
     await removeOperator(server, target.id, request.headers);
     return { done: true as const };
   },

@@ -7,6 +7,8 @@ import {
   approvalReasonSchema,
   policyCovers,
 } from '@/lib/approvals/contract';
+import { grantCovered } from '@/lib/approvals/policy';
+import { broughtInBy } from '@/lib/approvals/sponsors';
 import {
   type ApprovalRow,
   claimApproval,
@@ -23,12 +25,12 @@ import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
-import { can, type Permission, parseRole } from '@/lib/roles';
+import { can, type Permission, parseRole, type Role } from '@/lib/roles';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { invalidRequest } from '@/lib/server/errors';
+import { readJson } from '@/lib/server/request-body';
 import { requireRecentAuthentication } from '@/lib/two-factor/step-up';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { invalidRequest } from './errors';
-import type { ConsoleServer, Operator } from './index';
-import { readJson } from './request-body';
 
 /**
  * How a route's action is subject to two-person approval (CONSOLE_REQUIRE_APPROVAL): which policy
@@ -46,6 +48,35 @@ export interface RouteApproval<Body, Subject> {
    * never theirs (they could accept it and hold a second admin). The whole answer when unsaid.
    */
   approverSees?: (answer: never) => unknown;
+  /**
+   * For a grant (`grant-admin`): the role it gives. The policy covers it when that role can approve
+   * an action the policy names (support, under `bulk-rotate`); unsaid, the action alone decides.
+   */
+  grants?: (body: Body, subject: Subject) => Role | null;
+  /**
+   * Where the policy covers the request: a refusal before anything waits, for a request that could
+   * only lead nowhere (a new admin's link with no mail server to send it to them alone).
+   */
+  refuse?: (body: Body, subject: Subject, server: ConsoleServer) => void;
+}
+
+/** Now, by the server's clock (lib/server/index.ts hands it down). */
+const nowOf = (server: ConsoleServer) => new Date(server.clock.now());
+
+/** Whether the policy names this request: a grant by the role it gives, anything else by its action. */
+function covered<Body, Subject>(
+  server: ConsoleServer,
+  approval: RouteApproval<Body, Subject>,
+  body: Body,
+  subject: Subject,
+  environment: Environment | null,
+): ApprovalAction | null {
+  const { rules } = server.config.approvals;
+  const action = approval.action(body, subject);
+  if (!action) return null;
+  if (action === 'grant-admin' && approval.grants)
+    return grantCovered(rules, approval.grants(body, subject)) ? action : null;
+  return policyCovers(rules, action, environment) ? action : null;
 }
 
 /** The approval a request's URL names (`?approval=<id>`): a decision on it, not the action itself. */
@@ -76,8 +107,9 @@ export async function requestApproval<Body, Subject>(
   context: RequestContext<Body, Subject>,
 ): Promise<Response | null> {
   const { server, approval, operator, body, subject, environment } = context;
-  const action = approval.action(body, subject);
-  if (!action || !policyCovers(server.config.approvals.rules, action, environment)) return null;
+  const action = covered(server, approval, body, subject, environment);
+  if (!action) return null;
+  approval.refuse?.(body, subject, server);
   const reason = approvalReasonSchema.safeParse(context.reason ?? '');
   if (!reason.success)
     throw invalidRequest({ [APPROVAL_REASON_FIELD]: reason.error.issues[0]?.message ?? 'is required' });
@@ -87,7 +119,7 @@ export async function requestApproval<Body, Subject>(
     if (field in kept) secret[field] = kept[field];
     delete kept[field];
   }
-  const now = new Date();
+  const now = nowOf(server);
   const path = new URL(context.request.url).pathname;
   const waiting = await findPendingLike(
     server.database.db,
@@ -132,7 +164,7 @@ export async function requestApproval<Body, Subject>(
   );
   const row = await findApprovalRequest(server.database.db, id);
   if (!row) throw new Error('an approval request vanished as it was recorded');
-  return Response.json({ approval: toApprovalView(row, operator, new Date()) }, { status: 202 });
+  return Response.json({ approval: toApprovalView(row, operator, nowOf(server)) }, { status: 202 });
 }
 
 /** An approval claimed: the body it was requested with, whose it was, and who approved it. */
@@ -198,7 +230,7 @@ export async function decideApproval(
   } catch (error) {
     return refused(error);
   }
-  const now = new Date();
+  const now = nowOf(server);
   const reason = kind === 'reject' ? decision.data.reason : null;
   await server.auditLog.audited(
     {
@@ -239,10 +271,18 @@ async function checkDecision(
     if (row.requested_by === operator.id)
       throw new ConsoleError('forbidden', 'You asked for this: another operator must approve or reject it.');
   }
-  const now = new Date();
+  const now = nowOf(server);
   if (stateOf(row, now) !== 'pending')
     throw new ConsoleError('conflict', `This request is ${stateOf(row, now)}: it can no longer be decided.`);
   if (kind === 'approve') {
+    // A second account is not a second person: whoever the requester brought in or raised (or
+    // someone they did) may hold that account, so it never approves the requester's requests.
+    const how = await broughtInBy(server.database.db, operator.id, row.requested_by);
+    if (how)
+      throw new ConsoleError(
+        'forbidden',
+        `${row.requested_by_email} ${sponsorWords[how]} (or someone they brought in): an approval from you would not be a second person's. Another operator must approve or reject it.`,
+      );
     const requester = await requesterOf(server, row);
     const stored = requestedBody(row, server.jobs.vault);
     const checked = context.schema ? z.safeParse(context.schema, stored) : { success: true, data: stored };
@@ -259,6 +299,13 @@ async function checkDecision(
   }
   return null;
 }
+
+const sponsorWords = {
+  invited: 'invited you',
+  'new link': 'sent you an invitation link',
+  role: 'gave you your role',
+  enabled: 'enabled your account',
+} as const;
 
 /** The requester, still allowed to do the action (not disabled, role not lowered meanwhile). */
 async function requesterOf(server: ConsoleServer, row: ApprovalRow): Promise<Operator> {
@@ -311,5 +358,5 @@ export async function settleApproved(
 async function decidedAnswer(server: ConsoleServer, id: string, reader: Operator): Promise<Response> {
   const row = await findApprovalRequest(server.database.db, id);
   if (!row) throw new ConsoleError('not_found', 'No approval request has that id.');
-  return Response.json({ approval: toApprovalView(row, reader, new Date()) });
+  return Response.json({ approval: toApprovalView(row, reader, nowOf(server)) });
 }

@@ -1,12 +1,12 @@
 import 'server-only';
 import * as z from 'zod/mini';
 import { APPROVAL_REASON_FIELD } from '@/lib/approvals/contract';
+import { invalidRequest } from '@/lib/server/errors';
+import { readJson } from '@/lib/server/request-body';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { invalidRequest } from './errors';
-import { readJson } from './request-body';
 
 /**
- * The bodies of routes whose action may wait for a second person (lib/server/approval-frame.ts):
+ * The bodies of routes whose action may wait for a second person (lib/approvals/frame.ts):
  * the action's own fields, and beside them the requester's reason.
  */
 
