@@ -14,7 +14,7 @@ import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
-import { realClock } from '@/lib/clock';
+import { type Clock, realClock } from '@/lib/clock';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
@@ -47,6 +47,8 @@ import { migrateConsoleDatabase } from './migrate';
  * safe too.
  */
 export interface ConsoleServer extends ConsoleParts {
+  /** The console's time, handed down to what stamps or compares it (a test's server moves its own). */
+  clock: Clock;
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
   /** null when CONSOLE_SIGN_IN_RATE_LIMIT is off; counts in Redis when REDIS_URL is set. */
@@ -200,6 +202,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   }
   return {
     ...parts,
+    clock: realClock,
     signInLimiter,
     userGroupApi,
     jobs: { runner, vault },
