@@ -132,6 +132,26 @@ test('a finished rotation keeps its list of groups, each rotated and linking to 
   await lookAt(page, 'rotation-finished');
 });
 
+test('a long preview pages by Next and Previous, the focus on the rows it shows', async ({ page }) => {
+  const prefix = `rows-long-${randomUUID().slice(0, 8)}`;
+  const csv = ['user_group_id', ...Array.from({ length: 150 }, (_, n) => `${prefix}-${n}`)].join('\n');
+  await page.goto('/testing/bulk');
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Check the file' }).click();
+  const list = page.getByTestId('job-rows');
+  await expect(list.getByTestId('job-rows-pager')).toHaveText('Rows 1–100 of 150');
+  await list.getByRole('button', { name: 'Next' }).press('Enter');
+  await expect(list.getByTestId('job-rows-pager')).toHaveText('Rows 101–150 of 150');
+  await expect(list.getByRole('table').getByRole('row').nth(1)).toContainText(`${prefix}-100`);
+  await expect(list.getByRole('heading', { name: 'Groups of this job' })).toBeFocused();
+  await expect(list.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await list.getByRole('button', { name: 'Previous' }).click();
+  await expect(list.getByTestId('job-rows-pager')).toHaveText('Rows 1–100 of 150');
+  await expectNoSeriousA11yViolations(page, 'a long preview, paged');
+});
+
 test('a draft cancelled before it started says it will not start, and its audit line names the job', async ({
   page,
 }) => {
@@ -169,7 +189,10 @@ test('a draft cancelled before it started says it will not start, and its audit 
   }
 });
 
-test('a viewer opens no rotation made from tokens, and reads an onboarding', async ({ page, browser }) => {
+test('a viewer opens no part of a rotation made from tokens: page, progress, rows, result, preview', async ({
+  page,
+  browser,
+}) => {
   const prefix = `rows-view-${randomUUID().slice(0, 8)}`;
   const tokens = await groupsWithTokens(prefix, 1);
   await page.goto('/testing/bulk');

@@ -146,24 +146,27 @@ export function JobRowsList({ job, heading = 'Rows' }: JobRowsListProps) {
                 {pagerText(first, page.rows.length, page.total, show)}
               </p>
             ) : null}
-            <div className="flex gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={positions.length === 1}
-                onClick={() => go(positions.slice(0, -1))}
-              >
-                Previous
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={page.next === null || rows.isPlaceholderData}
-                onClick={() => go([...positions, page.next])}
-              >
-                Next
-              </Button>
-            </div>
+            {/* Previous and Next only where there is more than one page. */}
+            {positions.length > 1 || page.next !== null ? (
+              <div className="flex gap-2">
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={positions.length === 1}
+                  onClick={() => go(positions.slice(0, -1))}
+                >
+                  Previous
+                </Button>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={page.next === null || rows.isPlaceholderData}
+                  onClick={() => go([...positions, page.next])}
+                >
+                  Next
+                </Button>
+              </div>
+            ) : null}
             <a href={routePath(jobRoutes.jobResult, { id: job.id })} className="underline underline-offset-4">
               Every row as CSV
             </a>
