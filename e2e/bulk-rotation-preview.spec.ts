@@ -168,7 +168,7 @@ for (const screen of [
       await page.getByRole('button', { name: 'Check the tokens' }).click();
       await expect(page.getByRole('heading', { name: 'Rotate tokens — pasted tokens' })).toBeVisible();
       await expect(page.getByTestId('job-preview')).toHaveText(
-        '1 row is ready to run; 3 rows have problems and will not be sent (listed below). Run the good rows, or fix the file and upload it again.',
+        '1 row is ready to run; 3 rows have problems and will not be sent (listed below). Run the good rows, or fix the tokens and check them again.',
       );
       // Only the current token is in the run.
       const preview = page.getByRole('region', { name: 'Groups to rotate', exact: true });

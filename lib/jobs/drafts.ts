@@ -6,9 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
+import type { JobInput } from './contract';
 import type { GetOrCreateRow, InvalidRow } from './csv';
+import { inputDb } from './job-input';
 import { chosenGroupStandings, pastedTokenStandings, type RowLookUp, standingProblem } from './row-standing';
 import { type BulkJobRowTable, type JobKind, jobsDb } from './schema';
 import type { RotateInput } from './token-list';
@@ -24,7 +27,18 @@ const INSERT_CHUNK = 500;
 
 type RowValues = Insertable<BulkJobRowTable>;
 
-interface NewJob {
+/** What every new job may say besides its rows. */
+interface JobOrigin {
+  /**
+   * What it was made from (lib/jobs/job-input.ts): the routes always say; a job made without it
+   * (a bench, a test on the jobs' tables alone) is of unknown origin.
+   */
+  input?: JobInput;
+  /** Whose time its creation is stamped with; the process's unless given. */
+  clock?: Clock;
+}
+
+interface NewJob extends JobOrigin {
   /** Chosen by the caller when a row's values depend on it (sealed tokens name their row). */
   id?: string;
   environment: Environment;
@@ -37,7 +51,7 @@ interface NewJob {
 
 async function insertJob(db: ConsoleDb, job: NewJob): Promise<string> {
   const id = job.id ?? randomUUID();
-  const now = new Date().toISOString();
+  const now = new Date((job.clock ?? realClock).now()).toISOString();
   const rows: RowValues[] = [
     ...job.rows.map((row, index) => ({ ...row, job_id: id, row_number: index + 1 })),
     ...job.invalid.map((row, index) => ({
@@ -78,6 +92,13 @@ async function insertJob(db: ConsoleDb, job: NewJob): Promise<string> {
           lease_expires_at: null,
         })
         .execute();
+      // Its own column (lib/jobs/job-input.ts), written with the job when the caller says it.
+      if (job.input)
+        await inputDb(trx as unknown as ConsoleDb)
+          .updateTable('bulk_job')
+          .set({ input: job.input })
+          .where('id', '=', id)
+          .execute();
       for (let start = 0; start < rows.length; start += INSERT_CHUNK)
         await trx
           .insertInto('bulk_job_row')
@@ -92,7 +113,7 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 /** A draft job from a read CSV: its good rows to run, its bad rows to show. Nothing is sent yet. */
 export function createGetOrCreateJob(
   db: ConsoleDb,
-  job: {
+  job: JobOrigin & {
     environment: Environment;
     source: string;
     owner: JobOwner;
@@ -130,7 +151,7 @@ export interface TokenLookUp extends RowLookUp {
 export async function createRotateJob(
   db: ConsoleDb,
   vault: TokenVault,
-  job: {
+  job: JobOrigin & {
     environment: Environment;
     source: string;
     owner: JobOwner;

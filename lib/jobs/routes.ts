@@ -9,6 +9,7 @@ import {
   createRotateJobSchema,
   JOB_BODY_MAX_BYTES,
   jobActionSchema,
+  jobRowsPageSchema,
   jobViewSchema,
 } from '@/lib/jobs/contract';
 
@@ -36,6 +37,17 @@ export const jobRoutes = {
     path: '/api/jobs/[id]',
     permission: 'console:use',
     answer: jobViewSchema,
+  }),
+  /**
+   * A page of the job's rows in the file's order, each with its group and what happened to it
+   * (query: jobRowsQuerySchema; paged by keyset, `after` the answer's `next`). No token, ever.
+   */
+  jobRows: defineRoute({
+    name: 'jobs.rows',
+    method: 'GET',
+    path: '/api/jobs/[id]/rows',
+    permission: 'console:use',
+    answer: jobRowsPageSchema,
   }),
   /** Start, pause, resume or cancel; the job's kind asks for more (lib/jobs/server.ts). */
   steerJob: defineRoute({

@@ -2,9 +2,10 @@ import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
 import { directoryMatchingIds } from '@/lib/directory/search';
 import type { Environment } from '@/lib/environments';
-import type { CreateGetOrCreateJob, CreateRotateJob, JobView } from '@/lib/jobs/contract';
+import type { CreateGetOrCreateJob, CreateRotateJob, JobInput, JobView } from '@/lib/jobs/contract';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
 import { createGetOrCreateJob, createRotateJob } from '@/lib/jobs/drafts';
+import { jobInputOf, jobReadRefusal } from '@/lib/jobs/job-input';
 import { describePauseReason } from '@/lib/jobs/pause-reasons';
 import type { RowStanding } from '@/lib/jobs/row-standing';
 import type { BulkJobTable, JobKind } from '@/lib/jobs/schema';
@@ -13,6 +14,7 @@ import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token
 import { can, hasRole, type Permission, permissionWords, type Role } from '@/lib/roles';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { accessErrors } from '@/lib/server/errors';
+import type { AuditFacts } from '@/lib/server/route';
 import { spendLookUps } from '@/lib/tokens/look-up-limits';
 
 /** What running or steering a job of this kind needs: the single action's permission. */
@@ -39,31 +41,79 @@ export function tokenDownloadRefusal(
   return `Only ${job.created_by}, who made this job, or an admin can download its tokens.`;
 }
 
+/** A job, its progress as of the server's clock, and what it was made from. */
+export type LoadedJob = JobProgress & { input: JobInput | null };
+
+/** The job and its progress, or null when there is none. */
+export async function readJob(server: Pick<ConsoleServer, 'database' | 'clock'>, id: string) {
+  const { db } = server.database;
+  const [progress, input] = await Promise.all([
+    jobProgress(db, id, new Date(server.clock.now())),
+    jobInputOf(db, id),
+  ]);
+  return progress ? { ...progress, input } : null;
+}
+
 /** The job and its progress, or 404. */
-export async function loadJob(server: ConsoleServer, id: string): Promise<JobProgress> {
-  const progress = await jobProgress(server.database.db, id);
-  if (!progress) throw new ConsoleError('not_found', 'No such bulk job.');
-  return progress;
+export async function loadJob(server: ConsoleServer, id: string): Promise<LoadedJob> {
+  const loaded = await readJob(server, id);
+  if (!loaded) throw new ConsoleError('not_found', 'No such bulk job.');
+  return loaded;
+}
+
+/** 403 when this operator may not read the job (a rotation made from tokens, for a viewer). */
+export function requireJobReadable(operator: Pick<Operator, 'role'>, { job, input }: LoadedJob): void {
+  const refusal = jobReadRefusal(operator.role, job.kind, input);
+  if (refusal) throw new ConsoleError('forbidden', refusal);
 }
 
 /**
- * What a job's route acts on, for the route frame (lib/server/route.ts): the job the URL names, in
- * its own environment (its step-up and entries are there), its entries filed under its id so that
- * they fold into its line on the audit page.
+ * What a job's route acts on, for the route frame (lib/server/route.ts): the job the URL names, if
+ * this operator may read it, in its own environment (its step-up and entries are there), its
+ * entries filed under its id so that they fold into its line on the audit page.
  */
 export const jobRoute = {
-  load: ({ server, params }: { server: ConsoleServer; params: { id: string } }) => loadJob(server, params.id),
+  load: async ({
+    server,
+    operator,
+    params,
+  }: {
+    server: ConsoleServer;
+    operator: Pick<Operator, 'role'>;
+    params: { id: string };
+  }) => {
+    const loaded = await loadJob(server, params.id);
+    requireJobReadable(operator, loaded);
+    return loaded;
+  },
   environmentOf: ({ job }: JobProgress) => job.environment,
 } as const;
 
 /** The job's entries are filed under its id: they fold into its line on the audit page. */
 export const filedUnderJob = ({ job }: JobProgress) => job.id;
 
+/** How the audit log names a job: its source and the start of its id (its page's address). */
+export const jobNamed = (job: Pick<BulkJobTable, 'id' | 'source'>) =>
+  `job “${job.source}” (${job.id.slice(0, 8)})`;
+
+type Note = (facts: AuditFacts) => void;
+
+/** A download's entry, naming the job: "Result of job “a.csv” (1a2b3c4d), without tokens: 500 rows". */
+export function downloadNamed(what: 'Result' | 'Preview', { job }: JobProgress, detail: string): string {
+  return `${what} of ${jobNamed(job)}, ${detail}`;
+}
+
+/** The same for what a file's maker notes as it is made (its row count). */
+export const namingNote =
+  (what: 'Result' | 'Preview', progress: JobProgress, note: Note): Note =>
+  (facts) =>
+    note(facts.detail ? { ...facts, detail: downloadNamed(what, progress, facts.detail) } : facts);
+
 /** The job's own action on record: a bulk rotation or a bulk get-or-create. */
 export const jobAction = ({ job }: JobProgress) =>
   job.kind === 'rotate' ? ('bulk.rotate' as const) : ('bulk.get-or-create' as const);
 
-export function toJobView(progress: JobProgress): JobView {
+export function toJobView(progress: LoadedJob): JobView {
   const { job } = progress;
   return {
     id: job.id,
@@ -71,6 +121,7 @@ export function toJobView(progress: JobProgress): JobView {
     kind: job.kind,
     status: job.status,
     source: job.source,
+    input: progress.input,
     createdAt: job.created_at,
     createdBy: job.created_by,
     startedAt: job.started_at,
@@ -115,6 +166,8 @@ export async function draftGetOrCreateJob(
     throw new ConsoleError('invalid_request', reading.message, { fields: { csv: reading.message } });
   const id = await createGetOrCreateJob(server.database.db, {
     environment,
+    input: 'groups-file',
+    clock: server.clock,
     source: body.source,
     owner: { id: operator.id, email: operator.email },
     rows: reading.rows,
@@ -157,6 +210,8 @@ export async function draftRotateJob(
     server.jobs.vault,
     {
       environment,
+      input: inputOf(body),
+      clock: server.clock,
       source: body.source,
       owner,
       rows: reading.rows,
@@ -173,12 +228,16 @@ export async function draftRotateJob(
           environment,
           userGroupId,
           token,
-          detail: `pasted into a draft rotation job${lookUpNote[standing]}; request ${requestId}`,
+          detail: `pasted into draft rotation ${jobNamed({ id: jobId, source: body.source })}${lookUpNote[standing]}; request ${requestId}`,
         })),
       ),
   );
   return toJobView(await loadJob(server, id));
 }
+
+/** What a rotation is made from, as its body says. */
+const inputOf = (body: CreateRotateJob): JobInput =>
+  'tokens' in body ? (body.tokensFrom === 'file' ? 'tokens-file' : 'pasted-tokens') : 'directory';
 
 /** What the look-up of a pasted token found, as its audit entry says it. */
 const lookUpNote: Record<RowStanding, string> = {

@@ -6,7 +6,17 @@ import type { JobProgress } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
 import type { ConsoleServer } from '@/lib/server';
 import type { ActionAudit, RouteSpec } from '@/lib/server/route';
-import { filedUnderJob, jobAction, jobRoute, loadJob, requireJobPermission, toJobView } from './server';
+import { fixAdvice } from './contract';
+import {
+  filedUnderJob,
+  jobAction,
+  jobNamed,
+  jobRoute,
+  type LoadedJob,
+  loadJob,
+  requireJobPermission,
+  toJobView,
+} from './server';
 
 const refusals: Record<JobActionBody['action'], string> = {
   start: 'Only a job not yet started can be started.',
@@ -15,25 +25,48 @@ const refusals: Record<JobActionBody['action'], string> = {
   cancel: 'This job has already ended.',
 };
 
+/** What was asked, naming the job (its audit line reads on its own, and links by its id). */
+const asked: Record<JobActionBody['action'], string> = {
+  start: 'Run',
+  pause: 'Pause',
+  resume: 'Resume',
+  cancel: 'Cancel',
+};
+
+/** What was done, once it was. */
+const done: Record<Exclude<JobActionBody['action'], 'start'>, string> = {
+  pause: 'Paused',
+  resume: 'Resumed',
+  cancel: 'Cancelled',
+};
+
 /**
  * Start, pause, resume or cancel, on record: starting writes the job's own entry, which stays
  * `started` until the runner settles it with the job's end (each row gets its own as it runs).
+ * Each entry names the job ("Cancelled job “tokens.csv” (1a2b3c4d)"); a cancelled draft says that
+ * nothing of it was sent.
  */
-const steerAudit: ActionAudit<JobActionBody, JobView, JobProgress> = {
+const steerAudit: ActionAudit<JobActionBody, JobView, LoadedJob> = {
   action: (_body, progress) => jobAction(progress),
   request: (body, { job, counts }) => ({
     detail:
       body.action === 'start'
-        ? `${job.source}: ${plural(counts.total, 'row')} (${counts.invalid} refused by the preview)`
-        : body.action,
+        ? `Run ${jobNamed(job)}: ${plural(counts.total, 'row')} (${counts.invalid} refused by the preview)`
+        : `${asked[body.action]} ${jobNamed(job)}`,
   }),
+  result: (body, _view, { job }) =>
+    body.action === 'start'
+      ? {}
+      : {
+          detail: `${done[body.action]} ${jobNamed(job)}${body.action === 'cancel' && job.started_at === null ? ' before it started: nothing was sent' : ''}`,
+        },
   outcome: (_view, body) => (body.action === 'start' ? null : 'success'),
   filedUnder: filedUnderJob,
 };
 
 /** What the steering route reads and records; the job's kind asks for its own permission. */
 export const steering: Pick<
-  RouteSpec<'/api/jobs/[id]', JobActionBody, JobView, JobProgress>,
+  RouteSpec<'/api/jobs/[id]', JobActionBody, JobView, LoadedJob>,
   'load' | 'environmentOf' | 'audit' | 'approval'
 > = {
   ...jobRoute,
@@ -56,12 +89,13 @@ export const steering: Pick<
  */
 export async function steer(
   server: ConsoleServer,
-  { job, counts }: JobProgress,
+  { job, counts, input }: LoadedJob,
   body: JobActionBody,
   entryId: number | null,
   requestId: string,
 ): Promise<JobView> {
-  if (body.action === 'start') requireStartable(job, counts.total, body.confirmation);
+  if (body.action === 'start')
+    requireStartable(job, counts.total, body.confirmation, fixAdvice(job.kind, input));
   const after = await steerJob(
     server.database.db,
     job.id,
@@ -75,9 +109,13 @@ export async function steer(
   return toJobView(await loadJob(server, job.id));
 }
 
-function requireStartable(job: JobProgress['job'], total: number, confirmation: string | undefined): void {
-  if (total === 0)
-    throw new ConsoleError('conflict', 'The job has no good row to run: fix the file and upload it again.');
+function requireStartable(
+  job: JobProgress['job'],
+  total: number,
+  confirmation: string | undefined,
+  advice: string,
+): void {
+  if (total === 0) throw new ConsoleError('conflict', `The job has no good row to run: ${advice}.`);
   if (job.environment === 'Customer' && job.kind === 'rotate' && confirmation?.trim() !== String(total))
     throw new ConsoleError(
       'invalid_request',

@@ -169,7 +169,7 @@ describe('job steering is on record before it happens', () => {
     expect(cancelled.status).toBe(200);
     const steering = (await entries('bulk.get-or-create')).filter((event) => event.request_id === id);
     expect(steering.map((event) => [event.outcome, event.detail?.split(';')[0]])).toEqual([
-      ['success', 'cancel'],
+      ['success', `Cancelled job “steer.csv” (${id.slice(0, 8)}) before it started: nothing was sent`],
     ]);
   });
 });

@@ -44,6 +44,8 @@ import { migrateConsoleDatabase } from './migrate';
  * safe too.
  */
 export interface ConsoleServer extends ConsoleParts {
+  /** The console's time, handed down to what stamps or compares it (a test's server moves its own). */
+  clock: Clock;
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
   /** null when CONSOLE_SIGN_IN_RATE_LIMIT is off; counts in Redis when REDIS_URL is set. */
@@ -196,6 +198,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   }
   return {
     ...parts,
+    clock: realClock,
     signInLimiter,
     userGroupApi,
     jobs: { runner, vault },

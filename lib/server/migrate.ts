@@ -15,6 +15,7 @@ import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { whileMigrationLocked } from '@/lib/db/migrate';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { migrateInvitations } from '@/lib/invitations/schema';
+import { migrateJobInput } from '@/lib/jobs/job-input';
 import { migratePauseReasons } from '@/lib/jobs/pause-reasons-migration';
 import { migrateJobs } from '@/lib/jobs/schema';
 import { migrateScim } from '@/lib/scim/schema';
@@ -46,6 +47,7 @@ export async function applyConsoleMigrations(
   await migrateDirectory(database);
   await migrateJobs(database);
   await migratePauseReasons(database);
+  await migrateJobInput(database);
   await migrateInvitations(database);
   await migrateUsedCodes(database);
   await migrateScim(database);

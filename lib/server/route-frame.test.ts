@@ -65,8 +65,10 @@ describe('the route frame', () => {
       ['bulk.download', 'step_up_required', 'Customer'],
       ['bulk.get-or-create', 'conflict', 'Customer'],
     ]);
-    expect(entries[0]?.detail).toMatch(/^frame\.csv: 1 row \(0 refused by the preview\); request /);
-    expect(entries[2]?.detail).toMatch(/^pause; request /);
+    expect(entries[0]?.detail).toMatch(
+      /^Run job “frame\.csv” \([0-9a-f]{8}\): 1 row \(0 refused by the preview\); request /,
+    );
+    expect(entries[2]?.detail).toMatch(/^Pause job “frame\.csv” \([0-9a-f]{8}\); request /);
     const { jobProgress } = await import('@/lib/jobs/store');
     expect((await jobProgress(server.database.db, job.id))?.job.status).toBe('draft');
   });

@@ -1,11 +1,14 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
-import { loadJob, toJobView } from '@/lib/jobs/server';
+import { jobRoute, toJobView } from '@/lib/jobs/server';
 import { steer, steering } from '@/lib/jobs/steering';
 import { consoleRoute } from '@/lib/server/route';
 
-/** A job's progress, for every operator (no token is in it). */
-export const GET = consoleRoute(consoleRoutes.readJob, async ({ params, server }) =>
-  toJobView(await loadJob(server, params.id)),
+/**
+ * A job's progress (no token is in it), for every operator but a viewer on a rotation made from
+ * tokens: its rows say whose each token is (jobRoute's load refuses).
+ */
+export const GET = consoleRoute({ ...consoleRoutes.readJob, ...jobRoute }, async ({ subject }) =>
+  toJobView(subject),
 );
 
 /**

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
+import { forbidden, notFound } from 'next/navigation';
 import { policyCovers } from '@/lib/approvals/contract';
 import { slugOf } from '@/lib/environments';
+import { jobReadRefusal } from '@/lib/jobs/job-input';
 import { rotationPreview } from '@/lib/jobs/rotation-preview';
-import { jobPermission, toJobView, tokenDownloadRefusal } from '@/lib/jobs/server';
-import { jobProgress } from '@/lib/jobs/store';
+import { jobPermission, readJob, toJobView, tokenDownloadRefusal } from '@/lib/jobs/server';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
 import { decodeParam } from '@/lib/server/route-params';
@@ -31,8 +31,10 @@ export default async function JobPage({ params }: JobPageProps) {
   const { server, operator } = await pageContext('console:use');
   const slug = slugOf[environment];
   const { database, jobs } = server;
-  const progress = await jobProgress(database.db, decodeParam((await params).id) ?? notFound());
+  const progress = await readJob(server, decodeParam((await params).id) ?? notFound());
   if (!progress || progress.job.environment !== environment) notFound();
+  // A rotation made from tokens says whose each one is: for those who may rotate, as its routes.
+  if (jobReadRefusal(operator.role, progress.job.kind, progress.input)) forbidden();
   const job = toJobView(progress);
   // Before a rotation runs, the groups it will rotate, named (tokens only as fingerprints): which
   // group a pasted token is, so only for those who may rotate.

@@ -35,6 +35,7 @@ const job = (changes: Partial<JobView> = {}): JobView => ({
   kind: 'rotate',
   status: 'finished',
   source: 'tokens.csv',
+  input: 'tokens-file',
   createdAt: '2026-11-26T17:00:00.000Z',
   createdBy: 'ada@example.com',
   startedAt: null,
@@ -93,6 +94,25 @@ describe('what the job panel says', () => {
     expect(draftSummary({ total: 3, invalid: 2 })).toContain('2 rows have problems and will not be sent');
   });
 
+  it.each([
+    ['get-or-create', 'groups-file', 'Run the good rows, or fix the file and upload it again.'],
+    ['rotate', 'tokens-file', 'Run the good rows, or fix the file and upload it again.'],
+    ['rotate', 'pasted-tokens', 'Run the good rows, or fix the tokens and check them again.'],
+    ['rotate', 'directory', 'Run the good rows, or choose the groups again in the directory.'],
+    ['rotate', null, 'Run the good rows, or fix the list and check it again.'],
+  ] as const)('advises a %s draft made from %s in its own words', (kind, input, advice) => {
+    expect(draftSummary({ total: 3, invalid: 1 }, { kind, input }).endsWith(advice)).toBe(true);
+  });
+
+  it('says a job cancelled before it started sent nothing', () => {
+    expect(endedAnnouncement(job({ status: 'cancelled', startedAt: null }))).toBe(
+      'Job cancelled before it started: nothing was sent.',
+    );
+    expect(endedAnnouncement(job({ status: 'cancelled', startedAt: '2026-11-26T17:01:00.000Z' }))).toBe(
+      'Job cancelled: 298 done, 2 failed.',
+    );
+  });
+
   it('measures progress by rows settled, done or failed', () => {
     expect(jobProgress(counts({ total: 300, done: 100, failed: 1 }))).toEqual({
       settled: 101,
@@ -128,7 +148,9 @@ describe('what the job panel says', () => {
 
   it('announces the end of a job, and nothing before', () => {
     expect(endedAnnouncement(job({ status: 'finished' }))).toBe('Job finished: 298 done, 2 failed.');
-    expect(endedAnnouncement(job({ status: 'cancelled' }))).toBe('Job cancelled: 298 done, 2 failed.');
+    expect(endedAnnouncement(job({ status: 'cancelled', startedAt: '2026-11-26T17:01:00.000Z' }))).toBe(
+      'Job cancelled: 298 done, 2 failed.',
+    );
     expect(endedAnnouncement(job({ status: 'running' }))).toBe('');
   });
 
@@ -215,7 +237,16 @@ describe('the job’s confirmations', () => {
   });
 
   it('words Cancel and the one download of the tokens', () => {
-    expect(cancelConfirmation(job())).toEqual({
+    expect(cancelConfirmation(job({ status: 'draft' }))).toEqual({
+      title: 'Cancel the job tokens.csv in Customer (production)?',
+      description:
+        'The job will not start: none of its 300 rows is sent. To run them later, check the list again as a new job.',
+      confirmLabel: 'Cancel the job',
+      cancelLabel: 'Keep the draft',
+      destructive: true,
+    });
+    expect(cancelConfirmation(job({ status: 'paused' })).cancelLabel).toBe('Keep it paused');
+    expect(cancelConfirmation(job({ status: 'running' }))).toEqual({
       title: 'Cancel the job tokens.csv in Customer (production)?',
       description:
         'Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded.',

@@ -5,7 +5,7 @@
  */
 import type { TypeToConfirm } from '@/components/confirm-dialog.utils';
 import { environmentPhrase } from '@/lib/environments';
-import { type JobView, jobActionAllowed } from '@/lib/jobs/contract';
+import { fixAdvice, type JobView, jobActionAllowed } from '@/lib/jobs/contract';
 import { plural } from '@/lib/plural';
 import { formatUtc } from '@/lib/time';
 
@@ -28,13 +28,19 @@ export function durationText(seconds: number): string {
     : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** A draft's one sentence: how many rows will run and how many will not. */
-export function draftSummary(counts: Pick<Counts, 'total' | 'invalid'>): string {
+/**
+ * A draft's one sentence: how many rows will run and how many will not, and what to do about those,
+ * in the words of what the person gave (a file, pasted tokens, groups chosen in the directory).
+ */
+export function draftSummary(
+  counts: Pick<Counts, 'total' | 'invalid'>,
+  job: Pick<JobView, 'kind' | 'input'> = { kind: 'get-or-create', input: 'groups-file' },
+): string {
   const { total, invalid } = counts;
   const ready = `${plural(total, 'row')} ${total === 1 ? 'is' : 'are'} ready to run;`;
   return invalid === 0
     ? `${ready} no row has a problem.`
-    : `${ready} ${plural(invalid, 'row')} ${invalid === 1 ? 'has' : 'have'} problems and will not be sent (listed below). Run the good rows, or fix the file and upload it again.`;
+    : `${ready} ${plural(invalid, 'row')} ${invalid === 1 ? 'has' : 'have'} problems and will not be sent (listed below). Run the good rows, or ${fixAdvice(job.kind, job.input)}.`;
 }
 
 /** The progress bar's rows settled (done or failed) of the total, and how a screen reader says it. */
@@ -58,8 +64,13 @@ export function jobFigures(
   ];
 }
 
+/** A job cancelled before it ever started: nothing of it was sent. */
+export const cancelledUnstarted = (job: Pick<JobView, 'status' | 'startedAt'>) =>
+  job.status === 'cancelled' && job.startedAt === null;
+
 /** What the live region says: only when the job has ended. */
-export function endedAnnouncement(job: Pick<JobView, 'status' | 'counts'>): string {
+export function endedAnnouncement(job: Pick<JobView, 'status' | 'counts' | 'startedAt'>): string {
+  if (cancelledUnstarted(job)) return 'Job cancelled before it started: nothing was sent.';
   return jobEnded(job.status)
     ? `Job ${job.status}: ${job.counts.done} done, ${job.counts.failed} failed.`
     : '';
@@ -131,7 +142,7 @@ type ConfirmationWords = {
   destructive?: boolean;
 };
 
-type ConfirmedJob = Pick<JobView, 'kind' | 'environment' | 'source' | 'counts'>;
+type ConfirmedJob = Pick<JobView, 'kind' | 'environment' | 'source' | 'counts' | 'status'>;
 
 /**
  * Run: a rotation is destructive anywhere and, in Customer (production), asks for the number of
@@ -155,14 +166,26 @@ export function startConfirmation(job: ConfirmedJob): ConfirmationWords {
   };
 }
 
-export const cancelConfirmation = (job: ConfirmedJob): ConfirmationWords => ({
-  title: `Cancel the job ${job.source} in ${environmentPhrase(job.environment)}?`,
-  description:
-    'Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded.',
-  confirmLabel: 'Cancel the job',
-  cancelLabel: 'Keep it running',
-  destructive: true,
-});
+/** Cancel: a draft will never start (nothing was sent); a job under way stops where it is. */
+export function cancelConfirmation(job: ConfirmedJob): ConfirmationWords {
+  const title = `Cancel the job ${job.source} in ${environmentPhrase(job.environment)}?`;
+  if (job.status === 'draft')
+    return {
+      title,
+      description: `The job will not start: none of its ${plural(job.counts.total, 'row')} is sent. To run them later, check the list again as a new job.`,
+      confirmLabel: 'Cancel the job',
+      cancelLabel: 'Keep the draft',
+      destructive: true,
+    };
+  return {
+    title,
+    description:
+      'Rows not yet sent are not sent; what was done stays done, and its result can still be downloaded.',
+    confirmLabel: 'Cancel the job',
+    cancelLabel: job.status === 'paused' ? 'Keep it paused' : 'Keep it running',
+    destructive: true,
+  };
+}
 
 export const tokensConfirmation = (job: ConfirmedJob): ConfirmationWords => ({
   title: `Download the only copy of the tokens of ${job.source} in ${environmentPhrase(job.environment)}?`,

@@ -16,6 +16,7 @@ import { useUpstreamStatus } from '../../../_hooks/use-upstream-status';
 import { useJob, useSteerJob, useTakeJobTokens } from '../_hooks/use-job';
 import {
   cancelConfirmation,
+  cancelledUnstarted,
   draftSummary,
   endedAnnouncement,
   jobControls,
@@ -31,6 +32,7 @@ import {
   tokensNote,
   upstreamPollMs,
 } from './job-panel-state';
+import { JobRowsList } from './job-rows-list';
 import { JobRowsTable } from './job-rows-table';
 import { JobStatusBadge } from './job-status';
 import { jobWaiting } from './job-waiting';
@@ -100,7 +102,7 @@ export function JobPanel({
         </div>
         {job.status === 'draft' ? (
           <p className="text-sm" data-testid="job-preview">
-            {draftSummary(counts)}
+            {draftSummary(counts, job)}
           </p>
         ) : (
           <>
@@ -126,6 +128,11 @@ export function JobPanel({
                 </div>
               ))}
             </dl>
+            {cancelledUnstarted(job) ? (
+              <p className="text-sm" data-testid="job-cancelled-unstarted">
+                Cancelled before it started: nothing was sent.
+              </p>
+            ) : null}
             <p className="sr-only" role="status">
               {endedAnnouncement(job)}
             </p>
@@ -224,6 +231,14 @@ export function JobPanel({
           heading={rowsHeading('Failed rows', counts.failed, job.failedRows.length)}
           rows={job.failedRows.map((row) => ({ line: row.line, id: row.userGroupId, text: row.error }))}
           testId="failed-rows"
+        />
+      ) : null}
+      {/* Which group each row is and what happened to it: before a get-or-create runs (its good
+          rows as well as its bad), and once any job has started (a rotation's preview, then). */}
+      {job.kind === 'get-or-create' || job.status !== 'draft' ? (
+        <JobRowsList
+          job={job}
+          heading={job.kind === 'rotate' ? 'Groups of this rotation' : 'Groups of this job'}
         />
       ) : null}
 

@@ -42,7 +42,7 @@ export function JobRowsTable({
 }
 
 /** A row refused for its token's standing reads as the identify page does: the badge, then why. */
-function ProblemText({ text }: { text: string }) {
+export function ProblemText({ text }: { text: string }) {
   const standing = problemStanding(text);
   if (!standing) return text;
   return (

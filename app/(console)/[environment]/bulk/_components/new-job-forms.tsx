@@ -154,6 +154,7 @@ function RotateJobForm({ environment }: { environment: Environment }) {
                   source: chosen.name,
                   tokens: await readChosenFile(chosen),
                   sendUnknown,
+                  tokensFrom: 'file' as const,
                 }));
             }}
           />

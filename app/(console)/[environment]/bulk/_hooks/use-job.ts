@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute, downloadRoute } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
-import type { JobView } from '@/lib/jobs/contract';
+import { type JobView, jobRowsQueryString, type RowFilter } from '@/lib/jobs/contract';
 import { jobRoutes } from '@/lib/jobs/routes';
 
 const ended = (status: JobView['status']) => status === 'finished' || status === 'cancelled';
@@ -20,6 +20,23 @@ export function useJob(initial: JobView) {
       const status = query.state.data?.status ?? initial.status;
       return status === 'running' ? 1_000 : ended(status) ? false : 3_000;
     },
+  });
+}
+
+/**
+ * A page of the job's rows (after a position, of one outcome or all), read again as the job moves
+ * (`progressKey`: its status and rows settled), the page shown kept while the next one comes.
+ */
+export function useJobRows(
+  id: string,
+  page: { after: string | null; show: RowFilter; limit: number },
+  progressKey: string,
+) {
+  return useQuery({
+    queryKey: [...jobKey(id), 'rows', page.show, page.after, page.limit, progressKey],
+    queryFn: ({ signal }) =>
+      callRoute(jobRoutes.jobRows, { params: { id }, query: jobRowsQueryString(page), signal }),
+    placeholderData: keepPreviousData,
   });
 }
 

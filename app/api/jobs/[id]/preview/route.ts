@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { rotationPreviewFile } from '@/lib/jobs/files';
-import { filedUnderJob, jobRoute } from '@/lib/jobs/server';
+import { downloadNamed, filedUnderJob, jobRoute, namingNote } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -12,7 +12,11 @@ export const GET = consoleRoute(
   {
     ...consoleRoutes.jobPreview,
     ...jobRoute,
-    audit: { action: 'bulk.download', request: () => ({ detail: 'preview' }), filedUnder: filedUnderJob },
+    audit: {
+      action: 'bulk.download',
+      request: (_body, job) => ({ detail: downloadNamed('Preview', job, 'the groups to rotate') }),
+      filedUnder: filedUnderJob,
+    },
   },
-  ({ subject, server, note }) => rotationPreviewFile(server, subject, note),
+  ({ subject, server, note }) => rotationPreviewFile(server, subject, namingNote('Preview', subject, note)),
 );

@@ -1,7 +1,7 @@
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { ConsoleError } from '@/lib/console-error';
 import { jobResultFile } from '@/lib/jobs/files';
-import { filedUnderJob, jobRoute } from '@/lib/jobs/server';
+import { downloadNamed, filedUnderJob, jobRoute, namingNote } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -14,7 +14,7 @@ export const GET = consoleRoute(
     ...jobRoute,
     audit: {
       action: 'bulk.download',
-      request: () => ({ detail: 'without tokens' }),
+      request: (_body, job) => ({ detail: downloadNamed('Result', job, 'without tokens') }),
       filedUnder: filedUnderJob,
     },
   },
@@ -24,6 +24,6 @@ export const GET = consoleRoute(
         'invalid_request',
         `The result with tokens is downloaded with POST ${routePath(consoleRoutes.jobTokens, params)}, from the job's page.`,
       );
-    return jobResultFile(server, subject, note);
+    return jobResultFile(server, subject, namingNote('Result', subject, note));
   },
 );

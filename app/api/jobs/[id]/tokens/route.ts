@@ -1,6 +1,6 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { takeJobTokens } from '@/lib/jobs/files';
-import { filedUnderJob, jobRoute } from '@/lib/jobs/server';
+import { downloadNamed, filedUnderJob, jobRoute, namingNote } from '@/lib/jobs/server';
 import { consoleRoute } from '@/lib/server/route';
 
 /**
@@ -12,7 +12,12 @@ export const POST = consoleRoute(
   {
     ...consoleRoutes.jobTokens,
     ...jobRoute,
-    audit: { action: 'bulk.download', request: () => ({ detail: 'with tokens' }), filedUnder: filedUnderJob },
+    audit: {
+      action: 'bulk.download',
+      request: (_body, job) => ({ detail: downloadNamed('Result', job, 'with tokens') }),
+      filedUnder: filedUnderJob,
+    },
   },
-  ({ operator, subject, server, note }) => takeJobTokens(server, operator, subject, note),
+  ({ operator, subject, server, note }) =>
+    takeJobTokens(server, operator, subject, namingNote('Result', subject, note)),
 );
