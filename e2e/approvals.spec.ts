@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, request, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from './support/axe';
 import { adminCredentials } from './support/auth-states';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { inviteAndAccept } from './support/invitations';
 import {
   createDatabase,

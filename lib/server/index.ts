@@ -79,8 +79,6 @@ export interface ConsoleServer extends ConsoleParts {
   scimRefusalLimit: RateLimiterAbstract;
   /** Emails invitation links when SMTP_URL is set; null: the admin passes the link on alone. */
   invitationMailer: InvitationMailer | null;
-  /** The time every request's code reads (lib/clock.ts): a test hands in its own. */
-  clock: Clock;
 }
 
 let server: Promise<ConsoleServer> | undefined;
@@ -223,7 +221,6 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     invitationMailer: config.mail
       ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }))
       : null,
-    clock: realClock,
   };
 }
 
