@@ -5,9 +5,11 @@ import type { AuditAction } from '@/lib/audit/actions';
 import type { ScimConfig } from '@/lib/config/scim';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-error';
+import { depthExceededAt } from '@/lib/json-depth';
 import { type ConsoleServer, consoleServer } from '@/lib/server';
 import { logger } from '@/lib/server/logger';
 import { readBodyText } from '@/lib/server/request-body';
+import { JSON_DEPTH_MAX } from '@/lib/user-group-api/contract';
 import { bearerMatches } from './auth';
 import { ScimError, scimErrorResponse, scimErrors } from './errors';
 import type { ScimWriter } from './users';
@@ -153,6 +155,9 @@ async function readScimBody<T>(
     throw new ScimError(415, 'Send the body as application/scim+json.');
   const read = await readBodyText(request, MAX_SCIM_BODY_BYTES);
   if ('tooLarge' in read) throw new ScimError(413, 'The body is too large.');
+  // Checked before parsing, like every console body: nothing below reads a body nested deeper.
+  if (depthExceededAt(read.text, JSON_DEPTH_MAX) >= 0)
+    throw scimErrors.invalidSyntax(`The body nests deeper than ${JSON_DEPTH_MAX} levels.`);
   let json: unknown;
   try {
     json = JSON.parse(read.text);
