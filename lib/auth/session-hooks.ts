@@ -2,7 +2,7 @@ import type { BetterAuthOptions } from 'better-auth';
 import { APIError } from 'better-auth/api';
 import type { ConsoleConfig } from '@/lib/config';
 import { clientAddress } from '@/lib/config/trusted-proxies';
-import type { ConsoleAuthDependencies, NewSession, SignInMethod } from './options';
+import type { ConsoleAuthDependencies, NewSession, SignInMethod } from './auth-dependencies';
 import { isSsoCallback, PASSKEY_SIGN_IN_PATH, provesSecondFactor } from './sign-in-paths';
 
 /**

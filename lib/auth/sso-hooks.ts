@@ -1,7 +1,7 @@
 import type { BetterAuthOptions } from 'better-auth';
 import type { ConsoleConfig } from '@/lib/config';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import type { ConsoleAuthDependencies } from './options';
+import type { ConsoleAuthDependencies } from './auth-dependencies';
 import { isSsoCallback } from './sign-in-paths';
 import { ssoLinkRefusal, ssoSignUpRefusal } from './sso-policy';
 

@@ -14,7 +14,7 @@ import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
-import { realClock } from '@/lib/clock';
+import { type Clock, realClock } from '@/lib/clock';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
@@ -65,6 +65,8 @@ export interface ConsoleServer extends ConsoleParts {
    * verified on request (the audit page's button for admins).
    */
   auditChain: { verify(): Promise<ChainReport> };
+  /** The console's clock, handed down to whatever stamps or measures time (a test's in tests). */
+  clock: Clock;
   /** The console's Prometheus registry and its counters. */
   metrics: ConsoleMetrics;
   /** The console's log (pino, tokens and keys redacted): one line per request, failures by name. */
@@ -204,6 +206,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     userGroupApi,
     jobs: { runner, vault },
     upstreamProbe,
+    clock: realClock,
     metrics,
     logger,
     auditLog,
