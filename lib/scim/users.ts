@@ -1,8 +1,6 @@
 import 'server-only';
 import { isAPIError } from 'better-auth/api';
-import type { ConsoleAuth } from '@/lib/auth/options';
-import type { ScimConfig } from '@/lib/config/scim';
-import type { ConsoleDb, ConsoleDialect } from '@/lib/db/console-database';
+import type { ConsoleDb } from '@/lib/db/console-database';
 import { voidOpenInvitations } from '@/lib/invitations/store';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ScimUserInput } from './contract';
