@@ -3,7 +3,7 @@ import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-error';
 import { approvalNote } from '../approval-frame';
-import type { Operator } from '../index';
+import type { ConsoleServer, Operator } from '../index';
 import { type Action, type AuditFacts, actorOf } from './action';
 
 /** What the request says for the entry; nothing where the body was to be read and was not. */
@@ -102,4 +102,38 @@ function safely(facts: () => AuditFacts): AuditFacts {
   } catch {
     return {};
   }
+}
+
+/**
+ * What a handler outside the console's stages is handed by the frame to put its actions on record
+ * (the sign-in proxy's outcomes, SCIM's changes): the one writer, the fail-closed log, so that no
+ * module but the frame and lib/audit writes an entry.
+ */
+export interface OnRecord {
+  /** An outcome on record as it is (a refused sign-in): throws audit_unavailable when it cannot be. */
+  outcome(entry: AuditEntry): Promise<void>;
+  /**
+   * A change on record before it happens (`started`; nothing runs when the entry cannot be written),
+   * settled with the outcome `outcomeOf` reads from its result (a refusal the result carries).
+   */
+  change<T>(
+    entry: Omit<AuditEntry, 'outcome'>,
+    run: () => Promise<T>,
+    outcomeOf: (result: T) => string | Promise<string>,
+  ): Promise<T>;
+}
+
+export function onRecord(server: Pick<ConsoleServer, 'auditLog'>, requestId: string): OnRecord {
+  const { auditLog } = server;
+  return {
+    outcome: async (entry) => {
+      await auditLog.record(entry);
+    },
+    change: async (entry, run, outcomeOf) => {
+      const id = await auditLog.record({ ...entry, outcome: 'started' });
+      const result = await run();
+      await auditLog.settle(id, { outcome: await outcomeOf(result) }, requestId);
+      return result;
+    },
+  };
 }
