@@ -8,7 +8,7 @@ import { depthExceededAt } from '@/lib/json-depth';
 import type { ConsoleServer } from '@/lib/server';
 import { type FailureAnswer, logFailure } from '@/lib/server/frame/answer';
 import { type OnRecord, onRecord } from '@/lib/server/frame/audited';
-import { type Guard, requestFrame } from '@/lib/server/frame/frame';
+import { type Guard, type NextHandler, requestFrame } from '@/lib/server/frame/frame';
 import { readBodyText } from '@/lib/server/request-body';
 import { JSON_DEPTH_MAX } from '@/lib/user-group-api/contract';
 import { bearerMatches } from './auth';
@@ -52,7 +52,7 @@ type ScimAccess = { scim: ScimConfig };
 export function scimRoute<Params>(
   name: string,
   handler: (context: ScimContext<Params>) => Promise<Response>,
-) {
+): NextHandler<Params> {
   return requestFrame<Params, ScimAccess>(
     { name, guard: scimGuard, failure: scimFailure },
     ({ request, params, server, actor: { scim }, scope: { requestId } }) =>

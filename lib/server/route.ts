@@ -5,7 +5,7 @@ import { type Action, type AuditFacts, actorOf, type RouteSpec } from './frame/a
 import { decideStage, requestStage, settleFailedApproval, settleSucceededApproval } from './frame/approval';
 import { auditedStage, recordRefusal, requestFacts } from './frame/audited';
 import { bodyStage } from './frame/body';
-import { type Guard, requestFrame } from './frame/frame';
+import { type Guard, type NextHandler, requestFrame } from './frame/frame';
 import { sessionGuard } from './frame/guards';
 import { checkStage, loadStage } from './frame/load';
 import { assertStepUpPlaced, stepUpStage } from './frame/step-up';
@@ -49,7 +49,7 @@ type Handler<Path extends string, Body, Result, Subject> = (
 export function consoleRoute<Path extends string, Body, Result, Subject = undefined>(
   spec: RouteSpec<Path, Body, Result, Subject>,
   handler: Handler<Path, Body, Result, Subject>,
-) {
+): NextHandler<PathParams<Path>> {
   assertStepUpPlaced(spec);
   return requestFrame<PathParams<Path>, Operator>(
     {

@@ -39,7 +39,11 @@ export interface FrameOptions<Actor> {
   server?: () => Promise<ConsoleServer>;
 }
 
-type NextHandler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+/** A route handler as Next calls it. */
+export type NextHandler<Params> = (
+  request: Request,
+  context: { params: Promise<Params> },
+) => Promise<Response>;
 
 /**
  * The one frame of every API route: answer stage around everything (request id, log line, error
@@ -50,7 +54,7 @@ type NextHandler<Params> = (request: Request, context: { params: Promise<Params>
 export function requestFrame<Params, Actor>(
   options: FrameOptions<Actor>,
   run: (input: Guarded<Params, Actor>) => Promise<Response>,
-): NextHandler<Params> {
+): (request: Request, context?: { params: Promise<Params> }) => Promise<Response> {
   return (request, context) =>
     answerRequest(
       typeof options.name === 'function' ? options.name(request) : options.name,

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ConsoleErrorCode } from '@/lib/console-api/error-body';
 import { ConsoleError } from '@/lib/console-error';
-import { logger } from './logger';
+import { logger } from '@/lib/server/logger';
 
 /** The /api/auth endpoints whose answers reach the browser (lib/server/auth-route.ts). */
 export type AuthAnswerKind =
