@@ -92,7 +92,10 @@ function findCycle(graph: Map<string, Set<string>>): string[] | null {
  * more it names here. The composition root (lib/server, lib/launcher) wires any of it.
  */
 const features: Record<string, string[]> = {
+  approvals: ['waiting-route'],
   audit: ['actions', 'audit-log', 'csv', 'fingerprint', 'filters'],
+  'audit-chain': [],
+  'audit-stream': [],
   directory: ['search'],
   invitations: [],
   jobs: ['steering', 'files', 'csv', 'token-list'],

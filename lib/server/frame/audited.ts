@@ -137,3 +137,12 @@ export function onRecord(server: Pick<ConsoleServer, 'auditLog'>, requestId: str
     },
   };
 }
+
+/**
+ * A sign-in's entry, in two steps around better-auth's session hooks (lib/server/frame/sign-in-record.ts):
+ * written `started` before the session exists (fail-closed: no entry, no session), settled once it does.
+ */
+export const signInEntries = (auditLog: Pick<ConsoleServer['auditLog'], 'record' | 'settle'>) => ({
+  started: (entry: Omit<AuditEntry, 'outcome'>) => auditLog.record({ ...entry, outcome: 'started' }),
+  settled: (id: number, outcome: string, requestId: string) => auditLog.settle(id, { outcome }, requestId),
+});
