@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { consoleRoute } from '@/lib/server/route';
 import { withProof } from '@/lib/two-factor/proofs';
-import { requirePasswordOrFreshSession, startEnrolment } from '@/lib/two-factor/server';
+import { startEnrolment } from '@/lib/two-factor/server';
 
 /**
  * Enrolling an authenticator app, step one: for the current password (or, without one, a recent
@@ -17,7 +17,6 @@ export const POST = consoleRoute(
     },
   },
   async ({ request, operator, requestId, body, server }) => {
-    await requirePasswordOrFreshSession(server, operator, body.password);
     return withProof(server, operator, requestId, () =>
       startEnrolment(server, request.headers, body.password),
     );

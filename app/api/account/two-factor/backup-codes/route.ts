@@ -1,7 +1,7 @@
 import { consoleRoutes } from '@/lib/console-api/routes';
 import { consoleRoute } from '@/lib/server/route';
 import { withProof } from '@/lib/two-factor/proofs';
-import { newBackupCodes, requirePasswordOrFreshSession } from '@/lib/two-factor/server';
+import { newBackupCodes } from '@/lib/two-factor/server';
 
 /** Ten new backup codes for the current password, shown once; the old ones stop working. */
 export const POST = consoleRoute(
@@ -10,7 +10,6 @@ export const POST = consoleRoute(
     audit: { action: 'two-factor.backup-codes', request: () => ({ detail: 'ten new codes' }) },
   },
   async ({ request, operator, requestId, body, server }) => {
-    await requirePasswordOrFreshSession(server, operator, body.password);
     return withProof(server, operator, requestId, () =>
       newBackupCodes(server, request.headers, body.password),
     );

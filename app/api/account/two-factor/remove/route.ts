@@ -3,11 +3,7 @@ import { ConsoleError } from '@/lib/console-error';
 import { consoleRoute } from '@/lib/server/route';
 import { endUnprovedSessions } from '@/lib/sessions/store';
 import { withProof } from '@/lib/two-factor/proofs';
-import {
-  answerWithCookies,
-  removeSecondFactor,
-  requirePasswordOrFreshSession,
-} from '@/lib/two-factor/server';
+import { answerWithCookies, removeSecondFactor } from '@/lib/two-factor/server';
 import { mustKeepSecondFactor } from '@/lib/two-factor/step-up';
 
 /**
@@ -23,7 +19,6 @@ export const POST = consoleRoute(
         'conflict',
         `Your role (${operator.role}) must have a second factor: add a passkey or set up a new app first, or ask an admin to reset it.`,
       );
-    await requirePasswordOrFreshSession(server, operator, body.password);
     const headers = await withProof(server, operator, requestId, async () => {
       // Their other sessions still waiting for a second factor end first: with the app gone (and
       // no passkey) they would open the console on a password alone.
