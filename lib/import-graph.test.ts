@@ -88,7 +88,8 @@ function findCycle(graph: Map<string, Set<string>>): string[] | null {
  * The feature folders: each holds a feature's wire contract, store and server actions. Another
  * folder reaches into one only through its public modules: `contract.ts` (what crosses the wire),
  * `schema.ts` (its tables), `store.ts` (its data), `server.ts` (its actions, handed the server),
- * `routes.ts` (its console routes' definitions, which lib/console-api/routes.ts gathers), and the few
+ * `routes.ts` (its console routes' definitions, which lib/console-api/routes.ts gathers), `handlers.ts`
+ * (what the server adds to them: audit, approval, the call; app/api's route files name them), and the few
  * more it names here. The composition root (lib/server, lib/launcher) wires any of it.
  */
 const features: Record<string, string[]> = {
@@ -109,7 +110,7 @@ const features: Record<string, string[]> = {
   'upstream-status': [],
   'user-groups': ['route', 'show-token'],
 };
-const publicNames = ['contract', 'schema', 'store', 'server', 'routes'];
+const publicNames = ['contract', 'schema', 'store', 'server', 'routes', 'handlers'];
 const compositionRoot = ['server', 'launcher'];
 
 /** Files and the files they import by value, across lib/. */
