@@ -3,6 +3,8 @@
  * apart from lib/auth/options.ts so that the hooks it wires (session-hooks.ts, sso-hooks.ts) import
  * these types without importing the module that imports them.
  */
+import type { Clock } from '@/lib/clock';
+
 type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface NewSession {
@@ -36,4 +38,6 @@ export interface ConsoleAuthDependencies {
    * read where better-auth stores the token on the account) for the session created next.
    */
   idpAuthentication?: { note(at: string | null): void; read(): string | null };
+  /** What stamps a session's second factor (the console's clock; the process's when unsaid). */
+  clock?: Pick<Clock, 'now'>;
 }

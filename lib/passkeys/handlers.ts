@@ -33,7 +33,7 @@ export const addPasskeyRoute = consoleRoute(
     const passkey = await finishPasskeyRegistration(server, request.headers, operator, body);
     // The authenticator verified the person: this session has proved a second factor, and is not
     // asked for the new one at once (every other password session of theirs is).
-    await recordSecondFactor(server.database.db, operator.session.id);
+    await recordSecondFactor(server.database.db, operator.session.id, server.clock);
     return { passkey };
   },
 );

@@ -46,7 +46,7 @@ export const stepUpRoute = consoleRoute(
       );
     return withProof(server, operator, requestId, async () => {
       const proof = await verifyStepUp(server, request.headers, operator, body);
-      await recordStepUp(server.database.db, operator.session.id, proof !== 'password');
+      await recordStepUp(server.database.db, operator.session.id, proof !== 'password', server.clock);
       note({ detail: proof });
       return {
         until: new Date(server.clock.now() + server.config.auth.stepUpSeconds * 1000).toISOString(),

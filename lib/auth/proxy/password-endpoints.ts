@@ -57,7 +57,7 @@ export async function changePassword(call: AuthCall): Promise<Response> {
   // A password change replaces the session: the new one is no sign-in (its entry says why).
   // It keeps how the session signed in and the second factor it proved.
   const { response, outcome } = await onRecord(call, 'password.change', before, () =>
-    replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session)),
+    replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session, server.clock)),
   );
   // A wrong current password is a wrong proof like any other: five in all end the session.
   if (outcome === 'invalid_password') await strike(server, before, requestId);

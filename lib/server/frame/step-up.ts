@@ -62,5 +62,5 @@ export async function stepUpStage<Path extends string, Body, Result, Subject>(
       });
     return;
   }
-  requireRecentAuthentication(operator, scope, server.config);
+  requireRecentAuthentication(operator, scope, server.config, server.clock);
 }
