@@ -217,8 +217,6 @@ describe("lib/'s import graph", () => {
     const remaining = [
       // Approvals decide and request by hand; moving to lib/approvals/frame.ts.
       'lib/server/approval-frame.ts',
-      // Approval expiry's writer is wired here from the audit log (lib/approvals/expiry).
-      'lib/server/index.ts',
       // Invitations: the public accept route and the invite's own entry.
       'lib/invitations/server.ts',
       // Jobs: the runner's raw writes, steering's cancel and the token look-ups; one runner function.

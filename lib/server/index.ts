@@ -35,6 +35,7 @@ import { createUpstreamProbe, type UpstreamProbe } from '@/lib/upstream-status/s
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
 import { environmentNotConfigured } from './errors';
+import { onRecord } from './frame/audited';
 import { signInRecord } from './frame/sign-in-record';
 import { logger } from './logger';
 import { migrateConsoleDatabase } from './migrate';
@@ -199,7 +200,8 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     const approvalLogger = logger.child({ component: 'approvals' });
     startApprovalExpiry({
       db: parts.database.db,
-      record: (entry) => auditLog.record(entry),
+      // Through the frame's writer, like every entry outside a route: the fail-closed log.
+      record: onRecord({ auditLog }, 'approval-expiry').outcome,
       log: (message, fields) => approvalLogger.warn(fields, message),
     });
     const short = await approversShort(parts.database.db, config.approvals.rules);
