@@ -10,7 +10,7 @@ type DatabaseHooks = NonNullable<BetterAuthOptions['databaseHooks']>;
 /**
  * better-auth's user and account hooks for single sign-on, under the rules of
  * lib/auth/sso-policy.ts (verified emails, one identity per operator, domains). With SSO off they
- * let everything through: nobody reaches a callback then (lib/server/auth-route.ts).
+ * let everything through: nobody reaches a callback then (lib/auth/proxy/route.ts).
  */
 export function ssoHooks(
   oidc: ConsoleConfig['oidc'],

@@ -43,7 +43,7 @@ import { migrateConsoleDatabase } from './migrate';
 /**
  * The Next server's console: built once per process on first use (never at import: `next build`
  * loads this module) and handed to pages and route handlers. Only the edges ask for it (the route
- * frame lib/server/route.ts, pages through lib/server/page-context.ts, the /api/auth and /api/ready
+ * frame lib/server/frame/frame.ts, pages through lib/server/page-context.ts, the /api/auth and /api/ready
  * routes, instrumentation.ts); everything below them is handed what it uses. The launcher migrates before the
  * server starts; migrating again here is a no-op then, and makes a server started some other way
  * safe too.

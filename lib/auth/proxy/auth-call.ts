@@ -3,7 +3,7 @@ import type { ConsoleServer } from '@/lib/server';
 import type { OnRecord } from '@/lib/server/frame/audited';
 import { withRequestId } from '@/lib/server/request-context';
 
-/** The better-auth endpoints the console lets through (lib/server/auth-route.ts), by what they do. */
+/** The better-auth endpoints the console lets through (lib/auth/proxy/route.ts), by what they do. */
 export type EndpointKind =
   | 'sign-in'
   | 'sso-start'

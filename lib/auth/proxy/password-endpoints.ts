@@ -12,7 +12,7 @@ import { knownOperator } from './who-signs-in';
 
 /**
  * A sign-in with email and password. Successful ones are recorded where better-auth creates the
- * session (lib/server/compose.ts); a refused one is recorded here.
+ * session (lib/server/frame/sign-in-record.ts); a refused one is recorded here.
  */
 export async function signInWithPassword(call: AuthCall): Promise<Response> {
   const { server, requestId } = call;
