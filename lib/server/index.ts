@@ -35,8 +35,8 @@ import { createUpstreamProbe, type UpstreamProbe } from '@/lib/upstream-status/s
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
 import { environmentNotConfigured } from './errors';
-import { onRecord } from './frame/audited';
 import { signInRecord } from './frame/sign-in-record';
+import { onRecord } from './frame/writer';
 import { logger } from './logger';
 import { migrateConsoleDatabase } from './migrate';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { ConsoleServer } from '@/lib/server';
-import type { OnRecord } from '@/lib/server/frame/audited';
+import type { OnRecord } from '@/lib/server/frame/writer';
 import { withRequestId } from '@/lib/server/request-context';
 
 /** The better-auth endpoints the console lets through (lib/auth/proxy/route.ts), by what they do. */

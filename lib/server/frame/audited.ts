@@ -3,8 +3,11 @@ import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-error';
 import { approvalNote } from '../approval-frame';
-import type { ConsoleServer, Operator } from '../index';
+import type { Operator } from '../index';
 import { type Action, type AuditFacts, actorOf } from './action';
+import { writeAudited, writeRefusal } from './writer';
+
+export { type OnRecord, onRecord } from './writer';
 
 /** What the request says for the entry; nothing where the body was to be read and was not. */
 export function requestFacts<Path extends string, Body, Result, Subject>(
@@ -48,16 +51,15 @@ export async function recordRefusal<Path extends string, Body, Result, Subject>(
   if (!spec.audit || !operator || !(error instanceof ConsoleError)) return;
   if (spec.load && action.subject === undefined) return;
   const code = spec.audit.refusal?.(error.code) ?? error.code;
-  await action.server.auditLog
-    .record(
-      entryOf(
-        action,
-        operator,
-        code,
-        safely(() => requestFacts(action)),
-      ),
-    )
-    .catch(() => undefined);
+  await writeRefusal(
+    action.server.auditLog,
+    entryOf(
+      action,
+      operator,
+      code,
+      safely(() => requestFacts(action)),
+    ),
+  );
 }
 
 /**
@@ -78,7 +80,7 @@ export async function auditedStage<Path extends string, Body, Result, Subject>(
   // What the settlement adds; a detail filed under another id names the request again.
   const settling = (added: AuditFacts): AuditFacts =>
     filedUnder && added.detail !== undefined ? { ...added, detail: naming(added.detail, requestId) } : added;
-  return action.server.auditLog.audited(entryOf(action, actorOf(action), 'started', facts), run, {
+  return writeAudited(action.server.auditLog, entryOf(action, actorOf(action), 'started', facts), run, {
     refused: (code) => ({ outcome: audit.refusal?.(code) ?? code, ...settling(noted) }),
     settled: (answer) => {
       if (answer instanceof Response) return { outcome: 'success', ...settling({ ...facts, ...noted }) };
@@ -103,46 +105,3 @@ function safely(facts: () => AuditFacts): AuditFacts {
     return {};
   }
 }
-
-/**
- * What a handler outside the console's stages is handed by the frame to put its actions on record
- * (the sign-in proxy's outcomes, SCIM's changes): the one writer, the fail-closed log, so that no
- * module but the frame and lib/audit writes an entry.
- */
-export interface OnRecord {
-  /** An outcome on record as it is (a refused sign-in): throws audit_unavailable when it cannot be. */
-  outcome(entry: AuditEntry): Promise<void>;
-  /**
-   * A change on record before it happens (`started`; nothing runs when the entry cannot be written),
-   * settled with the outcome `outcomeOf` reads from its result (a refusal the result carries).
-   */
-  change<T>(
-    entry: Omit<AuditEntry, 'outcome'>,
-    run: () => Promise<T>,
-    outcomeOf: (result: T) => string | Promise<string>,
-  ): Promise<T>;
-}
-
-export function onRecord(server: Pick<ConsoleServer, 'auditLog'>, requestId: string): OnRecord {
-  const { auditLog } = server;
-  return {
-    outcome: async (entry) => {
-      await auditLog.record(entry);
-    },
-    change: async (entry, run, outcomeOf) => {
-      const id = await auditLog.record({ ...entry, outcome: 'started' });
-      const result = await run();
-      await auditLog.settle(id, { outcome: await outcomeOf(result) }, requestId);
-      return result;
-    },
-  };
-}
-
-/**
- * A sign-in's entry, in two steps around better-auth's session hooks (lib/server/frame/sign-in-record.ts):
- * written `started` before the session exists (fail-closed: no entry, no session), settled once it does.
- */
-export const signInEntries = (auditLog: Pick<ConsoleServer['auditLog'], 'record' | 'settle'>) => ({
-  started: (entry: Omit<AuditEntry, 'outcome'>) => auditLog.record({ ...entry, outcome: 'started' }),
-  settled: (id: number, outcome: string, requestId: string) => auditLog.settle(id, { outcome }, requestId),
-});

@@ -10,7 +10,7 @@ import type { Clock } from '@/lib/clock';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { SignInRecord } from '../compose';
 import { currentRequestId } from '../request-context';
-import { signInEntries } from './audited';
+import { signInEntries } from './writer';
 
 /** How a session came about, in the sign-in entry's words. */
 function signInDetail(path: string | undefined, twoFactorEnabled: boolean, passkeys: number): string {
