@@ -58,7 +58,7 @@ export function secondFactorPlugin(secret: string) {
     // An operator without a password (SSO only) enrols without one; the console asks them for a
     // recent sign-in instead (app/api/account/two-factor/route.ts).
     allowPasswordless: true,
-    // Remembered devices are off: the console never sends trustDevice (lib/server/auth-route.ts).
+    // Remembered devices are off: the console never sends trustDevice (lib/auth/proxy/route.ts).
   });
 }
 

@@ -20,12 +20,15 @@ import { betterAuth } from 'better-auth';
 import type { ConsoleConfig } from '@/lib/config';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@/lib/limits';
+import type { ConsoleAuthDependencies } from './auth-dependencies';
 import { passkeyPlugin, rolesPlugin, secondFactorPlugin, ssoPlugin } from './auth-plugins';
 import { resolveAuthSecret } from './secret';
 import { sessionHooks } from './session-hooks';
 import { sessionSettings } from './session-settings';
 import { AUTH_BASE_PATH } from './sign-in-paths';
 import { ssoHooks } from './sso-hooks';
+
+export type { ConsoleAuthDependencies, NewSession, SignInMethod } from './auth-dependencies';
 
 export { SIGN_IN_NOT_RECORDED } from './session-hooks';
 export {
@@ -36,41 +39,6 @@ export {
 } from './sign-in-paths';
 
 const COOKIE_PREFIX = 'console';
-
-type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-
-export interface NewSession {
-  userId: string;
-  token: string;
-  /** better-auth's endpoint: /sign-in/email, /callback/<provider>, /two-factor/verify-totp, … */
-  path: string | undefined;
-}
-
-/** How a session was signed in: policy and step-up treat SSO operators as their IdP decides. */
-export type SignInMethod = 'password' | 'passkey' | 'sso';
-
-export interface ConsoleAuthDependencies {
-  /** Receives better-auth's messages (never its extra arguments, which may hold request data). */
-  log: (level: LogLevel, message: string) => void;
-  /**
-   * Before any session is created (a sign-in, by password or SSO): puts it on record. When this
-   * throws, no session is created and the sign-in fails with SIGN_IN_NOT_RECORDED.
-   */
-  onSessionCreating?: (session: NewSession) => Promise<void>;
-  /** Once the session exists. It must not throw: the sign-in has happened by then. */
-  onSessionCreated?: (session: NewSession) => Promise<void>;
-  /**
-   * Set while better-auth replaces the signed-in operator's session (enrolling a second factor,
-   * changing a password): the new session is no sign-in, is not recorded as one, and keeps what
-   * this says of the one it replaces.
-   */
-  replacedSessionCarry?: () => { signInMethod?: SignInMethod; secondFactorAt?: string | null } | undefined;
-  /**
-   * Within an SSO callback: keeps when the IdP authenticated the person (its ID token's `auth_time`,
-   * read where better-auth stores the token on the account) for the session created next.
-   */
-  idpAuthentication?: { note(at: string | null): void; read(): string | null };
-}
 
 /** better-auth, set up for the console; its type (ConsoleAuth) is what the plugins and fields make it. */
 export function createConsoleAuth(

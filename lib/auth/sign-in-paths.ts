@@ -1,7 +1,7 @@
 /** Where better-auth answers, and its endpoints the console tells sign-ins apart by. */
 export const AUTH_BASE_PATH = '/api/auth';
 
-/** better-auth's endpoint that signs in with a passkey (lib/server/auth-route.ts lets it through). */
+/** better-auth's endpoint that signs in with a passkey (lib/auth/proxy/route.ts lets it through). */
 export const PASSKEY_SIGN_IN_PATH = '/passkey/verify-authentication';
 
 /** better-auth's second steps after a password: an authenticator code, or a backup code. */

@@ -1,7 +1,7 @@
 import type { BetterAuthOptions } from 'better-auth';
 import type { ConsoleConfig } from '@/lib/config';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import type { ConsoleAuthDependencies } from './options';
+import type { ConsoleAuthDependencies } from './auth-dependencies';
 import { isSsoCallback } from './sign-in-paths';
 import { ssoLinkRefusal, ssoSignUpRefusal } from './sso-policy';
 
@@ -10,7 +10,7 @@ type DatabaseHooks = NonNullable<BetterAuthOptions['databaseHooks']>;
 /**
  * better-auth's user and account hooks for single sign-on, under the rules of
  * lib/auth/sso-policy.ts (verified emails, one identity per operator, domains). With SSO off they
- * let everything through: nobody reaches a callback then (lib/server/auth-route.ts).
+ * let everything through: nobody reaches a callback then (lib/auth/proxy/route.ts).
  */
 export function ssoHooks(
   oidc: ConsoleConfig['oidc'],

@@ -38,6 +38,8 @@ export interface ConsoleRouteDefinition<
    * - `always`: in every environment. Changes to who may do what (operators, roles, invitations,
    *   another's second factor or sessions): a new admin could otherwise read Customer tokens at once.
    * - `own-account`: in every environment, for a change to one's own ways in (a passkey removed).
+   * - `own-account-password`: the same for an operator without a console password (SSO); one with
+   *   a password sends it in the body instead (`password`), which better-auth checks.
    */
   stepUp?: StepUp | ((body: Body) => StepUp | null);
   /**
@@ -50,7 +52,7 @@ export interface ConsoleRouteDefinition<
 }
 
 /** Where an action needs a recent authentication (ConsoleRouteDefinition's `stepUp`). */
-export type StepUp = 'in-production' | 'always' | 'own-account';
+export type StepUp = 'in-production' | 'always' | 'own-account' | 'own-account-password';
 
 type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${infer Rest}`
   ? Name | ParamNames<Rest>

@@ -4,7 +4,7 @@ import { ConsoleError } from '@/lib/console-error';
 import type { AddPasskey, PasskeySummary } from '@/lib/passkeys/contract';
 import { passkeyName } from '@/lib/passkeys/store';
 import type { ConsoleServer, Operator } from '@/lib/server';
-import { mustKeepSecondFactor, requireRecentAuthentication } from '@/lib/two-factor/step-up';
+import { mustKeepSecondFactor } from '@/lib/two-factor/step-up';
 
 /**
  * Adding a passkey through better-auth's passkey plugin, called on the server with the request's
@@ -35,8 +35,9 @@ function inConsoleWords(error: unknown): unknown {
 
 /**
  * Who may add a passkey: an operator with a console password (an SSO operator's way in is their
- * IdP, which a passkey would go around), who authenticated within the step-up window (a new way
- * in is as sensitive as a production token).
+ * IdP, which a passkey would go around). The recent authentication it also needs (a new way in is
+ * as sensitive as a production token) is declared on its routes' definitions (`own-account`), and
+ * the frame's step-up stage asks for it.
  */
 async function requireMayAddPasskey(server: ConsoleServer, operator: Operator): Promise<void> {
   const password = await server.database.db
@@ -50,7 +51,6 @@ async function requireMayAddPasskey(server: ConsoleServer, operator: Operator): 
       'conflict',
       'You sign in through single sign-on: passkeys are for operators with a console password.',
     );
-  requireRecentAuthentication(operator, 'own-account', server.config);
 }
 
 /** Step one: the options for navigator.credentials.create, and the challenge's cookie. */

@@ -123,6 +123,28 @@ describe('the directory', () => {
   });
 
   it.each(['/Users', '/Groups'])(
+    'answers a %s body nested 100,000 levels deep with 400 invalidSyntax and stores nothing',
+    async (path) => {
+      const { request } = await import('undici');
+      const before = { operators: await operators(), entries: (await scimConsole.entries()).length };
+      // Written as text: JSON.stringify itself overflows the stack at this depth.
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const answer = await request(`${harness.origin}/api/scim/v2${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SCIM_TOKEN}`, 'content-type': 'application/scim+json' },
+        body: `{"schemas":["${USER}"],"userName":"deep@example.com","active":true,"deep":${deep}}`,
+      });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.headers['content-type']).toBe('application/scim+json');
+      const body = await answer.body.json();
+      expect(body).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidSyntax' });
+      expect((body as { detail: string }).detail).toMatch(/64 levels/);
+      expect(await operators()).toBe(before.operators);
+      expect((await scimConsole.entries()).length).toBe(before.entries);
+    },
+  );
+
+  it.each(['/Users', '/Groups'])(
     'pages %s past any number without failing: 200 and no resources',
     async (path) => {
       for (const query of [

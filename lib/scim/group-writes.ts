@@ -5,7 +5,7 @@ import type { ScimConfig } from '@/lib/config/scim';
 import type { ConsoleDialect, ConsoleTables } from '@/lib/db/console-database';
 import { hasRole, type Role } from '@/lib/roles';
 import { scimErrors } from './errors';
-import type { ScimWriter } from './users';
+import type { ScimWriter } from './writer';
 
 /**
  * The directory's changes to a group, each in one transaction: the group's row locked (PostgreSQL:
@@ -156,7 +156,7 @@ async function applyMembers(trx: Trx, groupId: string, changes: readonly MemberC
  * transaction; answers its id.
  */
 export async function changeScimGroup(
-  { db, dialect, scim }: ScimWriter,
+  { db, dialect, scim, clock }: ScimWriter,
   id: string | null,
   change: GroupChange,
 ): Promise<string> {
@@ -174,7 +174,7 @@ export async function changeScimGroup(
       trx,
       change.members.filter(({ op }) => op !== 'remove').flatMap(({ ids }) => ids),
     );
-    const at = new Date().toISOString();
+    const at = new Date(clock.now()).toISOString();
     if (id === null) {
       const displayName = change.displayName ?? '';
       await trx

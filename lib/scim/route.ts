@@ -1,16 +1,19 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { AuditAction } from '@/lib/audit/actions';
 import type { ScimConfig } from '@/lib/config/scim';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import { ConsoleError } from '@/lib/console-error';
-import { type ConsoleServer, consoleServer } from '@/lib/server';
-import { logger } from '@/lib/server/logger';
+import { depthExceededAt } from '@/lib/json-depth';
+import type { ConsoleServer } from '@/lib/server';
+import { type FailureAnswer, logFailure } from '@/lib/server/frame/answer';
+import { type Guard, type NextHandler, requestFrame } from '@/lib/server/frame/frame';
+import { type OnRecord, onRecord } from '@/lib/server/frame/writer';
 import { readBodyText } from '@/lib/server/request-body';
+import { JSON_DEPTH_MAX } from '@/lib/user-group-api/contract';
 import { bearerMatches } from './auth';
 import { ScimError, scimErrorResponse, scimErrors } from './errors';
-import type { ScimWriter } from './users';
+import type { ScimWriter } from './writer';
 
 /** Who the audit log names for a change the identity provider made. */
 const SCIM_ACTOR = { id: null, email: 'SCIM (identity provider)' } as const;
@@ -35,100 +38,87 @@ export interface ScimContext<Params> {
   onRecord<T>(action: AuditAction, detail: string, run: () => Promise<T>): Promise<T>;
 }
 
-type NextHandler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+/** What the SCIM guard lets through: the console's SCIM settings, the token having matched. */
+type ScimAccess = { scim: ScimConfig };
 
 /**
- * The frame of the SCIM routes, which an identity provider calls, not a browser: no session and no
- * origin check, the one bearer token instead (SCIM_TOKEN; off, every path answers 404). Requests
- * are limited like the console's other API routes (per minute, shared through Redis when set), and
- * every answer is SCIM's: application/scim+json, errors in its error schema (RFC 7644 §3.12), a
- * request id, one log line (never a header or the body, which could hold the token).
+ * The SCIM routes in the console's one frame (lib/server/frame/), with their own guard: an identity
+ * provider calls them, not a browser, so no session and no origin check, the one bearer token
+ * instead (SCIM_TOKEN; off, every path answers 404). Requests are limited like the console's other
+ * API routes (per minute, shared through Redis when set), and every answer is SCIM's:
+ * application/scim+json, errors in its error schema (RFC 7644 §3.12), a request id, one log line
+ * (never a header or the body, which could hold the token).
  */
 export function scimRoute<Params>(
   name: string,
   handler: (context: ScimContext<Params>) => Promise<Response>,
 ): NextHandler<Params> {
-  return async (request, context) => {
-    const requestId = randomUUID();
-    const started = performance.now();
-    let response: Response;
-    try {
-      response = await answer(request, requestId, await context.params, handler);
-    } catch (error) {
-      response = failure(error, name, requestId);
-    }
-    const headers = new Headers(response.headers);
-    headers.set('cache-control', 'no-store');
-    headers.set('x-request-id', requestId);
-    logger.info(
-      {
-        operation: name,
+  return requestFrame<Params, ScimAccess>(
+    { name, guard: scimGuard, failure: scimFailure },
+    ({ request, params, server, actor: { scim }, scope: { requestId } }) =>
+      handler({
+        request,
+        params,
+        server,
+        scim,
+        writer: {
+          auth: server.auth,
+          db: server.database.db,
+          dialect: server.database.dialect,
+          scim,
+          clock: server.clock,
+        },
+        origin: server.config.consoleUrl.origin,
         requestId,
-        status: response.status,
-        durationMs: Math.round(performance.now() - started),
-      },
-      'scim request',
-    );
-    return new Response(response.body, { status: response.status, headers });
-  };
+        body: (schema) => readScimBody(request, schema),
+        onRecord: (action, detail, run) =>
+          scimChange(onRecord(server, requestId), requestId, action, detail, run),
+      }),
+  );
 }
 
-async function answer<Params>(
-  request: Request,
-  requestId: string,
-  params: Params,
-  handler: (context: ScimContext<Params>) => Promise<Response>,
-): Promise<Response> {
-  const server = await consoleServer();
+/** SCIM's guard: on (404 otherwise), the bearer token (401, refusals limited per address), the rate. */
+const scimGuard: Guard<ScimAccess> = async (server, request) => {
   const { scim } = server.config;
-  if (!scim) return scimErrorResponse(new ScimError(404, 'SCIM provisioning is off in this console.'));
+  if (!scim) return { refused: new ScimError(404, 'SCIM provisioning is off in this console.'), actor: null };
   const address = clientAddress(request.headers, server.config.trustedProxies) ?? 'unknown';
   if (!bearerMatches(request.headers, scim.token)) {
     await spend(server.scimRefusalLimit, address);
-    return scimErrorResponse(new ScimError(401, 'Send the console’s SCIM token as Authorization: Bearer.'), {
-      'www-authenticate': 'Bearer realm="scim"',
-    });
+    const refused = new ScimError(401, 'Send the console’s SCIM token as Authorization: Bearer.');
+    return { refused: Object.assign(refused, { wwwAuthenticate: 'Bearer realm="scim"' }), actor: null };
   }
   await spend(server.scimLimit, 'scim');
-  return handler({
-    request,
-    params,
-    server,
-    scim,
-    writer: { auth: server.auth, db: server.database.db, dialect: server.database.dialect, scim },
-    origin: server.config.consoleUrl.origin,
-    requestId,
-    body: (schema) => readScimBody(request, schema),
-    onRecord: (action, detail, run) => onRecord(server, requestId, action, detail, run),
-  });
-}
+  return { actor: { scim } };
+};
 
 /** A SCIM refusal inside the action (a taken userName) settles its entry with its scimType or status. */
-async function onRecord<T>(
-  server: ConsoleServer,
+async function scimChange<T>(
+  record: OnRecord,
   requestId: string,
   action: AuditAction,
   detail: string,
   run: () => Promise<T>,
 ): Promise<T> {
-  const result = await server.auditLog.audited(
+  const result = await record.change(
     { action, operator: SCIM_ACTOR, requestId, detail },
-    async (): Promise<{ done: T } | { refused: ScimError }> => {
+    async (): Promise<{ done: T } | { refused: ScimError } | { failed: unknown }> => {
       try {
         return { done: await run() };
       } catch (error) {
-        if (error instanceof ScimError) return { refused: error };
-        throw error;
+        return error instanceof ScimError ? { refused: error } : { failed: error };
       }
     },
-    {
-      settled: (outcome) =>
-        'refused' in outcome
-          ? { outcome: outcome.refused.scimType ?? `refused_${outcome.refused.status}` }
-          : { outcome: 'success' },
-    },
+    (outcome) =>
+      'refused' in outcome
+        ? (outcome.refused.scimType ?? `refused_${outcome.refused.status}`)
+        : 'failed' in outcome
+          ? outcome.failed instanceof ConsoleError
+            ? outcome.failed.code
+            : 'internal'
+          : 'success',
   );
   if ('refused' in result) throw result.refused;
+  if ('failed' in result) throw result.failed;
   return result.done;
 }
 
@@ -153,6 +143,9 @@ async function readScimBody<T>(
     throw new ScimError(415, 'Send the body as application/scim+json.');
   const read = await readBodyText(request, MAX_SCIM_BODY_BYTES);
   if ('tooLarge' in read) throw new ScimError(413, 'The body is too large.');
+  // Checked before parsing, like every console body: nothing below reads a body nested deeper.
+  if (depthExceededAt(read.text, JSON_DEPTH_MAX) >= 0)
+    throw scimErrors.invalidSyntax(`The body nests deeper than ${JSON_DEPTH_MAX} levels.`);
   let json: unknown;
   try {
     json = JSON.parse(read.text);
@@ -166,10 +159,14 @@ async function readScimBody<T>(
 }
 
 /** A refusal in SCIM's words; anything else logged by name only and answered 500 with the request id. */
-function failure(error: unknown, name: string, requestId: string): Response {
+const scimFailure: FailureAnswer = (error, scope) => {
+  const { requestId } = scope;
   if (error instanceof ScimError) {
-    const retryAfter = (error as { retryAfter?: number }).retryAfter;
-    return scimErrorResponse(error, retryAfter ? { 'retry-after': String(retryAfter) } : {});
+    const { retryAfter, wwwAuthenticate } = error as { retryAfter?: number; wwwAuthenticate?: string };
+    return scimErrorResponse(error, {
+      ...(retryAfter ? { 'retry-after': String(retryAfter) } : {}),
+      ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}),
+    });
   }
   if (error instanceof ConsoleError && error.code === 'audit_unavailable')
     return scimErrorResponse(
@@ -179,9 +176,6 @@ function failure(error: unknown, name: string, requestId: string): Response {
       ),
       { 'retry-after': '30' },
     );
-  logger.error(
-    { operation: name, requestId, err: { name: error instanceof Error ? error.name : typeof error } },
-    'scim request failed',
-  );
+  logFailure(error, scope);
   return scimErrorResponse(new ScimError(500, `The console failed to answer (request ${requestId}).`));
-}
+};

@@ -1,13 +1,14 @@
 import 'server-only';
 import { isAPIError } from 'better-auth/api';
-import type { ConsoleAuth } from '@/lib/auth/options';
-import type { ScimConfig } from '@/lib/config/scim';
-import type { ConsoleDb, ConsoleDialect } from '@/lib/db/console-database';
+import type { ConsoleDb } from '@/lib/db/console-database';
 import { voidOpenInvitations } from '@/lib/invitations/store';
 import { parseRole, type Role } from '@/lib/roles';
 import type { ScimUserInput } from './contract';
 import { scimErrors } from './errors';
 import { leaveEveryGroup } from './group-writes';
+import type { ScimWriter } from './writer';
+
+export type { ScimWriter } from './writer';
 
 /** A directory-managed operator as SCIM sees them: their better-auth row and their scim_user row. */
 export interface ScimOperator {
@@ -143,15 +144,6 @@ export function userState(input: ScimUserInput, current?: ScimUserState): ScimUs
   };
 }
 
-export interface ScimWriter {
-  auth: ConsoleAuth;
-  db: ConsoleDb;
-  dialect: ConsoleDialect;
-  scim: ScimConfig;
-}
-
-const now = () => new Date().toISOString();
-
 /** Another operator (SCIM-managed or not) holds the email or the userName already: 409. */
 async function refuseTaken(db: ConsoleDb, state: ScimUserState, exceptId: string | null): Promise<void> {
   const byEmail = await db
@@ -210,7 +202,7 @@ export async function createScimOperator(writer: ScimWriter, state: ScimUserStat
         .executeTakeFirst();
       throw isAPIError(error) || taken ? takenError() : error;
     });
-  const at = now();
+  const at = new Date(writer.clock.now()).toISOString();
   try {
     await db
       .insertInto('scim_user')
@@ -254,7 +246,7 @@ export async function updateScimOperator(
       external_id: state.externalId,
       given_name: state.givenName,
       family_name: state.familyName,
-      updated_at: now(),
+      updated_at: new Date(writer.clock.now()).toISOString(),
     })
     .where('user_id', '=', current.id)
     .execute();
@@ -285,7 +277,7 @@ async function setActive({ auth }: ScimWriter, id: string, active: boolean): Pro
  */
 export async function deleteScimOperator(writer: ScimWriter, id: string): Promise<void> {
   await setActive(writer, id, false);
-  const at = now();
+  const at = new Date(writer.clock.now()).toISOString();
   await leaveEveryGroup(writer, id, async (trx) => {
     await trx.deleteFrom('passkey').where('userId', '=', id).execute();
     await trx.deleteFrom('twoFactor').where('userId', '=', id).execute();

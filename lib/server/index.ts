@@ -32,13 +32,15 @@ import { createUpstreamProbe, type UpstreamProbe } from '@/lib/upstream-status/s
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { type ConsoleParts, composeConsole } from './compose';
 import { environmentNotConfigured } from './errors';
+import { signInRecord } from './frame/sign-in-record';
+import { onRecord } from './frame/writer';
 import { logger } from './logger';
 import { migrateConsoleDatabase } from './migrate';
 
 /**
  * The Next server's console: built once per process on first use (never at import: `next build`
  * loads this module) and handed to pages and route handlers. Only the edges ask for it (the route
- * frame lib/server/route.ts, pages through lib/server/page-context.ts, the /api/auth and /api/ready
+ * frame lib/server/frame/frame.ts, pages through lib/server/page-context.ts, the /api/auth and /api/ready
  * routes, instrumentation.ts); everything below them is handed what it uses. The launcher migrates before the
  * server starts; migrating again here is a no-op then, and makes a server started some other way
  * safe too.
@@ -96,7 +98,15 @@ const authLogger = logger.child({ component: 'auth' });
 async function startConsoleServer(): Promise<ConsoleServer> {
   const config = consoleConfig();
   logger.level = config.logLevel;
-  const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
+  const authLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>
+    authLogger[level]({}, message);
+  // The one audit writer, fail-closed, built on the database composeConsole opens: sign-ins too.
+  const metrics = consoleMetrics();
+  const built: { auditLog?: AuditLog } = {};
+  const parts = composeConsole(config, authLog, (database) => {
+    built.auditLog = createAuditLog(database.db, { clock: realClock, metrics, logger });
+    return signInRecord({ database, auditLog: built.auditLog, clock: realClock, log: authLog });
+  });
   await migrateConsoleDatabase(parts.auth, parts.database);
   // Each call is counted by environment, operation and outcome; the status probe's calls apart
   // (operation `probe`), so that its expected refusals do not read as failed rotations.
@@ -133,7 +143,6 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   const vault = createTokenVault(jobTokenKey(config.dataDir, config.jobs.tokenKey));
   const jobLogger = logger.child({ component: 'jobs' });
   // The one registry, handed down to what counts (the audit log, the runner, the sign-in route).
-  const metrics = consoleMetrics();
   const runner = createJobRunner({
     db: parts.database.db,
     vault,
@@ -147,7 +156,8 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
   const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
-  const auditLog = createAuditLog(parts.database.db, { clock: realClock, metrics, logger });
+  const { auditLog } = built;
+  if (!auditLog) throw new Error('composeConsole built no audit log');
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
   const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
   const chainLogger = logger.child({ component: 'audit-chain' });
@@ -184,7 +194,8 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     const approvalLogger = logger.child({ component: 'approvals' });
     startApprovalExpiry({
       db: parts.database.db,
-      record: (entry) => auditLog.record(entry),
+      // Through the frame's writer, like every entry outside a route: the fail-closed log.
+      record: onRecord({ auditLog }, 'approval-expiry').outcome,
       log: (message, fields) => approvalLogger.warn(fields, message),
     });
     const short = await approversShort(parts.database.db, config.approvals.rules);

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { SignInMethod } from '@/lib/auth/options';
+import { type Clock, realClock } from '@/lib/clock';
 
 /**
  * The request id of the request being handled, for code that runs deep inside better-auth (its
@@ -21,13 +22,16 @@ export interface SessionCarry {
 }
 
 /** A replaced session keeps how its predecessor signed in and whether it proved a second factor. */
-export function carriedFrom(session: {
-  signInMethod: SignInMethod;
-  secondFactorProved: boolean;
-}): SessionCarry {
+export function carriedFrom(
+  session: {
+    signInMethod: SignInMethod;
+    secondFactorProved: boolean;
+  },
+  clock: Pick<Clock, 'now'> = realClock,
+): SessionCarry {
   return {
     signInMethod: session.signInMethod,
-    secondFactorAt: session.secondFactorProved ? new Date().toISOString() : null,
+    secondFactorAt: session.secondFactorProved ? new Date(clock.now()).toISOString() : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { type Clock, realClock } from '@/lib/clock';
 import 'server-only';
 import { sql } from 'kysely';
 import type { ConsoleConfig } from '@/lib/config/index';
@@ -63,7 +64,7 @@ const askedFor: Record<Exclude<StepUpScope, { environment: Environment }>, strin
   'own-account': 'changing how you sign in needs',
 };
 
-function windowOpen(operator: Operator, config: ConsoleConfig, now = Date.now()): boolean {
+function windowOpen(operator: Operator, config: ConsoleConfig, now: number): boolean {
   return now - operator.session.authenticatedAt <= config.auth.stepUpSeconds * 1000;
 }
 
@@ -77,8 +78,9 @@ export function requireRecentAuthentication(
   operator: Operator,
   scope: StepUpScope,
   config: ConsoleConfig,
+  clock: Pick<Clock, 'now'> = realClock,
 ): void {
-  if (!stepsUp(scope) || windowOpen(operator, config)) return;
+  if (!stepsUp(scope) || windowOpen(operator, config, clock.now())) return;
   const minutes = plural(Math.round(config.auth.stepUpSeconds / 60), 'minute');
   const what =
     typeof scope === 'string'
@@ -94,16 +96,25 @@ export function requireRecentAuthentication(
  * When this session's recent authentication runs out for production tokens, in ms from now (0 when
  * it has): a token already on a page asks again after it (components/secret-field.tsx).
  */
-export function stepUpRemainingMs(operator: Operator, config: ConsoleConfig, now = Date.now()): number {
-  return Math.max(0, operator.session.authenticatedAt + config.auth.stepUpSeconds * 1000 - now);
+export function stepUpRemainingMs(
+  operator: Operator,
+  config: ConsoleConfig,
+  clock: Pick<Clock, 'now'> = realClock,
+): number {
+  return Math.max(0, operator.session.authenticatedAt + config.auth.stepUpSeconds * 1000 - clock.now());
 }
 
 /**
  * Marks the session as authenticated now; a code or a passkey (not the password) also proves its
  * second factor. Its count of wrong proofs stays: five in all end it (lib/two-factor/proofs.ts).
  */
-export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFactor: boolean): Promise<void> {
-  const now = new Date().toISOString();
+export async function recordStepUp(
+  db: ConsoleDb,
+  sessionId: string,
+  secondFactor: boolean,
+  clock: Pick<Clock, 'now'> = realClock,
+): Promise<void> {
+  const now = new Date(clock.now()).toISOString();
   await db
     .updateTable('session')
     .set({ steppedUpAt: now, ...(secondFactor ? { secondFactorAt: now } : {}) })
@@ -112,10 +123,14 @@ export async function recordStepUp(db: ConsoleDb, sessionId: string, secondFacto
 }
 
 /** Marks the session as having proved a second factor now (a passkey just added, with its PIN or biometrics). */
-export async function recordSecondFactor(db: ConsoleDb, sessionId: string): Promise<void> {
+export async function recordSecondFactor(
+  db: ConsoleDb,
+  sessionId: string,
+  clock: Pick<Clock, 'now'> = realClock,
+): Promise<void> {
   await db
     .updateTable('session')
-    .set({ secondFactorAt: new Date().toISOString() })
+    .set({ secondFactorAt: new Date(clock.now()).toISOString() })
     .where('id', '=', sessionId)
     .execute();
 }

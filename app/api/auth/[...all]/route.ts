@@ -1,5 +1,5 @@
+import { authRoute } from '@/lib/auth/proxy/route';
 import { consoleServer } from '@/lib/server';
-import { authRoute } from '@/lib/server/auth-route';
 
 // better-auth's sign-in, SSO callback and sign-out endpoints, behind an allow-list.
 const handleAuthRequest = authRoute(consoleServer);

@@ -1,18 +1,3 @@
-import { consoleRoutes } from '@/lib/console-api/routes';
-import { consoleRoute } from '@/lib/server/route';
-import { withProof } from '@/lib/two-factor/proofs';
-import { newBackupCodes, requirePasswordOrFreshSession } from '@/lib/two-factor/server';
+import { newBackupCodesRoute } from '@/lib/two-factor/handlers';
 
-/** Ten new backup codes for the current password, shown once; the old ones stop working. */
-export const POST = consoleRoute(
-  {
-    ...consoleRoutes.newBackupCodes,
-    audit: { action: 'two-factor.backup-codes', request: () => ({ detail: 'ten new codes' }) },
-  },
-  async ({ request, operator, requestId, body, server }) => {
-    await requirePasswordOrFreshSession(server, operator, body.password);
-    return withProof(server, operator, requestId, () =>
-      newBackupCodes(server, request.headers, body.password),
-    );
-  },
-);
+export const POST = newBackupCodesRoute;

@@ -1,8 +1,9 @@
 import 'server-only';
-import type { ConsoleServer } from '../index';
-import { withRequestId } from '../request-context';
+import type { ConsoleServer } from '@/lib/server';
+import type { OnRecord } from '@/lib/server/frame/writer';
+import { withRequestId } from '@/lib/server/request-context';
 
-/** The better-auth endpoints the console lets through (lib/server/auth-route.ts), by what they do. */
+/** The better-auth endpoints the console lets through (lib/auth/proxy/route.ts), by what they do. */
 export type EndpointKind =
   | 'sign-in'
   | 'sso-start'
@@ -26,6 +27,8 @@ export type AuthCall = {
   body: AuthBody;
   /** The client's address as the trusted proxies tell it (null when unknown). */
   client: string | null;
+  /** Where its outcomes go on record: handed by the frame (lib/server/frame/audited.ts). */
+  record: OnRecord;
 };
 
 /** Each kind of endpoint answers through its own handler. */

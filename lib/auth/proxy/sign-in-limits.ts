@@ -1,24 +1,22 @@
 import 'server-only';
 import { failureGateOf, signInKeys } from '@/lib/auth/sign-in-limiter';
 import { ConsoleError } from '@/lib/console-error';
-import type { ConsoleServer } from '../index';
-import type { EndpointKind } from './auth-call';
+import type { ConsoleServer } from '@/lib/server';
+import type { AuthCall, EndpointKind } from './auth-call';
 import { knownOperator } from './who-signs-in';
 
 /** Counts a sign-in, SSO start or password change against the limiter; over the limit, 429. */
 export async function limitAttempt(
-  { database, signInLimiter, auditLog, metrics }: ConsoleServer,
+  { server: { database, signInLimiter, metrics }, record, client, requestId }: AuthCall,
   kind: EndpointKind,
   attemptedEmail: string | null,
-  client: string | null,
-  requestId: string,
 ): Promise<void> {
   const verdict = (await signInLimiter?.attempt(signInKeys(attemptedEmail, client))) ?? { allowed: true };
   if (verdict.allowed) return;
   metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
   // One entry per window and key, not one per refused guess: a flood cannot flood the log.
   if (kind === 'sign-in' && verdict.firstRefusal) {
-    await auditLog.record({
+    await record.outcome({
       action: 'sign-in',
       operator: await knownOperator(database, attemptedEmail),
       outcome: 'rate_limited',
@@ -49,15 +47,14 @@ export async function limitPasskeyOptions(
  * shares the gate of failed callbacks: one unauthenticated entry per client and window in all.
  */
 export async function limitSsoCallback(
-  { signInLimiter, auditLog, metrics }: ConsoleServer,
+  { server: { signInLimiter, metrics }, record, requestId }: AuthCall,
   callbackKey: string,
-  requestId: string,
 ): Promise<void> {
   const verdict = (await signInLimiter?.attempt([callbackKey])) ?? { allowed: true };
   if (verdict.allowed) return;
   metrics.rateLimitRefusals.inc({ limit: 'sso-callback' });
   if (await failureGateOf(signInLimiter).first(callbackKey)) {
-    await auditLog.record({
+    await record.outcome({
       action: 'sign-in',
       operator: null,
       outcome: 'rate_limited',

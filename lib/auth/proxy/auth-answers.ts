@@ -1,9 +1,9 @@
 import 'server-only';
 import type { ConsoleErrorCode } from '@/lib/console-api/error-body';
 import { ConsoleError } from '@/lib/console-error';
-import { logger } from './logger';
+import { logger } from '@/lib/server/logger';
 
-/** The /api/auth endpoints whose answers reach the browser (lib/server/auth-route.ts). */
+/** The /api/auth endpoints whose answers reach the browser (lib/auth/proxy/route.ts). */
 export type AuthAnswerKind =
   | 'sign-in'
   | 'sso-start'

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
-import { readBodyText, readJson } from '../request-body';
+import { readBodyText, readJson } from '@/lib/server/request-body';
 import type { AuthBody, EndpointKind } from './auth-call';
 
 /** Endpoints whose body better-auth reads as JSON or as a form: the console takes JSON only. */

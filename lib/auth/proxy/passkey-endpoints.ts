@@ -1,7 +1,7 @@
 import 'server-only';
 import { failureGateOf } from '@/lib/auth/sign-in-limiter';
 import { passkeyOwner } from '@/lib/passkeys/store';
-import { authRefusal, inConsoleWords } from '../auth-answers';
+import { authRefusal, inConsoleWords } from './auth-answers';
 import { credentialIdOf } from './auth-body';
 import { type AuthCall, forwardToBetterAuth } from './auth-call';
 import { errorCode, refuseUnrecordedSignIn } from './auth-outcomes';
@@ -18,7 +18,7 @@ export async function signInWithPasskey(call: AuthCall): Promise<Response> {
   const { server, requestId, client } = call;
   // A passkey's answer names its credential: whose it is (if anyone's) is the limiter's email key.
   const passkeyHolder = await passkeyOwner(server.database.db, credentialIdOf(call.body.json));
-  await limitAttempt(server, 'passkey-sign-in', passkeyHolder?.email ?? null, client, requestId);
+  await limitAttempt(call, 'passkey-sign-in', passkeyHolder?.email ?? null);
   const response = await forwardToBetterAuth(call);
   if (response.status < 400) return inConsoleWords('passkey-sign-in', response, requestId);
 
@@ -30,7 +30,7 @@ export async function signInWithPasskey(call: AuthCall): Promise<Response> {
     passkeyHolder !== null ||
     (await failureGateOf(server.signInLimiter).first(`passkey:${client ?? 'unknown'}`))
   )
-    await server.auditLog.record({
+    await call.record.outcome({
       action: 'sign-in',
       operator: passkeyHolder,
       outcome,

@@ -1,9 +1,9 @@
 import 'server-only';
 import { failureGateOf } from '@/lib/auth/sign-in-limiter';
 import { ConsoleError } from '@/lib/console-error';
+import { operatorFromHeaders } from '@/lib/server';
 import { claimCode, releaseCode } from '@/lib/two-factor/used-codes';
-import { authRefusal, inConsoleWords } from '../auth-answers';
-import { operatorFromHeaders } from '../index';
+import { authRefusal, inConsoleWords } from './auth-answers';
 import { type AuthCall, forwardToBetterAuth } from './auth-call';
 import { errorCode } from './auth-outcomes';
 import { limitAttempt } from './sign-in-limits';
@@ -12,19 +12,19 @@ import { challengedOperator } from './who-signs-in';
 /** The second step of a sign-in: an authenticator code or a backup code, for the challenge cookie's operator. */
 export async function signInSecondStep(call: AuthCall): Promise<Response> {
   const { server, request, path, requestId, client } = call;
-  const { database, config, auditLog } = server;
+  const { database, config } = server;
   // The second step is for someone signing in, not signed in: a signed-in operator's code here
   // would turn on a pending enrolment behind the account page's back.
   if (await operatorFromHeaders(server, request.headers))
     throw new ConsoleError('conflict', 'You are signed in already.');
   const challenged = await challengedOperator(request, database, config.secureCookies);
-  await limitAttempt(server, 'second-factor', challenged?.email ?? null, client, requestId);
+  await limitAttempt(call, 'second-factor', challenged?.email ?? null);
 
   // An authenticator code signs in once: claimed before it is checked, given back if it fails.
   const totp = path.endsWith('/verify-totp') && challenged !== null;
   const code = typeof call.body.json?.code === 'string' ? call.body.json.code : '';
   if (totp && !(await claimCode(database.db, challenged.id, code))) {
-    await auditLog.record({
+    await call.record.outcome({
       action: 'sign-in',
       operator: challenged,
       outcome: 'code_reused',
@@ -43,7 +43,7 @@ export async function signInSecondStep(call: AuthCall): Promise<Response> {
     (challenged !== null ||
       (await failureGateOf(server.signInLimiter).first(`second-factor:${client ?? 'unknown'}`)))
   ) {
-    await auditLog.record({
+    await call.record.outcome({
       action: 'sign-in',
       operator: challenged,
       outcome: await errorCode(response),

@@ -1,9 +1,9 @@
 import 'server-only';
+import { type Operator, operatorFromHeaders } from '@/lib/server';
+import { carriedFrom, replacingSession } from '@/lib/server/request-context';
 import { limitProof, strike } from '@/lib/two-factor/proofs';
 import { secondFactorDue, secondFactorRequired } from '@/lib/two-factor/step-up';
-import { inConsoleWords } from '../auth-answers';
-import { type Operator, operatorFromHeaders } from '../index';
-import { carriedFrom, replacingSession } from '../request-context';
+import { inConsoleWords } from './auth-answers';
 import { emailOf } from './auth-body';
 import { type AuthCall, askBetterAuth, forwardToBetterAuth } from './auth-call';
 import { errorCode, refuseUnrecordedSignIn } from './auth-outcomes';
@@ -12,19 +12,19 @@ import { knownOperator } from './who-signs-in';
 
 /**
  * A sign-in with email and password. Successful ones are recorded where better-auth creates the
- * session (lib/server/compose.ts); a refused one is recorded here.
+ * session (lib/server/frame/sign-in-record.ts); a refused one is recorded here.
  */
 export async function signInWithPassword(call: AuthCall): Promise<Response> {
   const { server, requestId } = call;
   const attemptedEmail = emailOf(call.body.json);
-  await limitAttempt(server, 'sign-in', attemptedEmail, call.client, requestId);
+  await limitAttempt(call, 'sign-in', attemptedEmail);
   const response = await forwardToBetterAuth(call);
   if (response.status >= 400) {
     const outcome = await errorCode(response);
     // better-auth's own code (or http_<status>): a bounded set, never what the person typed.
     server.metrics.signInFailures.inc({ method: 'password', reason: outcome });
     refuseUnrecordedSignIn(server, outcome, requestId);
-    await server.auditLog.record({
+    await call.record.outcome({
       action: 'sign-in',
       operator: await knownOperator(server.database, attemptedEmail),
       outcome,
@@ -57,7 +57,7 @@ export async function changePassword(call: AuthCall): Promise<Response> {
   // A password change replaces the session: the new one is no sign-in (its entry says why).
   // It keeps how the session signed in and the second factor it proved.
   const { response, outcome } = await onRecord(call, 'password.change', before, () =>
-    replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session)),
+    replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session, server.clock)),
   );
   // A wrong current password is a wrong proof like any other: five in all end the session.
   if (outcome === 'invalid_password') await strike(server, before, requestId);
@@ -69,14 +69,15 @@ export async function changePassword(call: AuthCall): Promise<Response> {
  * entry settled with better-auth's code when it refused.
  */
 async function onRecord(
-  { server, requestId }: AuthCall,
+  { record, requestId }: AuthCall,
   action: 'sign-out' | 'password.change',
   operator: Operator,
   change: () => Promise<Response>,
 ): Promise<{ response: Response; outcome: string }> {
-  const changeId = await server.auditLog.record({ action, operator, outcome: 'started', requestId });
-  const response = await change();
-  const outcome = response.ok ? 'success' : await errorCode(response);
-  await server.auditLog.settle(changeId, { outcome }, requestId);
+  let outcome = 'success';
+  const response = await record.change({ action, operator, requestId }, change, async (answer) => {
+    outcome = answer.ok ? 'success' : await errorCode(answer);
+    return outcome;
+  });
   return { response, outcome };
 }

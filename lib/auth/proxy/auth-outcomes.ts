@@ -1,7 +1,7 @@
 import 'server-only';
 import { SIGN_IN_NOT_RECORDED } from '@/lib/auth/options';
-import { auditUnavailable } from '../errors';
-import type { ConsoleServer } from '../index';
+import type { ConsoleServer } from '@/lib/server';
+import { auditUnavailable } from '@/lib/server/errors';
 
 /** better-auth's error code (INVALID_EMAIL_OR_PASSWORD → invalid_email_or_password). */
 export async function errorCode(response: Response): Promise<string> {

@@ -1,13 +1,13 @@
 import 'server-only';
 import { failureGateOf, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
-import { inConsoleWords } from '../auth-answers';
+import { inConsoleWords } from './auth-answers';
 import { type AuthCall, forwardToBetterAuth } from './auth-call';
 import { notRecorded, ssoError } from './auth-outcomes';
 import { limitAttempt, limitSsoCallback } from './sign-in-limits';
 
 /** The start of single sign-on: better-auth's redirect to the IdP. */
 export async function startSso(call: AuthCall): Promise<Response> {
-  await limitAttempt(call.server, 'sso-start', null, call.client, call.requestId);
+  await limitAttempt(call, 'sso-start', null);
   return inConsoleWords('sso-start', await forwardToBetterAuth(call), call.requestId);
 }
 
@@ -19,14 +19,14 @@ export async function startSso(call: AuthCall): Promise<Response> {
 export async function finishSso(call: AuthCall): Promise<Response> {
   const { server, requestId } = call;
   const callbackKey = ssoCallbackKey(call.client);
-  await limitSsoCallback(server, callbackKey, requestId);
+  await limitSsoCallback(call, callbackKey);
   const response = await forwardToBetterAuth(call);
   const error = ssoError(response);
   // The IdP's `?error=` is anyone's to write: one reason, so a client cannot mint labels.
   if (error) server.metrics.signInFailures.inc({ method: 'sso', reason: 'failed' });
   // Anyone can fail a callback without signing in: on record once per client and window.
   if (error && !notRecorded(error) && (await failureGateOf(server.signInLimiter).first(callbackKey))) {
-    await server.auditLog.record({
+    await call.record.outcome({
       action: 'sign-in',
       operator: null,
       outcome: error,

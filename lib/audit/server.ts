@@ -1,0 +1,75 @@
+import 'server-only';
+import type { ConsoleServer, Operator } from '@/lib/server';
+import { invalidRequest } from '@/lib/server/errors';
+import { auditEventsToCsv } from './csv';
+import { parseAuditFilters } from './filters';
+import { exportAuditRows, listAuditEvents } from './store';
+
+/** What the frame hands a read of the log (lib/server/route.ts's RouteContext, the fields used). */
+interface AuditRequest {
+  request: Request;
+  operator: Operator;
+  requestId: string;
+  server: ConsoleServer;
+}
+
+/** One page of the audit log, filtered as the audit page's query string; the read itself on record. */
+export async function readAuditPage({ request, operator, requestId, server }: AuditRequest) {
+  const parsed = parseAuditFilters(new URL(request.url).searchParams);
+  if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
+  const page = await listAuditEvents(server.database, parsed.filters);
+  await server.auditLog.read('audit.read', operator, requestId, parsed.filters, page.events.length);
+  return page;
+}
+
+/**
+ * Every row the filters select (not just one page), as CSV, streamed a batch at a time: memory
+ * stays that of one batch whatever the export's size. On record before the first row is sent; the
+ * entry is completed with how many were.
+ */
+export async function exportAuditLog({
+  request,
+  operator,
+  requestId,
+  server,
+}: AuditRequest): Promise<Response> {
+  const parsed = parseAuditFilters(new URL(request.url).searchParams);
+  if (!parsed.success) throw invalidRequest(parsed.fields, 'filters');
+  const sent = await server.auditLog.exporting(operator, requestId, parsed.filters);
+  const batches = exportAuditRows(server.database, parsed.filters);
+  const encoder = new TextEncoder();
+  let rows = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await batches.next();
+        if (next.done) {
+          if (rows === 0) controller.enqueue(encoder.encode(auditEventsToCsv([])));
+          controller.close();
+          await sent({ rows });
+          return;
+        }
+        controller.enqueue(encoder.encode(auditEventsToCsv(next.value, { header: rows === 0 })));
+        rows += next.value.length;
+      } catch (error) {
+        controller.error(error);
+        await sent({ rows, failed: true });
+      }
+    },
+    async cancel() {
+      await batches.return(undefined);
+      await sent({ rows, failed: true });
+    },
+  });
+  const stamp = new Date(server.clock.now())
+    .toISOString()
+    .slice(0, 16)
+    .replace(/[-:]/g, '')
+    .replace('T', '-');
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="audit-log-${stamp}.csv"`,
+    },
+  });
+}
