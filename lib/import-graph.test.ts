@@ -93,10 +93,12 @@ function findCycle(graph: Map<string, Set<string>>): string[] | null {
  * more it names here. The composition root (lib/server, lib/launcher) wires any of it.
  */
 const features: Record<string, string[]> = {
-  approvals: ['waiting-route'],
-  audit: ['actions', 'audit-log', 'csv', 'fingerprint', 'filters'],
+  // The approval frame and body reader: what the route frame's approval stage calls; the policy the config checks.
+  approvals: ['waiting-route', 'frame', 'body', 'policy'],
+  audit: ['actions', 'audit-log', 'csv', 'fingerprint', 'filters', 'command-record'],
   'audit-chain': [],
-  'audit-stream': ['outbox'],
+  // delivery: the stream-off command switches the stream off for good.
+  'audit-stream': ['outbox', 'delivery'],
   directory: ['search'],
   invitations: [],
   jobs: ['steering', 'files', 'csv', 'token-list'],

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
+import { onRecordFromCommand } from '@/lib/audit/command-record';
 import { closeAuditStream } from '@/lib/audit-stream/delivery';
 import { realClock } from '@/lib/clock';
 import { parseConfig } from '@/lib/config';
@@ -133,20 +133,24 @@ program
     const database = openConsoleDatabase(config.database);
     try {
       // On record before it happens, as every change is.
-      const id = await recordAuditEvent(database.db, {
-        action: 'audit.stream-off',
-        operator: null,
-        outcome: 'started',
-        requestId: randomUUID(),
-        detail: 'npm run audit -- stream-off',
-        at: new Date(realClock.now()),
-      });
-      const dropped = await closeAuditStream(database.db);
-      await settleAuditEvent(database.db, id, {
-        outcome: 'success',
-        detail:
-          dropped === null ? 'no stream was set' : `stream switched off, ${dropped} undelivered rows dropped`,
-      });
+      const dropped = await onRecordFromCommand(
+        database.db,
+        realClock,
+        {
+          action: 'audit.stream-off',
+          operator: null,
+          requestId: randomUUID(),
+          detail: 'npm run audit -- stream-off',
+        },
+        () => closeAuditStream(database.db),
+        (dropped) => ({
+          outcome: 'success',
+          detail:
+            dropped === null
+              ? 'no stream was set'
+              : `stream switched off, ${dropped} undelivered rows dropped`,
+        }),
+      );
       print(
         dropped === null ? 'No stream was set.' : `The stream is off: ${dropped} undelivered rows dropped.`,
       );
