@@ -16,7 +16,7 @@ const pureTests = [
   'bench/**/*.test.ts',
   'lib/audit/{csv,filters,fingerprint}.test.ts',
   'lib/auth/{origin,return-path}.test.ts',
-  'lib/config/{listen-address,scim,trusted-proxies}.test.ts',
+  'lib/config/{env-example,listen-address,scim,trusted-proxies}.test.ts',
   'lib/tokens/contract.test.ts',
   'lib/jobs/{csv,outcome-writer,pause-reasons,result-csv,send-row,vault}.test.ts',
   'lib/metrics/{access,route-pattern}.test.ts',
