@@ -10,6 +10,14 @@ import { defineConfig } from 'vitest/config';
  * modules that read it once (consoleServer(), lib/testing/route-harness.ts), so they need their own.
  * A new test file is isolated unless it is added here.
  */
+/**
+ * What holds the pages' weight rather than their behaviour, run by `npm run test:build` beside the
+ * page budget (scripts/page-budget.ts) in test:e2e, not in test:unit nor test:fast: cn's class map is
+ * checked against tailwind-merge's full configuration for every pair of the source's classes, which
+ * was 81% of test:fast on a loaded machine.
+ */
+const buildTests = ['components/ui/cn.test.ts'];
+
 const pureTests = [
   'app/**/*.test.ts',
   'components/**/*.test.{ts,tsx}',
@@ -62,10 +70,19 @@ export default defineConfig({
             'bench/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
-          exclude: ['**/node_modules/**', ...pureTests],
+          exclude: ['**/node_modules/**', ...pureTests, ...buildTests],
         },
       },
-      { extends: true, test: { name: 'pure', include: pureTests, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'pure',
+          include: pureTests,
+          exclude: ['**/node_modules/**', ...buildTests],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'build', include: buildTests } },
     ],
   },
 });
