@@ -12,7 +12,7 @@
  * - directory-catch-up.ts: done rows whose directory write failed reach the directory later.
  */
 
-import type { Clock } from '@/lib/clock';
+import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { type ConsoleMetrics, consoleMetrics } from '@/lib/metrics/console-metrics';
@@ -59,8 +59,9 @@ export interface JobRunner {
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { db, log } = options;
+  const clock = options.clock ?? realClock;
   const jobs = jobsDb(db);
-  const leases = createLeases(jobs, options.leaseMs ?? 10_000, options.clock);
+  const leases = createLeases(jobs, options.leaseMs ?? 10_000, clock);
   const pollMs = options.pollMs ?? 2_000;
   const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
@@ -71,7 +72,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     let found = pacers.get(environment);
     if (!found) {
       const slots = options.paceSlots;
-      found = createPacer(options.pace(environment), slots && { slots, name: environment }, options.clock);
+      found = createPacer(options.pace(environment), slots && { slots, name: environment }, clock);
       pacers.set(environment, found);
     }
     return found;
