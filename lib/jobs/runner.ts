@@ -78,7 +78,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return found;
   };
 
-  const directory = createDirectoryCatchUp({ jobs, log, stopping: () => stopped });
+  const directory = createDirectoryCatchUp({ jobs, log, stopping: () => stopped, clock });
 
   const context: JobRunContext = {
     db,
@@ -91,6 +91,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     metrics: options.metrics ?? consoleMetrics(),
     stopping: () => stopped,
     directoryDue: () => directory.markDue(),
+    clock,
   };
 
   async function poll(): Promise<void> {

@@ -14,7 +14,7 @@ import { streamedThrough } from '@/lib/audit-stream/status';
 import { startAuditStreamer } from '@/lib/audit-stream/streamer';
 import type { SignInMethod } from '@/lib/auth/options';
 import { SignInLimiter } from '@/lib/auth/sign-in-limiter';
-import { realClock } from '@/lib/clock';
+import { type Clock, realClock } from '@/lib/clock';
 import { type ConsoleConfig, consoleConfig } from '@/lib/config';
 import type { Environment } from '@/lib/environments';
 import { createInvitationMailer, type InvitationMailer } from '@/lib/invitations/mail';
@@ -47,6 +47,8 @@ import { migrateConsoleDatabase } from './migrate';
  * safe too.
  */
 export interface ConsoleServer extends ConsoleParts {
+  /** The one clock of the server: what stamps or measures time takes it from here (lib/clock.ts). */
+  clock: Clock;
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
   /** null when CONSOLE_SIGN_IN_RATE_LIMIT is off; counts in Redis when REDIS_URL is set. */
@@ -95,6 +97,7 @@ export function consoleServer(): Promise<ConsoleServer> {
 const authLogger = logger.child({ component: 'auth' });
 
 async function startConsoleServer(): Promise<ConsoleServer> {
+  const clock = realClock;
   const config = consoleConfig();
   logger.level = config.logLevel;
   const parts = composeConsole(config, (level, message) => authLogger[level]({}, message));
@@ -108,6 +111,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       if (!client) {
         client = createUserGroupApi({
           ...upstreamOf(parts.config, environment),
+          clock,
           observe: (call) =>
             recordUpstreamCall(
               environment,
@@ -144,11 +148,12 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     concurrency: config.jobs.concurrency,
     log: (level, fields, message) => jobLogger[level](fields, message),
     metrics,
+    clock,
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
   const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
-  const auditLog = createAuditLog(parts.database.db, { clock: realClock, metrics, logger });
+  const auditLog = createAuditLog(parts.database.db, { clock, metrics, logger });
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
   const auditSigner = auditSigningKey(config.dataDir, config.audit.signingKey);
   const chainLogger = logger.child({ component: 'audit-chain' });
@@ -200,6 +205,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   }
   return {
     ...parts,
+    clock,
     signInLimiter,
     userGroupApi,
     jobs: { runner, vault },
