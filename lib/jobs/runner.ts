@@ -55,6 +55,13 @@ export interface JobRunner {
   wake(): void;
   /** Stops taking rows and waits for those in flight. */
   stop(): Promise<void>;
+  /** Resolves once the look for jobs under way (if any) has ended: what it could claim, it has. */
+  looked(): Promise<void>;
+  /**
+   * Resolves once no look, no run and no directory catch-up is under way: every job this runner
+   * took has stopped or ended.
+   */
+  idle(): Promise<void>;
 }
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
@@ -108,10 +115,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
+  let looking: Promise<void> = Promise.resolve();
   function safePoll() {
-    poll().catch((error: unknown) =>
-      log('error', { err: { name: (error as Error)?.name } }, 'could not look for bulk jobs'),
-    );
+    const look = looking
+      .then(poll)
+      .catch((error: unknown) =>
+        log('error', { err: { name: (error as Error)?.name } }, 'could not look for bulk jobs'),
+      );
+    looking = look;
   }
 
   return {
@@ -128,6 +139,16 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       timer = undefined;
       await Promise.allSettled(running.values());
       await directory.settled();
+    },
+    looked: () => looking,
+    async idle() {
+      for (;;) {
+        const look = looking;
+        await look;
+        await Promise.allSettled(running.values());
+        await directory.settled();
+        if (look === looking && running.size === 0) return;
+      }
     },
   };
 }
