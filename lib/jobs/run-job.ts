@@ -62,6 +62,7 @@ export async function runJob(context: JobRunContext, id: string): Promise<void> 
     return stillRunning;
   };
   const writer = createOutcomeWriter<RowOutcome>({
+    clock,
     write: async (batch) => {
       const directoryWritten = await jobs
         .transaction()
