@@ -32,7 +32,7 @@ const pureTests = [
   'lib/browser-client/step-up-prompt.test.ts',
   'lib/console-api/routes.test.ts',
   'lib/validation/field-errors.test.ts',
-  'lib/{clock,environments,import-graph,json-text,plural,readme-promises,redact-url,roles,secret-file,source-size}.test.ts',
+  'lib/{clock,clock-reads,environments,import-graph,json-text,plural,readme-promises,redact-url,roles,secret-file,source-size}.test.ts',
 ];
 
 export default defineConfig({
