@@ -24,15 +24,16 @@ const pureTests = [
   'bench/**/*.test.ts',
   'lib/audit/{csv,filters,fingerprint}.test.ts',
   'lib/auth/{origin,return-path}.test.ts',
-  'lib/config/{env-example,listen-address,scim,trusted-proxies}.test.ts',
+  'lib/config/{env-example,listen-address,mail,scim,trusted-proxies}.test.ts',
+  'lib/invitations/mail-message.test.ts',
   'lib/tokens/contract.test.ts',
   'lib/jobs/{csv,outcome-writer,pause-reasons,result-csv,send-row,vault}.test.ts',
   'lib/metrics/{access,route-pattern}.test.ts',
   'lib/server/{errors,request-body,route-params}.test.ts',
-  'lib/browser-client/step-up-prompt.test.ts',
+  'lib/browser-client/{failure-message,step-up-prompt}.test.ts',
   'lib/console-api/routes.test.ts',
   'lib/validation/field-errors.test.ts',
-  'lib/{clock,clock-reads,environments,import-graph,json-text,plural,readme-promises,redact-url,roles,secret-file,source-size}.test.ts',
+  'lib/{clock,clock-reads,environments,time,import-graph,json-text,plural,readme-promises,redact-url,roles,secret-file,source-size}.test.ts',
 ];
 
 export default defineConfig({
