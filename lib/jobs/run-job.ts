@@ -33,7 +33,7 @@ export interface JobRunContext {
   pacer: (environment: Environment) => Pacer;
   concurrency: number;
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
-  metrics: Pick<ConsoleMetrics, 'bulkRows'>;
+  metrics: { bulkRows: Pick<ConsoleMetrics['bulkRows'], 'inc'> };
   /** True once the runner is stopping: no row is taken after that. */
   stopping: () => boolean;
   /** Told once rows were committed without their directory entry (directory-catch-up.ts). */

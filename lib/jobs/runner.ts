@@ -15,7 +15,7 @@
 import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
-import { type ConsoleMetrics, consoleMetrics } from '@/lib/metrics/console-metrics';
+import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { createDirectoryCatchUp } from './directory-catch-up';
 import { createLeases } from './lease';
@@ -44,8 +44,11 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** What the leases and the paces read and wait on (lib/clock.ts); the real one unless a test moves it. */
   clock?: Clock;
-  /** Where settled rows are counted: the console's registry, handed down by its composition root. */
-  metrics?: Pick<ConsoleMetrics, 'bulkRows'>;
+  /**
+   * Where settled rows are counted: the console's registry, handed down by its composition root;
+   * unset (the bench, tests), they are not counted.
+   */
+  metrics?: { bulkRows: Pick<ConsoleMetrics['bulkRows'], 'inc'> };
 }
 
 export interface JobRunner {
@@ -95,7 +98,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     pacer,
     concurrency: options.concurrency,
     log,
-    metrics: options.metrics ?? consoleMetrics(),
+    metrics: options.metrics ?? { bulkRows: { inc: () => undefined } },
     stopping: () => stopped,
     directoryDue: () => directory.markDue(),
     clock,
