@@ -33,7 +33,7 @@ export const apiFor = (url: string, key: string) =>
  * `read` answers: no polling, no waiting on the clock. A run that ended with its job still running
  * (it lost its lease, say) is looked for again, a bounded number of times.
  */
-export async function whenIdle<T>(
+async function whenIdle<T>(
   runners: readonly JobRunner[],
   read: () => Promise<T>,
   done: (value: T) => boolean,
