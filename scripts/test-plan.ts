@@ -34,7 +34,7 @@ const steps: Array<[string, string, string]> = [
   ],
   [
     'test:e2e',
-    `npm run build (Next and the compiled server), the page budget from its manifests (scripts/page-budget.ts), then Playwright: ${e2eSpecs.length} spec files in Chromium, one worker, against the real console`,
+    `npm run build (Next and the compiled server), then test:build (the page budget from its manifests, scripts/page-budget.ts, and cn's class map against tailwind-merge), then Playwright: ${e2eSpecs.length} spec files in Chromium, one worker, against the real console`,
     '~7 min',
   ],
   [

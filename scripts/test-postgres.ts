@@ -21,6 +21,7 @@ const SUITES = [
   'lib/server',
   'lib/db',
   'lib/jobs',
+  'lib/leases',
   'lib/invitations',
   'lib/operators',
   'lib/passkeys',

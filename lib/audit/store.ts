@@ -4,6 +4,7 @@
  */
 import type { Insertable, Selectable } from 'kysely';
 import { enqueueStreamed } from '@/lib/audit-stream/outbox';
+import { type Clock, realClock } from '@/lib/clock';
 import type { AuditEventTable, ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { AuditAction } from './actions';
@@ -25,6 +26,7 @@ export interface AuditEntry {
   token?: string | null;
   previousToken?: string | null;
   detail?: string | null;
+  /** When it happened: the writer (audit-log.ts) stamps it with the clock it is handed. */
   at?: Date;
 }
 
@@ -39,12 +41,19 @@ function clip(value: string | null | undefined): string | null {
 const inTransaction = <T>(db: ConsoleDb, run: (trx: ConsoleDb) => Promise<T>): Promise<T> =>
   db.isTransaction ? run(db) : db.transaction().execute(run);
 
-/** Writes one entry (and its outbox row while a stream is set); answers its id. */
-export async function recordAuditEvent(db: ConsoleDb, entry: AuditEntry): Promise<number> {
+/**
+ * Writes one entry (and its outbox row while a stream is set); answers its id. An entry without
+ * `at` is stamped by `clock`.
+ */
+export async function recordAuditEvent(
+  db: ConsoleDb,
+  entry: AuditEntry,
+  clock: Clock = realClock,
+): Promise<number> {
   return inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('audit_event')
-      .values(auditRow(entry))
+      .values(auditRow(entry, clock))
       .returningAll()
       .executeTakeFirstOrThrow();
     await enqueueStreamed(trx, [row], 0);
@@ -53,14 +62,18 @@ export async function recordAuditEvent(db: ConsoleDb, entry: AuditEntry): Promis
 }
 
 /** Many entries, a statement per few hundred: a bulk job writes one per row. */
-export async function recordAuditEvents(db: ConsoleDb, entries: AuditEntry[]): Promise<void> {
+export async function recordAuditEvents(
+  db: ConsoleDb,
+  entries: AuditEntry[],
+  clock: Clock = realClock,
+): Promise<void> {
   // 12 columns: well under SQLite's and PostgreSQL's limits on a statement's parameters.
   const ROWS_PER_STATEMENT = 500;
   await inTransaction(db, async (trx) => {
     for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
       const rows = await trx
         .insertInto('audit_event')
-        .values(entries.slice(start, start + ROWS_PER_STATEMENT).map(auditRow))
+        .values(entries.slice(start, start + ROWS_PER_STATEMENT).map((entry) => auditRow(entry, clock)))
         .returningAll()
         .execute();
       await enqueueStreamed(trx, rows, 0);
@@ -68,9 +81,9 @@ export async function recordAuditEvents(db: ConsoleDb, entries: AuditEntry[]): P
   });
 }
 
-function auditRow(entry: AuditEntry): Insertable<AuditEventTable> {
+function auditRow(entry: AuditEntry, clock: Clock): Insertable<AuditEventTable> {
   return {
-    at: (entry.at ?? new Date()).toISOString(),
+    at: (entry.at ?? new Date(clock.now())).toISOString(),
     operator_id: entry.operator?.id ?? null,
     operator_email: clip(entry.operator?.email),
     action: entry.action,

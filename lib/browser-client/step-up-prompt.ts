@@ -7,11 +7,13 @@
  * (and each confirmation since): a production token already on the page is revealed or copied
  * only within that window, and after it the person confirms first (components/secret-field.tsx).
  */
+import { realClock } from '@/lib/clock';
+
 type StepUpPrompt = () => Promise<boolean>;
 
 let prompt: StepUpPrompt | null = null;
 let pending: Promise<boolean> | null = null;
-/** performance.now() at which the window closes: a monotonic clock, whatever the wall clock does. */
+/** The monotonic reading (realClock.monotonic) at which the window closes, whatever the wall clock does. */
 let confirmedUntil = Number.NEGATIVE_INFINITY;
 
 export function registerStepUpPrompt(next: StepUpPrompt | null): void {
@@ -28,19 +30,19 @@ export function askToStepUp(): Promise<boolean> {
 }
 
 /** The session's recent authentication holds for `ms` more (the server's figure, or a new confirmation's). */
-export function noteConfirmedFor(ms: number, now = performance.now()): void {
+export function noteConfirmedFor(ms: number, now = realClock.monotonic()): void {
   confirmedUntil = now + ms;
 }
 
 /** Whether the window is still open, with a few seconds' margin for the request that follows. */
-export function confirmedRecently(now = performance.now()): boolean {
+export function confirmedRecently(now = realClock.monotonic()): boolean {
   return now + CONFIRMATION_MARGIN_MS < confirmedUntil;
 }
 
 const CONFIRMATION_MARGIN_MS = 5_000;
 
 /** How long the window stays open, in ms (0 once it has closed): a revealed token hides then. */
-export function confirmedRemainingMs(now = performance.now()): number {
+export function confirmedRemainingMs(now = realClock.monotonic()): number {
   return Math.max(0, confirmedUntil - now);
 }
 

@@ -70,11 +70,16 @@ describe('routeMutationOptions', () => {
     const fetchStub = answer(status, body);
     const order: string[] = [];
     let readAgain: () => void = () => undefined;
+    let invalidating: () => void = () => undefined;
+    const invalidated = new Promise<void>((resolve) => {
+      invalidating = resolve;
+    });
     const invalidate = vi.fn(
       (key: readonly unknown[]) =>
         new Promise<void>((resolve) => {
           order.push(`invalidate ${key.join('/')}`);
           readAgain = resolve;
+          invalidating();
         }),
     );
     const options = routeMutationOptions(
@@ -86,7 +91,9 @@ describe('routeMutationOptions', () => {
       () => order.push('settled'),
       () => order.push('settled'),
     );
-    await vi.waitFor(() => expect(order).toEqual(['invalidate account/sessions']));
+    // Once the query is being read again, and before it has been: nothing else has happened yet.
+    await invalidated;
+    expect(order).toEqual(['invalidate account/sessions']);
     readAgain();
     await settled;
     expect(order).toEqual(['invalidate account/sessions', 'onSettled', 'settled']);

@@ -64,6 +64,9 @@ const envSchema = z.object({
   ...approvalsEnv,
 });
 
+/** Every variable the console's configuration reads (`.env.example` lists each: env-example.test.ts). */
+export const configVariables: readonly string[] = Object.keys(envSchema.shape);
+
 export interface ConsoleConfig {
   port: number;
   /** The interface the console listens on. */

@@ -309,6 +309,9 @@ function openSqlite(file: string): ConsoleDatabase {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // An erased secret (a sealed token, a session) is overwritten with zeros in the file and the WAL,
+  // not only unlinked from its page, where a copy of the file would still hold it (issue 41).
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<ConsoleTables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });

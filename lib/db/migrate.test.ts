@@ -64,10 +64,19 @@ describe('migrateModule', () => {
   // SQLite has one process per database file; instances share a PostgreSQL database.
   it.skipIf(testDialect() === 'sqlite')('lets one instance migrate at a time on PostgreSQL', async () => {
     const events: string[] = [];
+    // The first in holds the lock until the other is seen waiting for it (no sleep: PostgreSQL says so).
+    const otherWaiting = async () => {
+      const { rows } = await sql<{ waiting: string | number }>`
+        select count(*) as waiting from pg_locks where locktype = 'advisory' and not granted
+          and database = (select oid from pg_database where datname = current_database())`.execute(
+        database.db,
+      );
+      return Number(rows[0]?.waiting) > 0;
+    };
     const run = (name: string) =>
       whileMigrationLocked(database, async () => {
         events.push(`${name} in`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (events.length === 1) while (!(await otherWaiting())) {}
         events.push(`${name} out`);
       });
     await Promise.all([run('a'), run('b')]);

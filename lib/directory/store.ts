@@ -12,6 +12,7 @@
 
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { type DirectoryEntryTable, directoryDb } from './schema';
@@ -45,6 +46,7 @@ export interface ServiceGroup {
 interface Change {
   environment: Environment;
   operatorEmail: string;
+  /** When it happened; unset: now, by the clock the writer is handed. */
   at?: Date;
 }
 
@@ -77,6 +79,7 @@ export interface RotationSeen extends Change {
 export async function recordGroupsSeen(
   db: ConsoleDb,
   changes: ReadonlyArray<({ kind: 'get-or-create' } & GetOrCreateSeen) | ({ kind: 'rotate' } & RotationSeen)>,
+  clock: Clock = realClock,
 ): Promise<void> {
   const ROWS_PER_STATEMENT = 200;
   let chunk: Insertable<DirectoryEntryTable>[] = [];
@@ -118,7 +121,7 @@ export async function recordGroupsSeen(
     keys.clear();
   };
   for (const change of changes) {
-    const at = (change.at ?? new Date()).toISOString();
+    const at = (change.at ?? new Date(clock.now())).toISOString();
     const isNew = change.kind === 'get-or-create' && change.isNew;
     const withProperties = change.kind === 'get-or-create' && change.group.properties !== undefined;
     const key = `${change.environment}\u0000${change.group.provided_id}`;
@@ -150,18 +153,22 @@ export async function recordGroupsSeen(
 }
 
 /** After a get-or-create (see recordGroupsSeen). */
-export function recordGetOrCreate(db: ConsoleDb, change: GetOrCreateSeen): Promise<void> {
-  return recordGroupsSeen(db, [{ kind: 'get-or-create', ...change }]);
+export function recordGetOrCreate(db: ConsoleDb, change: GetOrCreateSeen, clock?: Clock): Promise<void> {
+  return recordGroupsSeen(db, [{ kind: 'get-or-create', ...change }], clock);
 }
 
 /** After a rotation: the new token's fingerprint. */
-export function recordRotation(db: ConsoleDb, change: RotationSeen): Promise<void> {
-  return recordGroupsSeen(db, [{ kind: 'rotate', ...change }]);
+export function recordRotation(db: ConsoleDb, change: RotationSeen, clock?: Clock): Promise<void> {
+  return recordGroupsSeen(db, [{ kind: 'rotate', ...change }], clock);
 }
 
 /** After a deletion: kept, marked deleted, so its history stays findable. */
-export async function recordDeletion(db: ConsoleDb, change: Change & { userGroupId: string }): Promise<void> {
-  const at = (change.at ?? new Date()).toISOString();
+export async function recordDeletion(
+  db: ConsoleDb,
+  change: Change & { userGroupId: string },
+  clock: Clock = realClock,
+): Promise<void> {
+  const at = (change.at ?? new Date(clock.now())).toISOString();
   const deleted = {
     token_fingerprint: null,
     updated_at: at,

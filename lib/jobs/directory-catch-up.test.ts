@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { testClock } from '@/lib/clock';
 import { directoryDb } from '@/lib/directory/schema';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
@@ -123,6 +124,7 @@ describe('createDirectoryCatchUp', () => {
     const id = await doneRowsDue('due', 5);
     const catchUp = createDirectoryCatchUp({
       jobs: jobsDb(bed.database.db),
+      clock: testClock(),
       log: () => {},
       stopping: () => false,
       batchSize: 2,
@@ -159,6 +161,7 @@ describe('createDirectoryCatchUp', () => {
     const logged: string[] = [];
     const catchUp = createDirectoryCatchUp({
       jobs: jobsDb(bed.database.db),
+      clock: testClock(),
       log: (_level, _fields, message) => logged.push(message),
       stopping: () => stopAfter-- <= 0,
       batchSize: 2,

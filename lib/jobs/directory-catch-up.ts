@@ -4,6 +4,8 @@
  * as the outcome write would have. Looked for when a runner starts (its console may have died
  * before catching up) and at the next poll after such a failure; until it succeeds, at every poll.
  */
+
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { recordGroupsSeen } from '@/lib/directory/store';
 import type { JobsDb } from './schema';
@@ -23,6 +25,8 @@ export interface DirectoryCatchUpOptions {
   log: (level: 'error', fields: Record<string, unknown>, message: string) => void;
   /** Asked between batches: a runner that is stopping ends the catch-up, which stays due. */
   stopping: () => boolean;
+  /** What a row's catch-up is stamped with. */
+  clock: Clock;
   batchSize?: number;
 }
 
@@ -30,6 +34,7 @@ export function createDirectoryCatchUp({
   jobs,
   log,
   stopping,
+  clock,
   batchSize = 500,
 }: DirectoryCatchUpOptions): DirectoryCatchUp {
   // Due until looked for: a console may have died with rows due.
@@ -76,9 +81,9 @@ export function createDirectoryCatchUp({
       .limit(batchSize)
       .execute();
     if (rows.length === 0) return false;
-    const now = new Date().toISOString();
+    const now = new Date(clock.now()).toISOString();
     await jobs.transaction().execute(async (trx) => {
-      await recordGroupsSeen(trx as unknown as ConsoleDb, rows.map(directoryChangeOf));
+      await recordGroupsSeen(trx as unknown as ConsoleDb, rows.map(directoryChangeOf), clock);
       for (const jobId of new Set(rows.map((row) => row.job_id)))
         await trx
           .updateTable('bulk_job_row')

@@ -31,7 +31,13 @@ export async function takeJobTokens(
       'conflict',
       'Tokens can be downloaded once the job has finished or was cancelled.',
     );
-  const claim = await claimResultTokens(server.database.db, job.id, server.jobs.vault, operator.email);
+  const claim = await claimResultTokens(
+    server.database.db,
+    job.id,
+    server.jobs.vault,
+    operator.email,
+    server.clock,
+  );
   if ('settling' in claim)
     throw new ConsoleError(
       'conflict',

@@ -4,6 +4,7 @@
  * meanwhile, stands.
  */
 import { settleAuditEvent } from '@/lib/audit/store';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { eraseInputTokens } from './job-transitions';
 import type { PauseReason } from './pause-reasons';
@@ -11,10 +12,16 @@ import { type BulkJobTable, jobsDb } from './schema';
 
 type Log = (level: 'info' | 'warn', fields: Record<string, unknown>, message: string) => void;
 
-export async function pauseJob(db: ConsoleDb, jobId: string, reason: PauseReason, log: Log): Promise<void> {
+export async function pauseJob(
+  db: ConsoleDb,
+  jobId: string,
+  reason: PauseReason,
+  log: Log,
+  clock: Clock,
+): Promise<void> {
   await jobsDb(db)
     .updateTable('bulk_job')
-    .set({ status: 'paused', paused_reason: reason, updated_at: new Date().toISOString() })
+    .set({ status: 'paused', paused_reason: reason, updated_at: new Date(clock.now()).toISOString() })
     .where('id', '=', jobId)
     .where('status', '=', 'running')
     .execute();
@@ -22,7 +29,12 @@ export async function pauseJob(db: ConsoleDb, jobId: string, reason: PauseReason
 }
 
 /** Finishes the job when no row is pending or sending: its pasted tokens erased, its audit entry settled. */
-export async function finishJobIfDone(db: ConsoleDb, job: BulkJobTable, log: Log): Promise<void> {
+export async function finishJobIfDone(
+  db: ConsoleDb,
+  job: BulkJobTable,
+  log: Log,
+  clock: Clock,
+): Promise<void> {
   const jobs = jobsDb(db);
   const count = async (statuses: Array<'pending' | 'sending' | 'failed'>) => {
     const { rows } = await jobs
@@ -34,7 +46,7 @@ export async function finishJobIfDone(db: ConsoleDb, job: BulkJobTable, log: Log
     return Number(rows);
   };
   if ((await count(['pending', 'sending'])) > 0) return;
-  const now = new Date().toISOString();
+  const now = new Date(clock.now()).toISOString();
   const finished = await jobs
     .updateTable('bulk_job')
     .set({ status: 'finished', finished_at: now, updated_at: now })

@@ -1,12 +1,10 @@
 /**
- * Which console instance runs a job: the one holding its lease in the database. A lease is renewed
- * while its job runs and released when it stops; a lease that ran out (its console died) is free,
- * so another instance takes the job over. Every change is one conditional update, so two instances
- * (on PostgreSQL, sharing one database) never both believe they hold a job.
+ * Which console instance runs a job: the one holding its lease (lib/leases) on the job's row. A
+ * lease is renewed while its job runs and released when it stops; a lease that ran out (its
+ * console died) is free, so another instance takes the job over. Only a running job is claimed.
  */
-import { randomUUID } from 'node:crypto';
-import { type Expression, type SqlBool, sql } from 'kysely';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
+import { createLease, type HeldLease } from '@/lib/leases/lease';
 import type { JobsDb } from './schema';
 
 export interface Leases {
@@ -20,74 +18,10 @@ export interface Leases {
   hold(jobId: string): HeldLease;
 }
 
-interface HeldLease {
-  /** False once a renewal found the lease gone (another instance took over) or could not be written. */
-  held(): boolean;
-  /** Stops renewing and frees the lease, unless another instance holds it by now. */
-  release(): Promise<void>;
-}
-
-/** `clock`: the wall time a lease's end is written in and compared with (instances share it). */
-export function createLeases(jobs: JobsDb, leaseMs: number, clock: Clock = realClock): Leases {
-  const owner = randomUUID();
-  const isoTime = (ms: number) => new Date(ms).toISOString();
-  const expiresAt = () => isoTime(clock.now() + leaseMs);
-  const free = (now: string): Expression<SqlBool> =>
-    sql<SqlBool>`(lease_owner is null or lease_owner = ${owner} or lease_expires_at < ${now})`;
-
-  return {
-    owner,
-    async claimable() {
-      const rows = await jobs
-        .selectFrom('bulk_job')
-        .select('id')
-        .where('status', '=', 'running')
-        .where(free(isoTime(clock.now())))
-        .execute();
-      return rows.map((row) => row.id);
-    },
-    async claim(jobId) {
-      const result = await jobs
-        .updateTable('bulk_job')
-        .set({ lease_owner: owner, lease_expires_at: expiresAt() })
-        .where('id', '=', jobId)
-        .where('status', '=', 'running')
-        .where(free(isoTime(clock.now())))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-    hold(jobId) {
-      let held = true;
-      const ours = () =>
-        jobs.updateTable('bulk_job').where('id', '=', jobId).where('lease_owner', '=', owner);
-      const stop = new AbortController();
-      // A third of the lease: two renewals may fail (a slow database) before it runs out.
-      const every = Math.max(50, Math.floor(leaseMs / 3));
-      const renewing = (async () => {
-        for (;;) {
-          await clock.sleep(every, stop.signal);
-          if (stop.signal.aborted) return;
-          try {
-            const result = await ours().set({ lease_expires_at: expiresAt() }).executeTakeFirst();
-            if (Number(result.numUpdatedRows) === 0) held = false;
-          } catch {
-            held = false;
-          }
-        }
-      })();
-      return {
-        held: () => held,
-        async release() {
-          stop.abort();
-          // A renewal under way ends first: it cannot then write the lease back after it is freed.
-          await renewing;
-          // Not worth failing a job's end for: unreleased, the lease runs out by itself.
-          await ours()
-            .set({ lease_owner: null, lease_expires_at: null })
-            .execute()
-            .catch(() => undefined);
-        },
-      };
-    },
-  };
-}
+export const createLeases = (jobs: JobsDb, leaseMs: number, clock: Clock): Leases =>
+  createLease(
+    jobs,
+    { table: 'bulk_job', key: 'id', only: { column: 'status', equals: 'running' } },
+    leaseMs,
+    clock,
+  );

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { createOutcomeWriter } from './outcome-writer';
 
-/** A write that records its batches and can be made to fail or to take a while. */
-function recordingWrite(options: { fail?: (batch: number[]) => boolean; delayMs?: number } = {}) {
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A write that records its batches and can be made to fail or to take a while (event-loop turns, not time). */
+function recordingWrite(options: { fail?: (batch: number[]) => boolean; turns?: number } = {}) {
   const batches: number[][] = [];
   const write = async (batch: number[]) => {
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    for (let n = 0; n < (options.turns ?? 0); n++) await turn();
     if (options.fail?.(batch)) throw new Error('disk full');
     batches.push(batch);
   };
@@ -14,7 +17,7 @@ function recordingWrite(options: { fail?: (batch: number[]) => boolean; delayMs?
 
 describe('the outcome writer (group commit of a job’s rows)', () => {
   it('answers a durable outcome only once it is written, in one batch with the others of that turn', async () => {
-    const { batches, write } = recordingWrite({ delayMs: 5 });
+    const { batches, write } = recordingWrite({ turns: 3 });
     const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
     let answered = 0;
     const adds = [1, 2, 3].map((n) => writer.add(n, true).then(() => answered++));
@@ -26,15 +29,18 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
 
   it('lets a worker go on at once with an outcome that can be asked for again, and writes those together', async () => {
     const { batches, write } = recordingWrite();
-    const writer = createOutcomeWriter({ write, lingerMs: 20 });
+    const clock = testClock();
+    const writer = createOutcomeWriter({ write, lingerMs: 20, clock });
     for (let n = 0; n < 50; n++) await writer.add(n, false);
+    await clock.advance(19);
     expect(batches).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await clock.advance(1);
+    await turn();
     expect(batches).toEqual([Array.from({ length: 50 }, (_, n) => n)]);
   });
 
   it('flush writes what is queued at once and waits for it', async () => {
-    const { batches, write } = recordingWrite({ delayMs: 5 });
+    const { batches, write } = recordingWrite({ turns: 3 });
     const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
     await writer.add(1, false);
     await writer.add(2, false);
@@ -43,7 +49,7 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
   });
 
   it('makes workers wait once too many outcomes are queued (back-pressure)', async () => {
-    const { batches, write } = recordingWrite({ delayMs: 5 });
+    const { batches, write } = recordingWrite({ turns: 3 });
     const writer = createOutcomeWriter({ write, lingerMs: 10_000, maxQueued: 3 });
     for (const n of [1, 2, 3]) await writer.add(n, false);
     let fourthAnswered = false;
@@ -67,7 +73,7 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
   });
 
   it('writes an outcome queued while the last write was settling', async () => {
-    const { batches, write } = recordingWrite({ delayMs: 2 });
+    const { batches, write } = recordingWrite({ turns: 2 });
     const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
     // Each durable answer queues the next the moment it is settled, as a worker does.
     let n = 0;

@@ -13,6 +13,8 @@
  * A row whose outcome is still queued is `sending` in the database: after a crash it is sent again,
  * as any row that was in flight.
  */
+import { type Clock, realClock } from '@/lib/clock';
+
 export interface OutcomeWriter<T> {
   /** Queues an outcome. `durable`: answers once it is committed; otherwise at once, while few wait. */
   add(outcome: T, durable: boolean): Promise<void>;
@@ -29,6 +31,8 @@ export interface OutcomeWriterOptions<T> {
   lingerMs?: number;
   /** Queued outcomes beyond which every worker waits for its commit. */
   maxQueued?: number;
+  /** What the linger waits on; the process's clock unless a test moves one. */
+  clock?: Clock;
 }
 
 interface Queued<T> {
@@ -39,14 +43,21 @@ interface Queued<T> {
 export function createOutcomeWriter<T>(options: OutcomeWriterOptions<T>): OutcomeWriter<T> {
   const lingerMs = options.lingerMs ?? 20;
   const maxQueued = options.maxQueued ?? 256;
+  const clock = options.clock ?? realClock;
   let queue: Queued<T>[] = [];
   let writing: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | undefined;
+  let lingering: AbortController | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let failure: unknown;
 
   function writeSoon(): void {
-    timer ??= setTimeout(drain, lingerMs);
+    if (lingering) return;
+    const linger = new AbortController();
+    lingering = linger;
+    // Cut short (aborted) by a drain that came first: that drain writes these too.
+    void clock.sleep(lingerMs, linger.signal).then(() => {
+      if (!linger.signal.aborted) void drain();
+    });
   }
 
   function writeNow(): void {
@@ -55,9 +66,9 @@ export function createOutcomeWriter<T>(options: OutcomeWriterOptions<T>): Outcom
 
   /** Writes until the queue is empty; a drain that finds one under way waits for it and goes on. */
   function drain(): Promise<void> {
-    if (timer) clearTimeout(timer);
+    lingering?.abort();
     if (immediate) clearImmediate(immediate);
-    timer = undefined;
+    lingering = undefined;
     immediate = undefined;
     writing ??= (async () => {
       while (queue.length > 0) {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent } from '@/lib/audit/store';
+import { testClock } from '@/lib/clock';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { createRotateJob } from './drafts';
@@ -15,6 +16,7 @@ import { jobsDb, migrateJobs } from './schema';
 import { readTokenList } from './token-list';
 import { createTokenVault } from './vault';
 
+const clock = testClock();
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const owner = { id: 'op-1', email: 'ann@example.com' };
 
@@ -92,7 +94,7 @@ describe('pauseJob and finishJobIfDone', () => {
       .where('job_id', '=', id)
       .where('row_number', '=', 1)
       .execute();
-    await finishJobIfDone(database.db, await jobOf(id), log);
+    await finishJobIfDone(database.db, await jobOf(id), log, clock);
     expect((await jobOf(id)).status).toBe('running');
     await jobs()
       .updateTable('bulk_job_row')
@@ -100,7 +102,7 @@ describe('pauseJob and finishJobIfDone', () => {
       .where('job_id', '=', id)
       .where('row_number', '=', 2)
       .execute();
-    await finishJobIfDone(database.db, await jobOf(id), log);
+    await finishJobIfDone(database.db, await jobOf(id), log, clock);
     expect(await jobOf(id)).toMatchObject({ status: 'finished', finished_at: expect.any(String) });
     expect((await rowsOf(id)).map((row) => row.input_token)).toEqual([null, null]);
     const settled = await database.db
@@ -119,13 +121,13 @@ describe('pauseJob and finishJobIfDone', () => {
       .set({ status: 'done' })
       .where('job_id', '=', cancelled)
       .execute();
-    await finishJobIfDone(database.db, await jobOf(cancelled), log);
+    await finishJobIfDone(database.db, await jobOf(cancelled), log, clock);
     expect((await jobOf(cancelled)).status).toBe('cancelled');
-    await pauseJob(database.db, cancelled, 'api_key_refused', log);
+    await pauseJob(database.db, cancelled, 'api_key_refused', log, clock);
     expect(await jobOf(cancelled)).toMatchObject({ status: 'cancelled', paused_reason: null });
 
     const running = await rotation(1);
-    await pauseJob(database.db, running, 'environment_not_configured', log);
+    await pauseJob(database.db, running, 'environment_not_configured', log, clock);
     expect(await jobOf(running)).toMatchObject({
       status: 'paused',
       paused_reason: 'environment_not_configured',

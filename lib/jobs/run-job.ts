@@ -8,6 +8,7 @@
  * pause-reasons.ts), a person pauses or cancels it, the lease is lost or the runner stops; rows not
  * settled are left `pending`, or `sending` when they may have been done (see send-row.ts).
  */
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
@@ -32,37 +33,40 @@ export interface JobRunContext {
   pacer: (environment: Environment) => Pacer;
   concurrency: number;
   log: (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
-  metrics: Pick<ConsoleMetrics, 'bulkRows'>;
+  metrics: { bulkRows: Pick<ConsoleMetrics['bulkRows'], 'inc'> };
   /** True once the runner is stopping: no row is taken after that. */
   stopping: () => boolean;
   /** Told once rows were committed without their directory entry (directory-catch-up.ts). */
   directoryDue: () => void;
+  /** What rows are stamped with, and the status checks spaced by. */
+  clock: Clock;
 }
 
 /** How often a run reads its job's status: a person's pause or cancel takes effect within this. */
 const STATUS_CHECK_MS = 250;
 
 export async function runJob(context: JobRunContext, id: string): Promise<void> {
-  const { db, vault, log } = context;
+  const { db, vault, log, clock } = context;
   const jobs = jobsDb(db);
   const job = await jobs.selectFrom('bulk_job').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const lease = context.leases.hold(id);
-  let checkedAt = 0;
+  let checkedAt = Number.NEGATIVE_INFINITY;
   let stillRunning = true;
   const mayContinue = async () => {
     if (context.stopping() || !lease.held()) return false;
-    if (performance.now() - checkedAt > STATUS_CHECK_MS) {
-      checkedAt = performance.now();
+    if (clock.monotonic() - checkedAt > STATUS_CHECK_MS) {
+      checkedAt = clock.monotonic();
       const now = await jobs.selectFrom('bulk_job').select('status').where('id', '=', id).executeTakeFirst();
       stillRunning = now?.status === 'running';
     }
     return stillRunning;
   };
   const writer = createOutcomeWriter<RowOutcome>({
+    clock,
     write: async (batch) => {
       const directoryWritten = await jobs
         .transaction()
-        .execute((trx) => writeOutcomes(trx, { job, batch, vault, log }));
+        .execute((trx) => writeOutcomes(trx, { job, batch, vault, log, now: new Date(clock.now()) }));
       // Only once committed: a catch-up that looked earlier would not have seen these rows.
       if (!directoryWritten) context.directoryDue();
       const { bulkRows } = context.metrics;
@@ -141,8 +145,8 @@ export async function runJob(context: JobRunContext, id: string): Promise<void> 
     await writer.flush();
     // Claimed but never taken (the job was paused or stopped): not sent, so not uncertain.
     await claims.release(next);
-    if (halt) await pauseJob(db, id, halt, log);
-    else if (lease.held() && !context.stopping()) await finishJobIfDone(db, job, log);
+    if (halt) await pauseJob(db, id, halt, log, clock);
+    else if (lease.held() && !context.stopping()) await finishJobIfDone(db, job, log, clock);
   } finally {
     // A worker failed: what the others were answered is still worth keeping.
     await writer.flush().catch(() => undefined);

@@ -13,7 +13,7 @@ import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import type { JobRunner, JobRunnerOptions } from './runner';
 import { jobsDb } from './schema';
 import { jobProgress } from './store';
-import { apiFor, csv, runnerTestBed, until } from './test-support';
+import { apiFor, csv, runnerTestBed } from './test-support';
 
 const bed = runnerTestBed('jobs-runner-pace');
 
@@ -75,19 +75,19 @@ function sharedSchedule(clock: TestClock): Pick<LimitCounters, 'nextSlot'> {
  * Until the jobs finish: the clock moves one slot at a time, once the request of every slot that has
  * come is sent. A lease far longer than the run keeps its renewals out of the way (pacedRunner).
  */
-async function runSlotBySlot(clock: TestClock, service: ReturnType<typeof limitedService>, ids: string[]) {
+async function runSlotBySlot(
+  clock: TestClock,
+  service: ReturnType<typeof limitedService>,
+  runners: JobRunner[],
+  ids: string[],
+) {
   let done = false;
-  const finishing = Promise.all(
-    ids.map((id) =>
-      until(
-        () => jobProgress(bed.database.db, id),
-        (value) => value?.job.status === 'finished',
-        30_000,
-      ),
-    ),
-  ).finally(() => {
-    done = true;
-  });
+  // Once every run the runners took has ended (no polling: the runners say so).
+  const finishing = Promise.all(runners.map((runner) => runner.idle()))
+    .then(() => Promise.all(ids.map((id) => jobProgress(bed.database.db, id))))
+    .finally(() => {
+      done = true;
+    });
   for (let slot = 1; !done; slot++) {
     // Every slot that has come let its request go (the first is now, at the start).
     await Promise.race([finishing, service.sent(slot)]);
@@ -120,7 +120,7 @@ describe('the bulk job runner’s pace', () => {
     try {
       const id = await bed.getOrCreateJob(csv(60, 'paced'));
       jobRunner.start();
-      const [progress] = await runSlotBySlot(clock, service, [id]);
+      const [progress] = await runSlotBySlot(clock, service, [jobRunner], [id]);
       expect(progress?.counts).toMatchObject({ done: 60, failed: 0 });
       expect(service.refused()).toBe(0);
       expectOneRequestPerSlot(service.sentAt, 60);
@@ -141,18 +141,15 @@ describe('the bulk job runner’s pace', () => {
     try {
       const first = await bed.getOrCreateJob(csv(30, 'shared-a'));
       a.start();
-      await until(
-        () => leases([first]),
-        ([lease]) => Boolean(lease?.lease_owner),
-      );
+      await a.looked();
+      expect((await leases([first]))[0]?.lease_owner).toBeTruthy();
       const second = await bed.getOrCreateJob(csv(30, 'shared-b'));
       b.start();
-      const owners = await until(
-        () => leases([first, second]),
-        (rows) => rows.every((row) => row.lease_owner),
-      );
+      await b.looked();
+      const owners = await leases([first, second]);
+      expect(owners.every((row) => row.lease_owner)).toBe(true);
       expect(new Set(owners.map((row) => row.lease_owner)).size).toBe(2);
-      const progress = await runSlotBySlot(clock, service, [first, second]);
+      const progress = await runSlotBySlot(clock, service, [a, b], [first, second]);
       for (const job of progress) expect(job?.counts).toMatchObject({ done: 30, failed: 0 });
       // Both instances' 60 requests in one schedule. (Each pacing on its own would send two a slot.)
       expect(service.refused()).toBe(0);

@@ -12,10 +12,10 @@
  * - directory-catch-up.ts: done rows whose directory write failed reach the directory later.
  */
 
-import type { Clock } from '@/lib/clock';
+import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
-import { type ConsoleMetrics, consoleMetrics } from '@/lib/metrics/console-metrics';
+import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
 import type { UserGroupApi } from '@/lib/user-group-api/client';
 import { createDirectoryCatchUp } from './directory-catch-up';
 import { createLeases } from './lease';
@@ -44,8 +44,11 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** What the leases and the paces read and wait on (lib/clock.ts); the real one unless a test moves it. */
   clock?: Clock;
-  /** Where settled rows are counted: the console's registry, handed down by its composition root. */
-  metrics?: Pick<ConsoleMetrics, 'bulkRows'>;
+  /**
+   * Where settled rows are counted: the console's registry, handed down by its composition root;
+   * unset (the bench, tests), they are not counted.
+   */
+  metrics?: { bulkRows: Pick<ConsoleMetrics['bulkRows'], 'inc'> };
 }
 
 export interface JobRunner {
@@ -55,12 +58,20 @@ export interface JobRunner {
   wake(): void;
   /** Stops taking rows and waits for those in flight. */
   stop(): Promise<void>;
+  /** Resolves once the look for jobs under way (if any) has ended: what it could claim, it has. */
+  looked(): Promise<void>;
+  /**
+   * Resolves once no look, no run and no directory catch-up is under way: every job this runner
+   * took has stopped or ended.
+   */
+  idle(): Promise<void>;
 }
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { db, log } = options;
+  const clock = options.clock ?? realClock;
   const jobs = jobsDb(db);
-  const leases = createLeases(jobs, options.leaseMs ?? 10_000, options.clock);
+  const leases = createLeases(jobs, options.leaseMs ?? 10_000, clock);
   const pollMs = options.pollMs ?? 2_000;
   const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
@@ -71,13 +82,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     let found = pacers.get(environment);
     if (!found) {
       const slots = options.paceSlots;
-      found = createPacer(options.pace(environment), slots && { slots, name: environment }, options.clock);
+      found = createPacer(options.pace(environment), slots && { slots, name: environment }, clock);
       pacers.set(environment, found);
     }
     return found;
   };
 
-  const directory = createDirectoryCatchUp({ jobs, log, stopping: () => stopped });
+  const directory = createDirectoryCatchUp({ jobs, log, stopping: () => stopped, clock });
 
   const context: JobRunContext = {
     db,
@@ -87,9 +98,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     pacer,
     concurrency: options.concurrency,
     log,
-    metrics: options.metrics ?? consoleMetrics(),
+    metrics: options.metrics ?? { bulkRows: { inc: () => undefined } },
     stopping: () => stopped,
     directoryDue: () => directory.markDue(),
+    clock,
   };
 
   async function poll(): Promise<void> {
@@ -106,10 +118,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
+  let looking: Promise<void> = Promise.resolve();
   function safePoll() {
-    poll().catch((error: unknown) =>
-      log('error', { err: { name: (error as Error)?.name } }, 'could not look for bulk jobs'),
-    );
+    const look = looking
+      .then(poll)
+      .catch((error: unknown) =>
+        log('error', { err: { name: (error as Error)?.name } }, 'could not look for bulk jobs'),
+      );
+    looking = look;
   }
 
   return {
@@ -126,6 +142,16 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       timer = undefined;
       await Promise.allSettled(running.values());
       await directory.settled();
+    },
+    looked: () => looking,
+    async idle() {
+      for (;;) {
+        const look = looking;
+        await look;
+        await Promise.allSettled(running.values());
+        await directory.settled();
+        if (look === looking && running.size === 0) return;
+      }
     },
   };
 }

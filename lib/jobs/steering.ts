@@ -101,6 +101,7 @@ export async function steer(
     job.id,
     body.action,
     body.action === 'start' && entryId !== null ? { audit_event_id: entryId } : {},
+    server.clock,
   );
   if (!after) throw new ConsoleError('conflict', refusals[body.action]);
   if (body.action === 'cancel' && after.audit_event_id !== null)

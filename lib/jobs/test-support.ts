@@ -17,7 +17,7 @@ import { createTestKeys, makeTempDir, startTestService } from '@/lib/user-group-
 import { readGetOrCreateCsv } from './csv';
 import { createGetOrCreateJob, createRotateJob } from './drafts';
 import { steerJob } from './job-transitions';
-import { createJobRunner, type JobRunnerOptions } from './runner';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './runner';
 import { migrateJobs } from './schema';
 import { jobProgress } from './store';
 import { readTokenList } from './token-list';
@@ -28,17 +28,21 @@ export const owner = { id: 'op-1', email: 'ann@example.com' };
 export const apiFor = (url: string, key: string) =>
   createUserGroupApi({ baseUrl: url, apiKey: key, timeoutMs: 5_000 });
 
-export async function until<T>(
+/**
+ * Until the runners have no look for jobs and no run under way (each told to look first), then what
+ * `read` answers: no polling, no waiting on the clock. A run that ended with its job still running
+ * (it lost its lease, say) is looked for again, a bounded number of times.
+ */
+async function whenIdle<T>(
+  runners: readonly JobRunner[],
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let look = 0; ; look++) {
+    for (const runner of runners) runner.wake();
+    await Promise.all(runners.map((runner) => runner.idle()));
     const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (done(value) || look === 20) return value;
   }
 }
 
@@ -79,8 +83,9 @@ export function runnerTestBed(name: string) {
     await temp.remove();
   });
 
+  const runners: JobRunner[] = [];
   function runner(overrides: Partial<JobRunnerOptions> = {}) {
-    return createJobRunner({
+    const made = createJobRunner({
       db: database.db,
       vault,
       api: () => apiFor(service.url, keys.testing),
@@ -91,11 +96,14 @@ export function runnerTestBed(name: string) {
       leaseMs: 1_000,
       ...overrides,
     });
+    runners.push(made);
+    return made;
   }
 
   /** Until the job ended or paused. */
   const finished = (id: string) =>
-    until(
+    whenIdle(
+      runners,
       () => jobProgress(database.db, id),
       (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
     );
@@ -156,10 +164,10 @@ export function runnerTestBed(name: string) {
     const next = runner();
     next.start();
     try {
-      return await until(
+      return await whenIdle(
+        [next],
         () => findDirectoryEntry(database.db, 'Testing', userGroupId),
         (found) => found !== null,
-        10_000,
       );
     } finally {
       await next.stop();

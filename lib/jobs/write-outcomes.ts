@@ -26,6 +26,8 @@ export interface WriteOutcomesOptions {
   batch: RowOutcome[];
   vault: TokenVault;
   log: (level: 'error', fields: Record<string, unknown>, message: string) => void;
+  /** When the batch's rows are finished. */
+  now: Date;
 }
 
 /**
@@ -34,11 +36,11 @@ export interface WriteOutcomesOptions {
  */
 export async function writeOutcomes(
   trx: Transaction<JobTables>,
-  { job, batch, vault, log }: WriteOutcomesOptions,
+  { job, batch, vault, log, now }: WriteOutcomesOptions,
 ): Promise<boolean> {
   const environment = job.environment;
   const operator = { id: job.created_by_id, email: job.created_by };
-  const at = new Date();
+  const at = now;
   const finishedAt = at.toISOString();
   const done: Insertable<BulkJobRowTable>[] = [];
   const failed: Insertable<BulkJobRowTable>[] = [];
@@ -153,8 +155,9 @@ export function directoryChangeOf(row: DoneRow): GroupSeen {
   const change = {
     environment: row.environment,
     operatorEmail: row.created_by,
-    // A done row has all of these; the columns are nullable for the rows not yet done.
-    at: row.finished_at === null ? new Date() : new Date(row.finished_at),
+    // A done row has all of these; the columns are nullable for the rows not yet done (unset `at`:
+    // the directory stamps it with its clock).
+    at: row.finished_at === null ? undefined : new Date(row.finished_at),
     group: {
       provided_id: row.user_group_id ?? '',
       name: row.result_name ?? '',

@@ -46,7 +46,7 @@ import { migrateConsoleDatabase } from './migrate';
  * safe too.
  */
 export interface ConsoleServer extends ConsoleParts {
-  /** The console's time, handed down to what stamps or compares it (a test's server moves its own). */
+  /** The one clock of the server: what stamps or measures time takes it from here (lib/clock.ts). */
   clock: Clock;
   /** The upstream client of an environment (one per process): it alone holds that API key. */
   userGroupApi(environment: Environment): UserGroupApi;
@@ -96,6 +96,7 @@ export function consoleServer(): Promise<ConsoleServer> {
 const authLogger = logger.child({ component: 'auth' });
 
 async function startConsoleServer(): Promise<ConsoleServer> {
+  const clock = realClock;
   const config = consoleConfig();
   logger.level = config.logLevel;
   const authLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>
@@ -104,8 +105,8 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   const metrics = consoleMetrics();
   const built: { auditLog?: AuditLog } = {};
   const parts = composeConsole(config, authLog, (database) => {
-    built.auditLog = createAuditLog(database.db, { clock: realClock, metrics, logger });
-    return signInRecord({ database, auditLog: built.auditLog, clock: realClock, log: authLog });
+    built.auditLog = createAuditLog(database.db, { clock, metrics, logger });
+    return signInRecord({ database, auditLog: built.auditLog, clock, log: authLog });
   });
   await migrateConsoleDatabase(parts.auth, parts.database);
   // Each call is counted by environment, operation and outcome; the status probe's calls apart
@@ -117,6 +118,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       if (!client) {
         client = createUserGroupApi({
           ...upstreamOf(parts.config, environment),
+          clock,
           observe: (call) =>
             recordUpstreamCall(
               environment,
@@ -152,6 +154,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     concurrency: config.jobs.concurrency,
     log: (level, fields, message) => jobLogger[level](fields, message),
     metrics,
+    clock,
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
@@ -164,7 +167,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   const auditChain = startAuditChain({
     db: parts.database.db,
     signer: auditSigner,
-    clock: realClock,
+    clock,
     dataDir: config.dataDir,
     metrics,
     log: (level, fields, message) => chainLogger[level](fields, message),
@@ -173,7 +176,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     const retentionLogger = logger.child({ component: 'audit-retention' });
     startAuditRetention({
       db: parts.database.db,
-      clock: realClock,
+      clock,
       auditLog,
       days: config.audit.retentionDays,
       // Nothing is pruned that the stream has yet to deliver (null: no stream, no limit).
@@ -186,7 +189,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   startAuditStreamer({
     db: parts.database.db,
     config: config.auditStream,
-    clock: realClock,
+    clock,
     metrics,
     log: (level, fields, message) => streamLogger[level](fields, message),
   });
@@ -207,7 +210,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   }
   return {
     ...parts,
-    clock: realClock,
+    clock,
     signInLimiter,
     userGroupApi,
     jobs: { runner, vault },

@@ -4,6 +4,7 @@
  */
 
 import type { SignInMethod } from '@/lib/auth/options';
+import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { SessionSummary } from '@/lib/sessions/contract';
 
@@ -13,12 +14,13 @@ export async function listSessions(
   db: ConsoleDb,
   userId: string,
   currentId: string,
+  clock: Clock = realClock,
 ): Promise<SessionSummary[]> {
   const rows = await db
     .selectFrom('session')
     .select(['id', 'createdAt', 'expiresAt', 'ipAddress', 'userAgent', 'signInMethod', 'steppedUpAt'])
     .where('userId', '=', userId)
-    .where('expiresAt', '>', new Date().toISOString())
+    .where('expiresAt', '>', new Date(clock.now()).toISOString())
     .execute();
   return rows
     .map((row) => ({

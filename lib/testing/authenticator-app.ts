@@ -6,17 +6,19 @@
  */
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
+import { realClock } from '@/lib/clock';
 
 const PERIOD_MS = 30_000;
 const handedOut = new Map<string, Set<string>>();
 
-export async function freshCode(secret: string): Promise<string> {
+/** `now`: the moment the code is for (the console checks it against the server's clock). */
+export async function freshCode(secret: string, now = realClock.now()): Promise<string> {
   const key = secret.replace(/\s+/g, '');
   const otp = createOTP(new TextDecoder().decode(base32.decode(key)));
   const used = handedOut.get(key) ?? new Set<string>();
   handedOut.set(key, used);
-  const now = Math.floor(Date.now() / PERIOD_MS);
-  for (const counter of [now, now + 1, now - 1]) {
+  const period = Math.floor(now / PERIOD_MS);
+  for (const counter of [period, period + 1, period - 1]) {
     const code = await otp.hotp(counter);
     if (!used.has(code)) {
       used.add(code);

@@ -7,6 +7,7 @@
  */
 import { createHash, createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { realClock } from '@/lib/clock';
 
 export interface MockOidcSettings {
   /** 0 picks a free port. */
@@ -92,7 +93,7 @@ export async function startMockOidc(settings: MockOidcSettings): Promise<MockOid
   });
 
   const idToken = (identity: MockIdentity, clientId: string, nonce: string | undefined): string => {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(realClock.now() / 1000);
     const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: keyId }));
     const payload = base64url(
       JSON.stringify({

@@ -105,7 +105,7 @@ export async function startRouteTestConsole(
   const ageSession = async (cookie: string, minutes: number) => {
     const token =
       decodeURIComponent(/console\.session_token=([^;]+)/.exec(cookie)?.[1] ?? '').split('.')[0] ?? '';
-    const past = new Date(Date.now() - minutes * 60_000).toISOString();
+    const past = new Date(server.clock.now() - minutes * 60_000).toISOString();
     await server.database.db
       .updateTable('session')
       .set({ createdAt: past, steppedUpAt: null })

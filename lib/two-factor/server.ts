@@ -103,14 +103,17 @@ export async function confirmEnrolment(
 ): Promise<Headers> {
   // The code that turns the app on is used up like any other: it does not sign in again.
   const { db } = server.database;
-  if (!(await claimCode(db, operator.id, code)))
+  if (!(await claimCode(db, operator.id, code, server.clock)))
     throw fieldError('code', 'was used already: wait for the next one your app shows');
   try {
     const answer = await call(() =>
       replacingSession(
         requestId,
         () => server.auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true }),
-        { signInMethod: operator.session.signInMethod, secondFactorAt: new Date().toISOString() },
+        {
+          signInMethod: operator.session.signInMethod,
+          secondFactorAt: new Date(server.clock.now()).toISOString(),
+        },
       ),
     );
     return answer.headers;

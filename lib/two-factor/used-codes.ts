@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
+import { type Clock, realClock } from '@/lib/clock';
 import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { migrateModule } from '@/lib/db/migrate';
 
@@ -25,8 +26,13 @@ const identifierOf = (userId: string, code: string) =>
  * True when this use is the first within the code's life; false when it was used already. A row
  * whose life is over is taken over by the same insert (the conflict's update applies only then).
  */
-export async function claimCode(db: ConsoleDb, userId: string, code: string): Promise<boolean> {
-  const now = new Date();
+export async function claimCode(
+  db: ConsoleDb,
+  userId: string,
+  code: string,
+  clock: Clock = realClock,
+): Promise<boolean> {
+  const now = new Date(clock.now());
   const claimed = await db
     .insertInto('used_code')
     .values({

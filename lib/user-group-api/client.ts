@@ -8,6 +8,7 @@
 
 import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
 import * as z from 'zod/mini';
+import { type Clock, realClock } from '../clock';
 import { redactUrlCredentials } from '../redact-url';
 import {
   type DeleteRequest,
@@ -57,6 +58,8 @@ export interface UserGroupApiOptions {
   dispatcher?: Dispatcher;
   /** Told of every call once it ends: its operation, `success` or the failure's kind, and its duration. */
   observe?: (call: UpstreamCall) => void;
+  /** What a call's duration and a Retry-After date are read against; the process's unless handed one. */
+  clock?: Clock;
 }
 
 type UpstreamOperation = 'get-or-create' | 'rotate' | 'delete';
@@ -76,6 +79,7 @@ export interface UserGroupApi {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
+  const clock = options.clock ?? realClock;
   const endpoint = new URL('/api/user', options.baseUrl).toString();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });
@@ -90,7 +94,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
     requestId?: string,
   ): Promise<T> {
     if (!options.observe) return call(method, body, schema, requestId);
-    const started = performance.now();
+    const started = clock.monotonic();
     let outcome: UpstreamCall['outcome'] = 'success';
     try {
       return await call(method, body, schema, requestId);
@@ -101,7 +105,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
       options.observe({
         operation: operationOf[method],
         outcome,
-        seconds: (performance.now() - started) / 1000,
+        seconds: (clock.monotonic() - started) / 1000,
       });
     }
   }
@@ -160,7 +164,7 @@ export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
     }
 
     const failure = errorResponseSchema.safeParse(payload);
-    const retryAfterSeconds = parseRetryAfter(headerValue(response.headers['retry-after']));
+    const retryAfterSeconds = parseRetryAfter(headerValue(response.headers['retry-after']), clock.now());
     throw failureError(
       response.statusCode,
       failure.success ? failure.data : { success: 0 },
@@ -224,10 +228,10 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function parseRetryAfter(value: string | undefined): number | undefined {
+function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

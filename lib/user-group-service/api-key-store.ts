@@ -1,5 +1,6 @@
 /** API keys in the database: stored only as SHA-256 digests, revoked by stamping revoked_at. */
 import { randomBytes } from 'node:crypto';
+import { type Clock, realClock } from '../clock';
 import type { Environment } from '../user-group-api/contract';
 import type { ServiceDatabase } from './database';
 import { apiKeyDigest, generateApiKey } from './token-crypto';
@@ -24,6 +25,7 @@ export async function insertApiKey(
   { db }: ServiceDatabase,
   environment: Environment,
   name?: string,
+  clock: Clock = realClock,
 ): Promise<CreatedApiKey> {
   const id = `key_${randomBytes(8).toString('hex')}`;
   const key = generateApiKey();
@@ -35,7 +37,7 @@ export async function insertApiKey(
       key_digest: apiKeyDigest(key),
       environment,
       name: keyName,
-      created_at: new Date().toISOString(),
+      created_at: new Date(clock.now()).toISOString(),
       revoked_at: null,
     })
     .execute();
@@ -53,10 +55,14 @@ export async function selectApiKeys({ db }: ServiceDatabase): Promise<ApiKeyReco
 }
 
 /** True when the key existed and was active; revoking twice or an unknown id gives false. */
-export async function markApiKeyRevoked({ db }: ServiceDatabase, id: string): Promise<boolean> {
+export async function markApiKeyRevoked(
+  { db }: ServiceDatabase,
+  id: string,
+  clock: Clock = realClock,
+): Promise<boolean> {
   const result = await db
     .updateTable('api_keys')
-    .set({ revoked_at: new Date().toISOString() })
+    .set({ revoked_at: new Date(clock.now()).toISOString() })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -4,6 +4,7 @@
  * revocation takes effect within that TTL. Unknown keys are not cached (an attacker could fill the
  * cache); each costs a SHA-256 and one indexed lookup of the digest.
  */
+import { type Clock, realClock } from '../clock';
 import { type ApiKeyRecord, findActiveApiKey } from './api-key-store';
 import type { ServiceDatabase } from './database';
 import { ServiceError } from './errors';
@@ -24,7 +25,11 @@ export interface Authenticator {
   authenticate(authorization: string | undefined): Promise<ApiKeyRecord>;
 }
 
-export function createAuthenticator(database: ServiceDatabase, requestedTtlMs: number): Authenticator {
+export function createAuthenticator(
+  database: ServiceDatabase,
+  requestedTtlMs: number,
+  clock: Clock = realClock,
+): Authenticator {
   const cacheTtlMs = Math.min(requestedTtlMs, MAX_API_KEY_CACHE_TTL_MS);
   // Keyed by the presented key: it is in memory for the request anyway, and this skips hashing.
   const cache = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
@@ -41,7 +46,7 @@ export function createAuthenticator(database: ServiceDatabase, requestedTtlMs: n
       if (key === undefined) {
         throw new ServiceError('unauthorized', 'malformed Authorization header; expected "Token <API_KEY>"');
       }
-      const now = Date.now();
+      const now = clock.now();
       const cached = cache.get(key);
       if (cached && cached.expiresAt > now) return cached.record;
 

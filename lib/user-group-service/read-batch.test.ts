@@ -74,7 +74,7 @@ describe('reads of one turn', () => {
         reads = [1, 2, 3].map(() =>
           queries.selectByProvidedId({ environment: 'Customer', providedId: 'uncommitted' }),
         );
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
         throw new Error('roll back');
       })
       .catch((error: Error) => error.message);

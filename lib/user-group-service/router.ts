@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock';
 import { type MetricsAccessPolicy, metricsAccess, refusalMessage } from '../metrics/access';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import { lingerAfterAnswer } from '../node-http/lingering-close';
@@ -30,6 +31,8 @@ export interface RouterDependencies {
   openApiDocument: string;
   /** True once shutdown began: answers then ask the client to close the connection. */
   isClosing: () => boolean;
+  /** What a request's duration is measured by. */
+  clock: Clock;
 }
 
 /** One request as it goes through the pipeline: what the answer and the access log need. */
@@ -128,7 +131,7 @@ export function createRequestListener(deps: RouterDependencies) {
   }
 
   return async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const startedAt = performance.now();
+    const startedAt = deps.clock.monotonic();
     const path = pathOf(request.url);
     const state: RequestState = {
       requestId: pickRequestId(request.headers['x-request-id']),
@@ -160,7 +163,7 @@ export function createRequestListener(deps: RouterDependencies) {
       sendJson(response, state, failure.status, failure.toBody(), failure.headers);
     } finally {
       const status = response.statusCode;
-      deps.metrics.request(request.method, path, status, (performance.now() - startedAt) / 1000);
+      deps.metrics.request(request.method, path, status, (deps.clock.monotonic() - startedAt) / 1000);
       if (path === '/api/user' && status === 401) deps.metrics.apiKeyRefusal();
       if (path === '/api/user' && status === 429) deps.metrics.rateLimitRefusal();
       deps.logger.info(
@@ -169,7 +172,7 @@ export function createRequestListener(deps: RouterDependencies) {
           method: request.method,
           path: path.slice(0, 200),
           status: response.statusCode,
-          duration_ms: Math.round((performance.now() - startedAt) * 100) / 100,
+          duration_ms: Math.round((deps.clock.monotonic() - startedAt) * 100) / 100,
           key_id: state.keyId,
         },
         'request',

@@ -11,6 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { type Clock, realClock } from '../clock';
 import { createServiceMetrics } from '../metrics/service-metrics';
 import {
   checkHttpLimits,
@@ -63,6 +64,8 @@ export interface UserGroupServiceOptions extends Partial<HttpLimits> {
    * default and at most 5000.
    */
   apiKeyCacheTtlMs?: number;
+  /** What stamps groups, times requests and the key cache, and paces the shutdown; the process's by default. */
+  clock?: Clock;
 }
 
 export interface RunningUserGroupService {
@@ -84,6 +87,7 @@ export async function startUserGroupService(
   options: UserGroupServiceOptions,
 ): Promise<RunningUserGroupService> {
   const limits = resolveHttpLimits(options);
+  const clock = options.clock ?? realClock;
   const metricsToken =
     options.metricsToken === undefined ? process.env.METRICS_TOKEN || null : options.metricsToken;
   if (metricsToken !== null && metricsToken.length < 16) {
@@ -118,8 +122,12 @@ export async function startUserGroupService(
   let closing = false;
   let inFlight = 0;
   const listener = createRequestListener({
-    store: createUserGroupStore(database, crypto),
-    authenticator: createAuthenticator(database, options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS),
+    store: createUserGroupStore(database, crypto, clock),
+    authenticator: createAuthenticator(
+      database,
+      options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS,
+      clock,
+    ),
     rateLimiter:
       options.rateLimit === false
         ? null
@@ -132,6 +140,7 @@ export async function startUserGroupService(
     metricsAccess: { token: metricsToken, trustedProxies: null },
     openApiDocument,
     isClosing: () => closing,
+    clock,
   });
 
   const settled = () => {
@@ -174,16 +183,16 @@ export async function startUserGroupService(
     closing = true;
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Idle keep-alive connections are closed at once; busy ones once their response is out.
-    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+    const deadline = clock.monotonic() + SHUTDOWN_GRACE_MS;
     const sweep = setInterval(() => {
       server.closeIdleConnections();
-      if (Date.now() > deadline) server.closeAllConnections();
+      if (clock.monotonic() > deadline) server.closeAllConnections();
     }, 10);
     server.closeIdleConnections();
     try {
       await serverClosed;
       // A handler can outlive its connection (a client that hung up): let it finish its writes.
-      while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (inFlight > 0 && clock.monotonic() < deadline) await clock.sleep(10);
     } finally {
       clearInterval(sweep);
     }

@@ -9,6 +9,7 @@
  *   still holds that digest (a concurrent rotation makes the delete miss: 404, nothing deleted).
  */
 import { timingSafeEqual } from 'node:crypto';
+import { type Clock, realClock } from '../clock';
 import type { Environment, GetOrCreateRequest } from '../user-group-api/contract';
 import type { ServiceDatabase } from './database';
 import type { TokenCrypto } from './token-crypto';
@@ -45,7 +46,11 @@ const GET_OR_CREATE_ATTEMPTS = 5;
  */
 const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
-export function createUserGroupStore(database: ServiceDatabase, crypto: TokenCrypto): UserGroupStore {
+export function createUserGroupStore(
+  database: ServiceDatabase,
+  crypto: TokenCrypto,
+  clock: Clock = realClock,
+): UserGroupStore {
   const queries = prepareUserGroupQueries(database);
   const writes = createWriteBatcher(database.db, database.kind === 'sqlite');
   const tokenCache = new Map<string, string>();
@@ -87,7 +92,7 @@ export function createUserGroupStore(database: ServiceDatabase, crypto: TokenCry
       mapping: request.mapping === undefined ? null : JSON.stringify(request.mapping),
       tokenDigest,
       tokenCiphertext: crypto.encrypt(token, tokenDigest),
-      now: new Date().toISOString(),
+      now: new Date(clock.now()).toISOString(),
     };
     const { rows } = await writes.run((executor) => queries.insertIfAbsent(params, executor));
     const inserted = rows[0];
@@ -122,7 +127,7 @@ export function createUserGroupStore(database: ServiceDatabase, crypto: TokenCry
         oldDigest: crypto.digest(currentToken),
         tokenDigest,
         tokenCiphertext: crypto.encrypt(token, tokenDigest),
-        now: new Date().toISOString(),
+        now: new Date(clock.now()).toISOString(),
       };
       const { rows } = await writes.run((executor) => queries.replaceToken(params, executor));
       const rotated = rows[0];
