@@ -50,7 +50,9 @@ export async function handleRequest(
   const headers = new Headers(response.headers);
   headers.set('cache-control', 'no-store');
   headers.set('x-request-id', scope.requestId);
-  logger.info(
+  // At debug: at the default level (info) a line per request buried the start-up output (the first
+  // admin's password, #43 item 8); failures are logged above at error whatever the level.
+  logger.debug(
     {
       operation: scope.name,
       requestId: scope.requestId,
