@@ -50,9 +50,10 @@ export async function handleRequest(
   const headers = new Headers(response.headers);
   headers.set('cache-control', 'no-store');
   headers.set('x-request-id', scope.requestId);
-  // At debug: at the default level (info) a line per request buried the start-up output (the first
-  // admin's password, #43 item 8); failures are logged above at error whatever the level.
-  logger.debug(
+  // An answered request at debug: at the default level (info) a line per request buried the start-up
+  // output (the first admin's password, #43 item 8). A refusal (4xx) stays at info, a failure is
+  // logged above at error.
+  logger[response.status >= 400 ? 'info' : 'debug'](
     {
       operation: scope.name,
       requestId: scope.requestId,
