@@ -157,6 +157,26 @@ test.describe('as support', () => {
     await expect(page.getByRole('main').getByRole('alert').first()).toBeFocused();
   });
 
+  test('Check the file and Check the tokens land on the job they made, not the body', async ({ page }) => {
+    const id = longId();
+    const token = await seedGroup(id, 'Northwind Bulk');
+    await page.goto('/testing/bulk');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'focus.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`user_group_id,name\n${id}-csv,Northwind CSV\n`),
+    });
+    await pressEnterOn(page.getByRole('button', { name: 'Check the file' }));
+    await expect(page).toHaveURL(/\/testing\/bulk\/[^/]+$/);
+    await expectFocusOffBody(page, 'Check the file');
+
+    await page.goto('/testing/bulk');
+    await page.getByLabel('Tokens to rotate').fill(token);
+    await pressEnterOn(page.getByRole('button', { name: 'Check the tokens' }));
+    await expect(page).toHaveURL(/\/testing\/bulk\/[^/]+$/);
+    await expectFocusOffBody(page, 'Check the tokens');
+  });
+
   test('a support person’s group page says deleting is for admins, and whom to ask', async ({ page }) => {
     const id = longId();
     await seedGroup(id, 'Northwind Roles');
