@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
+import { landingPending } from './landing-focus';
 
 /**
  * The console's rule for focus (#43, item 3): after an action the focus goes to its result, never to
@@ -70,7 +71,9 @@ export function FocusKeeper() {
       lastFocused !== null &&
       !lastFocused.isConnected &&
       // Not while a dialog is open: it keeps its own focus (Radix returns it on close).
-      !document.querySelector('[role="dialog"], [role="alertdialog"]');
+      !document.querySelector('[role="dialog"], [role="alertdialog"]') &&
+      // Nor while a jump (the palette's Enter) lands on the new page's main action.
+      !landingPending();
 
     const rescue = () => {
       frame = 0;
@@ -87,8 +90,11 @@ export function FocusKeeper() {
     const schedule = () => {
       if (frame || !dropped()) return;
       frames = 0;
-      // A frame later: what took the focus away may be about to place it (a dialog closing).
-      frame = requestAnimationFrame(rescue);
+      // Two frames later: what took the focus away may be about to place it itself (a dialog
+      // closing, a component's effect focusing its answer), and it knows better than this net.
+      frame = requestAnimationFrame(() => {
+        frame = requestAnimationFrame(rescue);
+      });
     };
 
     const onFocusIn = (event: FocusEvent) => {
