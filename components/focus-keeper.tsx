@@ -32,9 +32,22 @@ function resultTarget(): HTMLElement | null {
   return null;
 }
 
+/** What this net focused last: a component's own target still wins over it (focusIsUnplaced). */
+let rescued: Element | null = null;
+
 function focusResult(target: HTMLElement): void {
   if (!target.matches('a[href], button, input, select, textarea, [tabindex]')) target.tabIndex = -1;
   target.focus({ preventScroll: false });
+  rescued = target;
+}
+
+/**
+ * Whether nothing placed the focus on purpose: it is on the body, or where this net put it. A
+ * component that knows its action's result (useRefocusWhenDropped) moves it then.
+ */
+export function focusIsUnplaced(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || (rescued !== null && active === rescued);
 }
 
 /** A navigation asked to land on its result (a filter applied): the URL it left. */

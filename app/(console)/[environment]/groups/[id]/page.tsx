@@ -158,8 +158,9 @@ export default async function GroupPage({ params }: GroupPageProps) {
                 data-testid="role-limits"
                 className="rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm"
               >
-                Your role (viewer) cannot see tokens: showing, copying and rotating them take the support or
-                admin role, and deleting the group the admin role. If you need one, {askAnAdmin(admins)}.
+                Your role cannot see tokens (you are a viewer): showing, copying and rotating them take the
+                support or admin role, and deleting the group the admin role. If you need one,{' '}
+                {askAnAdmin(admins)}.
               </p>
             )}
             {mayShowToken && !mayDelete && !entry.deletedAt ? (
