@@ -104,6 +104,8 @@ export function CommandPaletteDialog({
           Search the user groups of {environment}, or jump to a page. Arrows move, Enter opens.
         </DialogDescription>
         <Command
+          // A grid item of the dialog: without min-w-0 a long id's line widened the whole palette.
+          className="min-w-0"
           shouldFilter={false}
           loop
           label="Search user groups or jump to a page"
@@ -167,16 +169,22 @@ export function CommandPaletteDialog({
                     onPointerMove={() => {
                       navigated.current = true;
                     }}
-                    className="flex cursor-pointer items-center gap-2.5 rounded-md px-2.5 py-2 text-sm text-foreground outline-none data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-muted-foreground data-[selected=true]:bg-muted data-[selected=true]:ring-2 data-[selected=true]:ring-ring data-[selected=true]:ring-inset"
+                    className="flex min-w-0 cursor-pointer items-start gap-2.5 rounded-md px-2.5 py-2 text-sm text-foreground outline-none data-[disabled=true]:cursor-not-allowed data-[disabled=true]:text-muted-foreground data-[selected=true]:bg-muted data-[selected=true]:ring-2 data-[selected=true]:ring-ring data-[selected=true]:ring-inset"
                   >
-                    <command.icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
-                    <span className="min-w-0 truncate font-medium">{command.label}</span>
-                    {command.detail ? (
-                      <span className="ml-auto min-w-0 max-w-[50%] truncate text-xs text-muted-foreground">
-                        <span className="sr-only">, </span>
-                        {command.detail}
-                      </span>
-                    ) : null}
+                    <command.icon
+                      aria-hidden="true"
+                      className="mt-0.5 size-4 shrink-0 text-muted-foreground"
+                    />
+                    {/* Inside the box whatever its length (#43): a long id wraps, its group's name under it on a phone. */}
+                    <span className="flex min-w-0 flex-1 flex-col gap-x-3 sm:flex-row sm:items-baseline">
+                      <span className="min-w-0 font-medium break-all">{command.label}</span>
+                      {command.detail ? (
+                        <span className="min-w-0 text-xs text-muted-foreground wrap-anywhere sm:ml-auto sm:max-w-[50%] sm:shrink-0 sm:text-right">
+                          <span className="sr-only">, </span>
+                          {command.detail}
+                        </span>
+                      ) : null}
+                    </span>
                   </Command.Item>
                 ))}
               </Command.Group>

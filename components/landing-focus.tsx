@@ -16,6 +16,11 @@ export function landOnMainAction(): void {
   landing = true;
 }
 
+/** A jump is still landing: the focus keeper (focus-keeper.tsx) leaves the focus to it. */
+export function landingPending(): boolean {
+  return landing;
+}
+
 /** How long a landing waits for the new page to show its main action (streamed server pages). */
 const WAIT_FRAMES = 120;
 

@@ -1,10 +1,11 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
+import { focusIsUnplaced } from './focus-keeper';
 
 /**
  * When `value` changes (not when the page opens) and the control that changed it went away with
- * the focus, which then fell to the page's body, the focus moves to `target()`: the answer, or what
+ * the focus, which then fell to the page's body (or to where the console's net caught it), the focus moves to `target()`: the answer, or what
  * is offered next, instead of the top of the page. At first render nothing moves: a page that took
  * the focus on opening scrolled its own heading out of view (a cold walk, round 3).
  */
@@ -15,6 +16,7 @@ export function useRefocusWhenDropped(value: unknown, target: () => HTMLElement 
   useEffect(() => {
     if (Object.is(shown.current, value)) return;
     shown.current = value;
-    if (value && document.activeElement === document.body) targetRef.current()?.focus();
+    // On the body, or where the console's net (focus-keeper.tsx) put it meanwhile: this knows better.
+    if (value && focusIsUnplaced()) targetRef.current()?.focus();
   }, [value]);
 }

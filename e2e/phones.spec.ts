@@ -8,6 +8,8 @@ import { expect, test } from './support/fixtures';
 import {
   accessibleRoles,
   expectNoSidewaysScroll,
+  expectOneLine,
+  expectReadableId,
   expectTableShape,
   expectWholeId,
 } from './support/layout-checks';
@@ -95,8 +97,20 @@ for (const screen of screens) {
       await page.goto(`/testing?q=${seeded.prefix}`);
       const table = page.getByRole('region', { name: 'Directory table' }).getByRole('table');
       await expect(table.getByTestId('directory-row')).toHaveCount(2);
-      for (const id of [seeded.short, seeded.long])
-        await expectWholeId(table.getByRole('link', { name: id, exact: true }), id, `directory id ${id}`);
+      await expectWholeId(
+        table.getByRole('link', { name: seeded.short, exact: true }),
+        seeded.short,
+        'directory id',
+      );
+      // The long one: wrapped whole in a phone's card, cut in a laptop's column (its page one tap away).
+      await expectReadableId(
+        table.getByRole('link', { name: seeded.long, exact: true }),
+        seeded.long,
+        'directory id',
+        {
+          cutInAList: !stacked,
+        },
+      );
       await expectTableShape(table, stacked, ['Select', 'ID', 'Name', 'Last change', 'Created', 'Team ID']);
       // The sort links and "select all" stay within reach on a phone, above the cards.
       await expect(table.getByRole('link', { name: /^Last change/ })).toBeVisible();
@@ -126,20 +140,23 @@ for (const screen of screens) {
       await screenshot(page, screen, 'directory-no-match');
     });
 
-    test('a group page: the id in one line as its heading, "Token" once, headings in order, its history stacked', async ({
+    test('a group page: the id whole as its heading and in its ID row, "Token" once, headings in order, its history stacked', async ({
       page,
     }) => {
       for (const id of [seeded.short, seeded.long]) {
         await page.goto(`/testing/groups/${id}`);
         const heading = page.getByRole('heading', { level: 1, name: id, exact: true });
-        await expectWholeId(heading, id, 'the group page heading');
+        // The page's subject: never cut, wrapped on a phone (#43, item 1); a short id on one line.
+        await expectReadableId(heading, id, 'the group page heading');
+        if (id === seeded.short) await expectOneLine(heading, 'the short id as the heading');
+        // A details row holds it too, whole, with a Copy button.
+        const details = page.getByRole('region', { name: 'Details' });
+        await expectReadableId(details.getByTestId('group-id'), id, 'the ID row');
+        await expect(details.getByRole('button', { name: 'Copy ID' })).toBeVisible();
         await expectNoSidewaysScroll(page, `the page of ${id}`);
       }
-      // The long one is cut on a phone (an ellipsis), whole on a laptop.
-      const cut = await page
-        .getByRole('heading', { level: 1 })
-        .evaluate((element) => element.scrollWidth > element.clientWidth);
-      expect(cut).toBe(stacked);
+      await page.getByRole('region', { name: 'Details' }).getByRole('button', { name: 'Copy ID' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(seeded.long);
 
       const levels = await page
         .getByRole('main')
@@ -167,10 +184,13 @@ for (const screen of screens) {
 
       const history = page.getByRole('region', { name: 'Audit log entries' }).getByRole('table');
       await expectTableShape(history, stacked, ['Time (UTC)', 'Operator', 'Action', 'User group', 'Outcome']);
-      await expectWholeId(
+      await expectReadableId(
         history.getByRole('link', { name: seeded.long }).first(),
         seeded.long,
         'the history id',
+        {
+          cutInAList: !stacked,
+        },
       );
       await expectNoSidewaysScroll(page, 'a group page with its token shown');
       await expectNoSeriousA11yViolations(page, `a group page on a ${screen.name}`);
@@ -191,7 +211,9 @@ for (const screen of screens) {
       await page.goto(`/testing/bulk/${seeded.jobs.rotate}`);
       const preview = page.getByRole('region', { name: 'Groups to rotate, table' }).getByRole('table');
       for (const id of [seeded.short, seeded.long])
-        await expectWholeId(preview.getByRole('link', { name: id, exact: true }), id, `preview id ${id}`);
+        await expectReadableId(preview.getByRole('link', { name: id, exact: true }), id, `preview id ${id}`, {
+          cutInAList: !stacked,
+        });
       await expectTableShape(preview, stacked, ['Line', 'User group', 'Name', 'Token fingerprint']);
       await expectNoSidewaysScroll(page, 'a rotation preview');
       await expectNoSeriousA11yViolations(page, `a rotation preview on a ${screen.name}`);
@@ -200,7 +222,12 @@ for (const screen of screens) {
       await page.goto(`/testing/bulk/${seeded.jobs.csv}`);
       const invalid = page.getByTestId('invalid-rows');
       const badId = `${seeded.prefix}-bad-name-row`;
-      await expectWholeId(invalid.getByText(badId, { exact: true }), badId, 'the id of a row with a problem');
+      // Whole: on one line, or wrapped in a phone's card where the line is too short.
+      await expectReadableId(
+        invalid.getByText(badId, { exact: true }),
+        badId,
+        'the id of a row with a problem',
+      );
       await expectTableShape(invalid, stacked, ['Line', 'ID', 'What is wrong']);
       await expectNoSidewaysScroll(page, 'a job with rows with problems');
       await expectNoSeriousA11yViolations(page, `a job with rows with problems on a ${screen.name}`);
@@ -211,7 +238,14 @@ for (const screen of screens) {
       await page.goto(`/audit?group=${seeded.prefix}`);
       const table = page.getByRole('region', { name: 'Audit log entries' }).getByRole('table');
       for (const id of [seeded.short, seeded.long])
-        await expectWholeId(table.getByRole('link', { name: id, exact: true }).first(), id, `audit id ${id}`);
+        await expectReadableId(
+          table.getByRole('link', { name: id, exact: true }).first(),
+          id,
+          `audit id ${id}`,
+          {
+            cutInAList: !stacked,
+          },
+        );
       await expectTableShape(table, stacked, [
         'Time (UTC)',
         'Operator',
@@ -311,6 +345,21 @@ for (const screen of screens) {
 
     test.describe('as an admin', () => {
       test.use({ storageState: adminState });
+
+      test('the header is two short lines for an admin too, as the README says', async ({ page }) => {
+        await page.goto('/customer');
+        const header = page.getByRole('banner');
+        await expect(header.getByRole('link', { name: 'Operators' })).toBeVisible();
+        await page.screenshot({ path: `${screenshots}/${screen.name}-header-admin.png` });
+        // Two lines are about 80 px (a support person's); the third line made it 107 px.
+        expect(
+          (await header.boundingBox())?.height ?? 999,
+          'the admin’s header’s height',
+        ).toBeLessThanOrEqual(90);
+        await expect(header.getByRole('link', { name: 'Audit log', exact: true })).toBeVisible();
+        await expect(header.getByRole('link', { name: 'User groups', exact: true })).toBeVisible();
+        await expect(page.getByTestId('operator-role')).toHaveText('admin');
+      });
 
       test('the operators: one card each, nothing scrolls sideways', async ({ page }) => {
         await page.goto('/operators');

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ConsoleMark } from '@/components/console-mark';
+import { FocusKeeper } from '@/components/focus-keeper';
 import { LandingFocus } from '@/components/landing-focus';
 import { Providers } from '@/components/providers';
 import { approvalPermission } from '@/lib/approvals/contract';
@@ -49,6 +50,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </header>
       <LandingFocus />
+      <FocusKeeper />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
         {children}
       </main>

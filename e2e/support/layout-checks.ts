@@ -7,7 +7,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
  */
 
 /** On one line: its box is at most one line high (an id broken at its hyphen is two). */
-async function expectOneLine(element: Locator, what: string) {
+export async function expectOneLine(element: Locator, what: string) {
   const box = await element.evaluate((node) => ({
     height: node.getBoundingClientRect().height,
     lineHeight: Number.parseFloat(getComputedStyle(node).lineHeight),
@@ -25,6 +25,31 @@ export async function expectWholeId(element: Locator, id: string, what: string) 
   await expectOneLine(element, what);
   await expect(element).toHaveAttribute('title', id);
   await expect(element).toHaveText(id);
+}
+
+/**
+ * An id a person can read whole (#43, item 1): its text is the id, inside the screen, and not cut,
+ * wrapped if need be; only where `cutInAList` (a table's column on a wide screen) may it be cut
+ * with an ellipsis, its full text then in its title and its name, one tap from the group's page.
+ */
+export async function expectReadableId(
+  element: Locator,
+  id: string,
+  what: string,
+  { cutInAList = false }: { cutInAList?: boolean } = {},
+) {
+  await expect(element).toBeVisible();
+  await expect(element).toHaveText(id);
+  const box = await element.evaluate((node) => ({
+    cut: node.scrollWidth > node.clientWidth + 1,
+    right: node.getBoundingClientRect().right,
+    screen: document.documentElement.clientWidth,
+  }));
+  expect(box.right, `${what}: inside the screen`).toBeLessThanOrEqual(box.screen + 1);
+  if (box.cut) {
+    expect(cutInAList, `${what} is cut`).toBe(true);
+    await expect(element).toHaveAttribute('title', id);
+  }
 }
 
 export async function expectNoSidewaysScroll(page: Page, what: string) {

@@ -15,8 +15,9 @@ function log(message: string): void {
 
 try {
   const config = parseConfig(process.env);
-  await prepareOperatorSignIn(config, log);
+  const { firstAdminLines } = await prepareOperatorSignIn(config, log);
   log(`console database up to date (${describeDatabase(config.database)})`);
+  for (const line of firstAdminLines) log(line);
 } catch (error) {
   process.stderr.write(
     `[console] could not migrate: ${redactUrlsInText(error instanceof Error ? error.message : String(error))}\n`,

@@ -14,6 +14,11 @@ import { applyConsoleMigrations } from '@/lib/server/migrate';
 
 export interface OperatorSignIn {
   consoleUrl: string;
+  /**
+   * How to sign in as the first admin, when this start created them: printed by the launcher as the
+   * last lines before the console answers, so the output's end is where to look (#43, item 8).
+   */
+  firstAdminLines: string[];
 }
 
 export async function prepareOperatorSignIn(
@@ -33,12 +38,15 @@ export async function prepareOperatorSignIn(
     if (migration.createdTables.length > 0 || migration.addedColumns.length > 0) {
       log(`console database ready (${describeDatabase(config.database)})`);
     }
-    if (firstAdmin.created && firstAdmin.generatedPassword) {
-      log(`First admin: ${firstAdmin.email} / ${firstAdmin.generatedPassword} — change it (Account page).`);
-      log('This password is shown once; only its hash is stored.');
-    } else if (firstAdmin.created) {
-      log(`First admin: ${firstAdmin.email} (password from CONSOLE_ADMIN_PASSWORD).`);
-    }
+    const firstAdminLines =
+      firstAdmin.created && firstAdmin.generatedPassword
+        ? [
+            `First admin: ${firstAdmin.email} / ${firstAdmin.generatedPassword} — change it (Account page).`,
+            'This password is shown once; only its hash is stored.',
+          ]
+        : firstAdmin.created
+          ? [`First admin: ${firstAdmin.email} (password from CONSOLE_ADMIN_PASSWORD).`]
+          : [];
     if (config.oidc) log(`single sign-on through ${config.oidc.displayName} is on`);
     const grantAdminNeedsApproval = config.approvals.rules.some((rule) => rule.action === 'grant-admin');
     for (const warning of scimStartupWarnings(config.scim, grantAdminNeedsApproval)) log(warning);
@@ -47,7 +55,7 @@ export async function prepareOperatorSignIn(
         `warning: listening on ${config.hostname} over plain http: set CONSOLE_URL to the https address people use (behind a TLS proxy) so session cookies are Secure.`,
       );
     }
-    return { consoleUrl: config.consoleUrl.origin };
+    return { consoleUrl: config.consoleUrl.origin, firstAdminLines };
   } finally {
     await database.close();
   }

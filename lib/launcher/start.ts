@@ -84,6 +84,8 @@ async function main(): Promise<void> {
   log(
     `console on ${signIn.consoleUrl} using the User Group Service at ${redactUrlCredentials(upstream.url)}`,
   );
+  // Last, so that the end of the output is where to look; requests are logged at debug by default.
+  for (const line of signIn.firstAdminLines) log(line);
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

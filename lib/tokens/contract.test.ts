@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeToken } from './contract';
+import { identifyTokenSchema, looksLikeToken, notATokenReason } from './contract';
 
 describe('looksLikeToken', () => {
   it.each([
@@ -20,5 +20,24 @@ describe('looksLikeToken', () => {
     ['empty', ''],
   ])('takes %s as no token', (_, text) => {
     expect(looksLikeToken(text)).toBe(false);
+  });
+});
+
+describe('notATokenReason', () => {
+  it('refuses text with spaces in it (a chat message pasted whole), and takes one unbroken string', () => {
+    expect(notATokenReason('hi, can you check token 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c?')).toMatch(
+      /^is not a token/,
+    );
+    expect(notATokenReason('9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c\nthanks')).toMatch(/^is not a token/);
+    expect(
+      notATokenReason('  9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c \n'),
+    ).toBeNull();
+    expect(notATokenReason('acme-corp')).toBeNull();
+  });
+
+  it('is the identify route’s check as well', () => {
+    const parsed = identifyTokenSchema.safeParse({ token: 'the token is abc123' });
+    expect(parsed.success).toBe(false);
+    expect(identifyTokenSchema.safeParse({ token: ' abc123def456 ' }).success).toBe(true);
   });
 });

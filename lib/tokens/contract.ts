@@ -8,14 +8,25 @@ import { environments } from '@/lib/environments';
 
 const MAX_TOKEN_LENGTH = 1024;
 
+/**
+ * Why pasted text cannot be a token, or null: a token (or a group id, which Identify also takes) is
+ * one unbroken string, so text with spaces inside is a chat message pasted whole (#43, item 7). It
+ * is refused before anything is sent, fingerprinted or put on record, in the browser and the route.
+ */
+export function notATokenReason(text: string): string | null {
+  return /\s/.test(text.trim()) ? NOT_A_TOKEN : null;
+}
+
+const NOT_A_TOKEN =
+  'is not a token: it has spaces in it. Paste the token alone, without the message around it';
+
 export const identifyTokenSchema = z.object({
-  token: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'paste a token' }),
-      z.maxLength(MAX_TOKEN_LENGTH, { error: `must be at most ${MAX_TOKEN_LENGTH} characters` }),
-    ),
+  token: z.string().check(
+    z.trim(),
+    z.minLength(1, { error: 'paste a token' }),
+    z.maxLength(MAX_TOKEN_LENGTH, { error: `must be at most ${MAX_TOKEN_LENGTH} characters` }),
+    z.refine((value) => notATokenReason(value) === null, { error: NOT_A_TOKEN }),
+  ),
 });
 
 const tokenEventSchema = z.object({

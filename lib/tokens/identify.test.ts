@@ -104,6 +104,16 @@ describe('identifying a pasted token', () => {
     expect(JSON.stringify(events)).not.toContain(token);
   });
 
+  it('refuses a chat message pasted whole as not a token: nothing fingerprinted or put on record (#43)', async () => {
+    const sentence = 'hi, the customer says their token abc123def456 stopped working since Monday';
+    const refused = await identify(request('POST', { token: sentence }), params({}));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain('is not a token');
+    const { events } = await listAuditEvents(harness.server.database, { action: 'token.identify' });
+    expect(events.map((event) => event.token_fingerprint)).not.toContain(tokenFingerprint(sentence));
+    expect(events.map((event) => event.token_fingerprint)).not.toContain(tokenFingerprint(sentence.trim()));
+  });
+
   it('refuses an empty body, and a viewer', async () => {
     const empty = await identify(request('POST', { token: '   ' }), params({}));
     expect(empty.status).toBe(400);

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { cn } from '@/components/ui/cn';
-import { oneLineId } from '@/components/ui/identifier';
+import { readableId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { type DirectorySort, directorySorts, searchDirectory } from '@/lib/directory/search';
 import { findDirectoryEntry } from '@/lib/directory/store';
@@ -94,7 +94,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
           <h2 id="directory-heading" className="text-base font-semibold">
             Directory
           </h2>
-          <p className="text-sm text-muted-foreground" data-testid="directory-summary">
+          <p className="text-sm text-muted-foreground" data-testid="directory-summary" data-focus-result>
             {groupCount(directory)}
             {q ? ` matching “${q}”` : ''} · page {directory.page} of {directory.pageCount}
             {directory.totalIsLowerBound ? ' · refine the search to see the others' : ''}
@@ -160,7 +160,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
                     <Link
                       href={groupPath(slug, group.userGroupId)}
                       title={group.userGroupId}
-                      className={cn(oneLineId, 'underline-offset-4 hover:underline')}
+                      className={cn(readableId, 'underline-offset-4 hover:underline')}
                     >
                       {group.userGroupId}
                     </Link>

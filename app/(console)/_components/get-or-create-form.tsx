@@ -7,7 +7,7 @@ import { formErrorMessage, serverFieldErrors } from '@/components/form-errors';
 import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type Environment, slugOf } from '@/lib/environments';
@@ -82,7 +82,10 @@ export function GetOrCreateSection({
     <section>
       <Card>
         <CardHeader>
-          <CardTitle>Create a user group in {environment}</CardTitle>
+          {/* The page's own heading (#43: the create page had no h1). */}
+          <h1 className="text-xl leading-tight font-semibold tracking-tight">
+            Create a user group in {environment}
+          </h1>
           <CardDescription>
             If no user group has this ID yet, a new one is created with these values. If one exists already,
             it is returned unchanged: its name, mapping and properties stay as they are.

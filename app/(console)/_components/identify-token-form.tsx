@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type Environment, slugOf } from '@/lib/environments';
 import { formatUtc } from '@/lib/time';
-import { looksLikeToken, type TokenIdentityAnswer } from '@/lib/tokens/contract';
+import { looksLikeToken, notATokenReason, type TokenIdentityAnswer } from '@/lib/tokens/contract';
 import { tokenRoutes } from '@/lib/tokens/routes';
 import { groupPath, jobPath } from '../[environment]/_components/paths';
 
@@ -75,6 +75,8 @@ export function IdentifyTokenForm({
   const inputRef = useRef<HTMLInputElement>(null);
   const [token, setToken] = useState('');
   const [revealed, setRevealed] = useState(false);
+  const [notAToken, setNotAToken] = useState<string | null>(null);
+  const errorId = useId();
   // The token goes in the POST body only; the answer holds no token.
   const identify = useRouteMutation(tokenRoutes.identifyToken);
   const { mutate } = identify;
@@ -84,6 +86,8 @@ export function IdentifyTokenForm({
     const handedOver = takeHandedOverToken();
     if (!handedOver) return;
     setToken(handedOver);
+    const refusal = notATokenReason(handedOver);
+    if (refusal) return setNotAToken(refusal);
     mutate(
       { token: handedOver },
       {
@@ -120,6 +124,13 @@ export function IdentifyTokenForm({
             event.preventDefault();
             const pasted = token.trim();
             if (!pasted) return inputRef.current?.focus();
+            // A chat message pasted whole: said here, and never sent (nor fingerprinted, nor on record).
+            const refusal = notATokenReason(pasted);
+            setNotAToken(refusal);
+            if (refusal) {
+              identify.reset();
+              return inputRef.current?.focus();
+            }
             identify.mutate(
               { token: pasted },
               {
@@ -139,7 +150,12 @@ export function IdentifyTokenForm({
               // Masked until Reveal, like every token on screen; never autocompleted or saved.
               type={revealed ? 'text' : 'password'}
               value={token}
-              onChange={(event) => setToken(event.target.value)}
+              onChange={(event) => {
+                setToken(event.target.value);
+                setNotAToken(null);
+              }}
+              aria-invalid={notAToken ? true : undefined}
+              aria-describedby={notAToken ? errorId : undefined}
               autoComplete="off"
               spellCheck={false}
               autoCapitalize="off"
@@ -163,6 +179,11 @@ export function IdentifyTokenForm({
               {identify.isPending ? 'Looking…' : 'Identify'}
             </Button>
           </div>
+          {notAToken ? (
+            <p id={errorId} role="alert" className="text-sm text-destructive" data-testid="not-a-token">
+              This {notAToken}.
+            </p>
+          ) : null}
         </form>
 
         {identify.isError ? (

@@ -39,7 +39,7 @@ export function UserGroupResult({ request, result, groupHref, production }: User
       className="flex flex-col gap-4 rounded-lg border border-border bg-background/60 p-4 sm:p-5"
     >
       <div className="flex flex-wrap items-center gap-2">
-        <h3
+        <h2
           id={headingId}
           ref={headingRef}
           tabIndex={-1}
@@ -47,7 +47,7 @@ export function UserGroupResult({ request, result, groupHref, production }: User
         >
           User group <Identifier value={userGroup.provided_id} />
           <span className="sr-only">{created ? ', created' : ', existing'}</span>
-        </h3>
+        </h2>
         {created ? <Badge variant="success">Created</Badge> : <Badge variant="info">Existing</Badge>}
       </div>
 
@@ -67,6 +67,28 @@ export function UserGroupResult({ request, result, groupHref, production }: User
           },
           { term: 'Name', description: <OrNone value={userGroup.name} /> },
           { term: 'User group ID', description: <OrNone value={userGroup.provided_id} mono /> },
+          {
+            // The service never returns a mapping: what was sent is all there is to show (#43).
+            term: 'Mapping sent',
+            description:
+              request.mapping === undefined ? (
+                <OrNone value={null} />
+              ) : (
+                <div className="flex flex-col gap-1">
+                  <pre
+                    data-testid="mapping-sent"
+                    className="rounded-md bg-muted px-3 py-2 font-mono text-[13px] leading-5 whitespace-pre-wrap wrap-anywhere"
+                  >
+                    {JSON.stringify(request.mapping, null, 2)}
+                  </pre>
+                  {created ? null : (
+                    <span className="text-xs text-muted-foreground">
+                      Not applied: the group existed already, with its own mapping.
+                    </span>
+                  )}
+                </div>
+              ),
+          },
           {
             term: 'Properties',
             description:

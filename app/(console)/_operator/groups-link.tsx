@@ -12,7 +12,11 @@ export function GroupsLink({ className }: { className: string }) {
   const here = environmentFromSlug(usePathname().split('/')[1] ?? '') ?? 'Customer';
   return (
     <Link href={`/${slugOf[here]}`} className={className}>
-      User groups
+      {/* "Groups" on a phone, where an admin's header must keep to two lines; its name stays whole. */}
+      <span aria-hidden="true" className="sm:hidden">
+        Groups
+      </span>
+      <span className="max-sm:sr-only">User groups</span>
     </Link>
   );
 }

@@ -81,6 +81,13 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
     const pageQuery = auditFiltersQuery(filters, cursor);
     return pageQuery ? `/audit?${pageQuery}` : '/audit';
   };
+  const pager = (label: string) => (
+    <AuditPager
+      label={label}
+      newer={page.previousAfter !== null ? pageLink({ after: page.previousAfter }) : null}
+      older={page.nextBefore !== null ? pageLink({ before: page.nextBefore }) : null}
+    />
+  );
   // Counted up to 1,000: a year of entries is not counted on every page.
   const entries = page.totalIsLowerBound
     ? `${page.total.toLocaleString('en')}+ entries`
@@ -91,8 +98,12 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
   return (
     <section aria-label="Results" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-muted-foreground" data-testid="audit-summary">
+        <p className="text-sm text-muted-foreground" data-testid="audit-summary" data-focus-result>
           {entries}
+          {/* Verify's count is the whole log's: this one is what the filters show (#43, item 7). */}
+          {filters.reads
+            ? ' matching the filters'
+            : ' matching the filters, reads not counted (Include reads)'}
           {page.previousAfter !== null ? ' · older entries' : ''}
         </p>
         <a
@@ -103,21 +114,29 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
           Export CSV ({rows})
         </a>
       </div>
+      {/* Above the entries too: Older was 82 Tabs away, through every row (#43, item 3). */}
+      {pager('Pages, above the entries')}
       <AuditTable items={page.items} />
-      {page.previousAfter !== null || page.nextBefore !== null ? (
-        <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
-          {page.previousAfter !== null ? (
-            <Link href={pageLink({ after: page.previousAfter })}>← Newer</Link>
-          ) : (
-            <span />
-          )}
-          {page.nextBefore !== null ? (
-            <Link href={pageLink({ before: page.nextBefore })}>Older →</Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      {pager('Pages')}
     </section>
+  );
+}
+
+/** Newer / Older, where there are such pages; a page without one says so in the other's place. */
+function AuditPager({ label, newer, older }: { label: string; newer: string | null; older: string | null }) {
+  if (newer === null && older === null) return null;
+  return (
+    <nav aria-label={label} className="flex items-center justify-between gap-2 text-sm">
+      {newer !== null ? (
+        <Link href={newer}>← Newer</Link>
+      ) : (
+        <span className="text-muted-foreground">Newest</span>
+      )}
+      {older !== null ? (
+        <Link href={older}>Older →</Link>
+      ) : (
+        <span className="text-muted-foreground">Oldest entries: the end of the log</span>
+      )}
+    </nav>
   );
 }

@@ -42,7 +42,10 @@ export async function answerRequest(
   headers.set('cache-control', 'no-store');
   headers.set('x-request-id', scope.requestId);
   const { timing } = scope;
-  logger.info(
+  // An answered request at debug: at the default level (info) a line per request buried the start-up
+  // output (the first admin's password, #43 item 8). A refusal (4xx) stays at info, a failure is
+  // logged at error (logFailure).
+  logger[response.status >= 400 ? 'info' : 'debug'](
     {
       operation: scope.name,
       requestId: scope.requestId,

@@ -3,6 +3,7 @@
 import { ChevronDown } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useId, useState } from 'react';
+import { focusResultOnArrival } from '@/components/focus-keeper';
 import { type FormControlProps, FormField } from '@/components/form-field';
 import { handOverToken } from '@/components/token-handoff';
 import { Button } from '@/components/ui/button';
@@ -65,8 +66,16 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
   function submit(event: FormEvent<HTMLFormElement>) {
     const form = new FormData(event.currentTarget);
     const name = textFilters.find((filter) => looksLikeToken(String(form.get(filter) ?? '')));
-    if (!name) return;
     event.preventDefault();
+    if (!name) {
+      // In place rather than a new page load (which left the focus at the top): the same URL as
+      // the form's own GET, and the focus on the count of what the filters show (or the error).
+      const query = new URLSearchParams();
+      for (const [key, value] of form) if (typeof value === 'string' && value.trim()) query.set(key, value);
+      focusResultOnArrival();
+      router.push(query.size > 0 ? `/audit?${query}` : '/audit');
+      return;
+    }
     setTokenIn(name);
     if (!mayIdentify) return;
     handOverToken(String(form.get(name)));
@@ -148,12 +157,40 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
             // The trigram index answers parts of three characters or more (lib/audit/query.ts).
             'Three characters or more, or the whole ID.',
           )}
-          {field('from', 'From (UTC)', (control) => (
-            <Input {...control} name="from" type="datetime-local" defaultValue={values.from ?? ''} />
-          ))}
-          {field('to', 'To (UTC, inclusive)', (control) => (
-            <Input {...control} name="to" type="datetime-local" defaultValue={values.to ?? ''} />
-          ))}
+          {/* Text, not datetime-local: the browser showed its own locale (mm/dd/yyyy, AM/PM) under
+              "UTC". Written as the log writes times, 24-hour UTC; lib/audit/filters.ts checks them. */}
+          {field(
+            'from',
+            'From (UTC)',
+            (control) => (
+              <Input
+                {...control}
+                name="from"
+                type="text"
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="2026-11-21T14:30"
+                defaultValue={values.from ?? ''}
+              />
+            ),
+            'A date, or a date and 24-hour time, in UTC.',
+          )}
+          {field(
+            'to',
+            'To (UTC, inclusive)',
+            (control) => (
+              <Input
+                {...control}
+                name="to"
+                type="text"
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="2026-11-21T18:00"
+                defaultValue={values.to ?? ''}
+              />
+            ),
+            'A date includes the whole day.',
+          )}
         </div>
         <div className="flex items-center gap-2 text-sm">
           <input

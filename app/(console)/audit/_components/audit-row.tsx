@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { groupPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
-import { oneLineId } from '@/components/ui/identifier';
+import { readableId } from '@/components/ui/identifier';
 import { TableCell, TableRow } from '@/components/ui/table';
 import type { AuditEvent } from '@/lib/audit/store';
 import { environments, slugOf } from '@/lib/environments';
@@ -48,9 +48,13 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
       <TableCell label={auditColumns.action} className="whitespace-nowrap">
         {event.action}
         {event.detail ? (
-          // The action stays on one line; a detail (a bulk job's source and request) wraps within 18rem,
-          // or its length would take the table's width from every other column.
-          <div className="max-w-72 text-xs whitespace-normal text-muted-foreground wrap-anywhere">
+          // The action stays on one line; a detail (a bulk job's source, an operator's email) wraps
+          // within 18rem between words, an email kept whole (the column widens for it rather than
+          // breaking "alice@exa" / "mple.com"), or its length would take every other column's width.
+          <div
+            data-testid="audit-detail"
+            className="max-w-72 text-xs whitespace-normal break-words text-muted-foreground"
+          >
             {event.detail}
           </div>
         ) : null}
@@ -61,12 +65,12 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
             <Link
               href={groupPath(slugOf[environment], event.user_group_id)}
               title={event.user_group_id}
-              className={cn(oneLineId, 'font-mono text-xs underline underline-offset-4')}
+              className={cn(readableId, 'font-mono text-xs underline underline-offset-4')}
             >
               {event.user_group_id}
             </Link>
           ) : (
-            <code title={event.user_group_id} className={cn(oneLineId, 'font-mono text-xs')}>
+            <code title={event.user_group_id} className={cn(readableId, 'font-mono text-xs')}>
               {event.user_group_id}
             </code>
           )

@@ -4,8 +4,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
+import { CopyableId } from '@/components/copyable-id';
 import { cn } from '@/components/ui/cn';
-import { oneLineId } from '@/components/ui/identifier';
+import { readableId } from '@/components/ui/identifier';
 import { policyCovers } from '@/lib/approvals/contract';
 import { listAuditEvents } from '@/lib/audit/store';
 import { findDirectoryEntry } from '@/lib/directory/store';
@@ -16,6 +17,7 @@ import { decodeParam } from '@/lib/server/route-params';
 import { formatUtc } from '@/lib/time';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
 import { createPath } from '../../_components/paths';
+import { activeAdminEmails, askAnAdmin } from './_components/admin-emails';
 import { TokenPanel } from './_components/token-panel';
 
 type GroupPageProps = { params: Promise<{ environment: string; id: string }> };
@@ -46,9 +48,14 @@ export default async function GroupPage({ params }: GroupPageProps) {
   const { database } = server;
   // A group's own history lists its reads too (Show token's looks): who saw its token, and when.
   const historyFilters = { group: userGroupId, exactGroup: true, environment, reads: true };
-  const [entry, history] = await Promise.all([
+  const mayShowToken = can(operator.role, 'user-groups:reveal-token');
+  const mayCreate = can(operator.role, 'user-groups:get-or-create');
+  const mayDelete = can(operator.role, 'user-groups:delete');
+  const [entry, history, admins] = await Promise.all([
     findDirectoryEntry(database.db, environment, userGroupId),
     listAuditEvents(database, historyFilters),
+    // Named where the page says what this role cannot do here.
+    mayDelete ? [] : activeAdminEmails(database.db),
   ]);
   // Reading a group's history is reading the audit log: on record like any other read.
   await server.auditLog.read(
@@ -59,8 +66,6 @@ export default async function GroupPage({ params }: GroupPageProps) {
     history.events.length,
     fromAnotherSite,
   );
-  const mayShowToken = can(operator.role, 'user-groups:reveal-token');
-  const mayCreate = can(operator.role, 'user-groups:get-or-create');
 
   return (
     <div className="flex flex-col gap-8">
@@ -71,11 +76,8 @@ export default async function GroupPage({ params }: GroupPageProps) {
           </Link>{' '}
           /
         </p>
-        {/* One line, cut with an ellipsis when too long for the screen (the full id in its title and name). */}
-        <h1
-          title={userGroupId}
-          className="truncate font-mono text-xl font-semibold tracking-tight sm:text-2xl"
-        >
+        {/* The page's subject: whole, wrapped where a line is too short for it (a long id on a phone). */}
+        <h1 className="font-mono text-xl font-semibold tracking-tight break-all sm:text-2xl">
           {userGroupId}
         </h1>
         {entry?.name ? <p className="text-base">{entry.name}</p> : null}
@@ -88,7 +90,7 @@ export default async function GroupPage({ params }: GroupPageProps) {
             <Link
               href={createPath(slug, userGroupId)}
               title={`Create user group “${userGroupId}”`}
-              className={cn(oneLineId, 'font-medium underline underline-offset-4')}
+              className={cn(readableId, 'font-medium underline underline-offset-4')}
             >
               Create user group “{userGroupId}”
             </Link>
@@ -107,6 +109,7 @@ export default async function GroupPage({ params }: GroupPageProps) {
             ) : null}
             <DetailsList
               details={[
+                { term: 'ID', description: <CopyableId value={userGroupId} /> },
                 { term: 'Name', description: <OrNone value={entry.name} /> },
                 { term: 'Team ID', description: <OrNone value={entry.teamId?.toString()} mono /> },
                 { term: 'Properties', description: json(entry.properties) },
@@ -146,16 +149,26 @@ export default async function GroupPage({ params }: GroupPageProps) {
                 userGroupId={userGroupId}
                 deleted={entry.deletedAt !== null}
                 mayRotate={can(operator.role, 'user-groups:rotate')}
-                mayDelete={can(operator.role, 'user-groups:delete')}
+                mayDelete={mayDelete}
                 createHref={mayCreate ? createPath(slug, userGroupId) : null}
                 deleteNeedsApproval={policyCovers(server.config.approvals.rules, 'delete', environment)}
               />
             ) : (
-              <p className="rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm">
-                Your role cannot see tokens: showing, copying and rotating them takes the support or admin
-                role. Ask an admin of the console if you need one.
+              <p
+                data-testid="role-limits"
+                className="rounded-lg border border-dashed border-border bg-card px-4 py-3 text-sm"
+              >
+                Your role cannot see tokens (you are a viewer): showing, copying and rotating them take the
+                support or admin role, and deleting the group the admin role. If you need one,{' '}
+                {askAnAdmin(admins)}.
               </p>
             )}
+            {mayShowToken && !mayDelete && !entry.deletedAt ? (
+              <p data-testid="role-limits" className="text-sm text-muted-foreground">
+                Deleting a group is for admins: your role ({operator.role}) can show and rotate its token. To
+                have it deleted, {askAnAdmin(admins)}.
+              </p>
+            ) : null}
           </section>
         </>
       )}
