@@ -96,7 +96,7 @@ async function matchingKeys(
   search: string,
   limit: number,
 ): Promise<RowKey[]> {
-  const { db } = database;
+  const db = database.reads;
   if (database.dialect === 'postgres') {
     // pg_trgm's index for 3+ characters; shorter, a scan in the database's own process.
     const found = await liveRows(db, query)
@@ -149,7 +149,7 @@ async function scanInChunks(
       hits: string | null;
     }>`select max(user_group_id) as last_id,
         json_group_array(row_key) filter (where user_group_id like ${pattern} escape '\\' or name like ${pattern} escape '\\') as hits
-      from (${chunk}) as chunk`.execute(database.db);
+      from (${chunk}) as chunk`.execute(database.reads);
     const [summary] = rows;
     if (!summary?.last_id) return keys;
     keys.push(...(JSON.parse(summary.hits ?? '[]') as number[]));
@@ -173,13 +173,13 @@ export async function searchDirectory(
     const keys = await matchingKeys(database, query, search, SEARCH_MATCH_LIMIT);
     if (keys.length <= SEARCH_MATCH_LIMIT) return fewMatches(database, query, keys, pageSize);
     // Many: a walk of the sort's index meets matches early. Past 3 characters by the trigram index.
-    return pageOf(database, query, liveRows(database.db, query).where(containing(database, search)), {
+    return pageOf(database, query, liveRows(database.reads, query).where(containing(database, search)), {
       total: SEARCH_MATCH_LIMIT,
       totalIsLowerBound: true,
     });
   }
-  const rows = liveRows(database.db, query);
-  const counted = await database.db
+  const rows = liveRows(database.reads, query);
+  const counted = await database.reads
     .selectFrom(
       rows
         .select(rowKeyOf(database).as('row_key'))
@@ -257,7 +257,7 @@ export async function searchDirectory(
 
 async function rowsByKey(database: ConsoleDatabase, query: DirectoryQuery, keys: RowKey[]) {
   if (keys.length === 0) return [];
-  const rows = directoryDb(database.db)
+  const rows = directoryDb(database.reads)
     .selectFrom('directory_entry')
     .selectAll()
     .select(rowKeyOf(database).as('row_key'))
@@ -290,7 +290,7 @@ export async function directoryMatchingIds(
 ): Promise<string[]> {
   const part = search.replaceAll('\0', '').trim();
   if (!part) return [];
-  const rows = await liveRows(database.db, { environment })
+  const rows = await liveRows(database.reads, { environment })
     .where(containing(database, part))
     .select('directory_entry.user_group_id')
     .orderBy('directory_entry.user_group_id')
@@ -312,7 +312,7 @@ export async function directoryIdsContaining(
 ): Promise<string[] | null> {
   const search = part.replaceAll('\0', '').trim();
   if ([...search].length < MIN_INDEXED_SEARCH) return [];
-  const { db } = database;
+  const db = database.reads;
   const rows =
     database.dialect === 'sqlite'
       ? (
