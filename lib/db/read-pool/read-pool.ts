@@ -48,6 +48,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** Its connection is open: a read's time counts from here, not from the thread's start. */
+  ready: boolean;
   job: { id: number; job: Job; timer: NodeJS.Timeout } | null;
 }
 
@@ -95,7 +97,7 @@ export class ReadPool {
   #dispatch(): void {
     for (let index = 0; index < this.#slots.length && this.#queue.length > 0; index++) {
       const slot = this.#slots[index] ?? this.#start(index);
-      if (slot.job) continue;
+      if (!slot.ready || slot.job) continue;
       const job = this.#queue.shift() as Job;
       const id = this.#nextId++;
       const timer = setTimeout(() => this.#overrun(index, slot), this.#timeLimitMs);
@@ -108,10 +110,15 @@ export class ReadPool {
     const worker = new Worker(readWorkerFile(), { workerData: { file: this.#file } });
     // A console (or a test) that ends does not wait for idle readers.
     worker.unref();
-    const slot: Slot = { worker, job: null };
+    const slot: Slot = { worker, ready: false, job: null };
     worker.on(
       'message',
       (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+        if (message.id === 0) {
+          slot.ready = true;
+          this.#dispatch();
+          return;
+        }
         const current = slot.job;
         if (!current || current.id !== message.id) return;
         clearTimeout(current.timer);

@@ -38,6 +38,9 @@ function statementOf(sql) {
   return statement;
 }
 
+// Ready: the pool sends reads from now on.
+port.postMessage({ id: 0 });
+
 port.on(
   'message',
   (/** @type {{id: number, sql: string, parameters: unknown[]}} */ { id, sql, parameters }) => {
