@@ -65,7 +65,7 @@ export const LIST_COUNT_LIMIT = 10_000;
  */
 const WALK_WINDOW = 5_000;
 
-/** How many index entries a short (unindexed) search reads on SQLite before it lets others run. */
+/** How many index entries a short (unindexed) search reads on SQLite in one statement. */
 const SCAN_CHUNK = 50_000;
 
 type DirectoryRows = ReturnType<typeof liveRows>;
@@ -129,8 +129,8 @@ async function matchingKeys(
 
 /**
  * One or two characters, which no trigram holds: the environment's ids and names are read from
- * the id index, SCAN_CHUNK entries at a time, the event loop free between chunks (SQLite's driver
- * is synchronous: one long scan would hold every other request).
+ * the id index, SCAN_CHUNK entries at a time, each chunk a statement of its own on the read pool
+ * (under its time limit), the pool free for other reads between chunks.
  */
 async function scanInChunks(
   database: ConsoleDatabase,

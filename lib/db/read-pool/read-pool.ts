@@ -16,14 +16,14 @@ export const READ_TIME_LIMIT_MS = 5_000;
  * Two threads on the console's two-core machines: four heavy requests take turns on them, and a core
  * is left to the main thread.
  */
-export const READ_POOL_SIZE = 2;
+const READ_POOL_SIZE = 2;
 
 /**
  * Loaded by path from the source tree, under every runner (next start, the launcher's bundle in
  * dist/, Vitest): `new URL(…, import.meta.url)` would point into a bundle's output, where the
  * file is not. Every runner starts at the project's root.
  */
-export const readWorkerFile = () => path.join(process.cwd(), 'lib', 'db', 'read-pool', 'read-worker.mjs');
+const readWorkerFile = () => path.join(process.cwd(), 'lib', 'db', 'read-pool', 'read-worker.mjs');
 
 /** What a person reads when a search or a page hit the time limit. */
 export const readTooLong = (limitMs: number) =>
@@ -32,7 +32,7 @@ export const readTooLong = (limitMs: number) =>
     `This search took too long (over ${limitMs / 1000} s) and was stopped: narrow it (a longer part of the id or name, a person or an action, a shorter time range) and try again.`,
   );
 
-export interface ReadPoolOptions {
+interface ReadPoolOptions {
   /** The SQLite file; the main connection has made it (and its WAL) already. */
   file: string;
   size?: number;
