@@ -54,4 +54,20 @@ describe('a search with many matches, all of them old', () => {
       Array.from({ length: 25 }, (_, index) => `old-${OLD - 25 - index}`),
     );
   });
+
+  it('answers two letters the same way, common among the newest or only among the old', async () => {
+    const search = (text: string, extra = {}) =>
+      searchDirectory(database, { environment: 'Customer', search: text, ...extra });
+    // "de" (Modern): thousands among the newest rows.
+    const recent = await search('de');
+    expect(recent).toMatchObject({ total: SEARCH_MATCH_LIMIT, totalIsLowerBound: true });
+    const liveModern = Array.from({ length: NEW }, (_, index) => OLD + NEW - index)
+      .filter((i) => i % 50 !== 3)
+      .map((i) => `new-${i}`);
+    expect(recent.groups.map((entry) => entry.userGroupId)).toEqual(liveModern.slice(0, 25));
+    // "ag" (Vintage): only the old ones.
+    const old = await search('ag', { page: 2 });
+    expect(old).toMatchObject({ total: SEARCH_MATCH_LIMIT, totalIsLowerBound: true, page: 2 });
+    expect(old.groups.map((entry) => entry.userGroupId)).toEqual(liveVintage.slice(-50, -25).reverse());
+  });
 });
