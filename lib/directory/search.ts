@@ -65,6 +65,12 @@ export const LIST_COUNT_LIMIT = 10_000;
  */
 const WALK_WINDOW = 5_000;
 
+/**
+ * How many rows of the sort's index a search of one or two characters reads for its thousand
+ * matches before it scans every id: enough for a part that one group in twenty holds (~10 ms).
+ */
+const COUNT_WINDOW = 20_000;
+
 /** How many index entries a short (unindexed) search reads on SQLite in one statement. */
 const SCAN_CHUNK = 50_000;
 
@@ -235,7 +241,7 @@ export async function searchDirectory(
     return { groups, ...counted, page, pageCount, pageSize };
   }
 
-  /** The first WALK_WINDOW rows of the sort's index, with what a search compares and sorts by. */
+  /** The first `walked` rows of the sort's index, with what a search compares and sorts by. */
   function sortWindow(walked: number) {
     const direction = descending ? sql`desc` : sql`asc`;
     const nulls = database.dialect === 'sqlite' ? sql`` : descending ? sql` nulls last` : sql` nulls first`;
@@ -251,11 +257,11 @@ export async function searchDirectory(
       .limit(walked);
   }
 
-  /** Whether the first WALK_WINDOW rows in the sort's order hold more than SEARCH_MATCH_LIMIT matches. */
+  /** Whether the first COUNT_WINDOW rows in the sort's order hold more than SEARCH_MATCH_LIMIT matches. */
   async function manyInWindow(search: string): Promise<boolean> {
     const pattern = `%${escapeLike(search)}%`;
     const { rows } = await sql<{ matches: number }>`select count(*) as matches from (
-        select 1 from (${sortWindow(WALK_WINDOW)}) as walked
+        select 1 from (${sortWindow(COUNT_WINDOW)}) as walked
         where user_group_id like ${pattern} escape '\\' or name like ${pattern} escape '\\'
         limit ${SEARCH_MATCH_LIMIT + 1}) as found`.execute(database.reads);
     return Number(rows[0]?.matches ?? 0) > SEARCH_MATCH_LIMIT;
