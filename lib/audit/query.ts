@@ -22,7 +22,7 @@ const GROUP_MATCH_LIMIT = 1_000;
 type AuditSelect<O> = SelectQueryBuilder<ConsoleTables, 'audit_event', O>;
 
 /** Where a walk of the log is: strictly below `below` and above `above` (a keyset cursor). */
-export interface IdSpan {
+interface IdSpan {
   below?: number;
   above?: number;
 }
