@@ -27,6 +27,7 @@ const statusOfCode: Record<ConsoleErrorCode, number> = {
   second_factor_required: 403,
   cross_site_request: 403,
   audit_unavailable: 503,
+  read_too_long: 422,
   internal: 500,
 };
 

@@ -78,7 +78,7 @@ async function linesBefore(
   before: number | undefined,
   wanted: number,
 ): Promise<Line[]> {
-  const { db } = database;
+  const db = database.reads;
   const lines: Line[] = [];
   // Requests met on the walk; those with a newer entry (above the cursor) were on a newer page.
   const met = new Set<string>();
@@ -115,7 +115,7 @@ async function linesAfter(
   after: number,
   wanted: number,
 ): Promise<Line[]> {
-  const { db } = database;
+  const db = database.reads;
   const met = new Map<string, number>();
   let cursor = after;
   for (;;) {
@@ -166,7 +166,7 @@ async function requestsWithEntriesFrom(
 
 /** The page's lines as items: one entry, or a request's entries folded with their counts. */
 async function itemsOf(database: ConsoleDatabase, where: AuditWhere, lines: Line[]): Promise<AuditItem[]> {
-  const { db } = database;
+  const db = database.reads;
   if (lines.length === 0) return [];
   const ids = lines.map((line) => line.requestId);
   // Per request and action/outcome: bounded by the page's requests (an index on (request_id, id)).

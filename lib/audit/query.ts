@@ -22,7 +22,7 @@ const GROUP_MATCH_LIMIT = 1_000;
 type AuditSelect<O> = SelectQueryBuilder<ConsoleTables, 'audit_event', O>;
 
 /** Where a walk of the log is: strictly below `below` and above `above` (a keyset cursor). */
-export interface IdSpan {
+interface IdSpan {
   below?: number;
   above?: number;
 }
@@ -41,7 +41,7 @@ export async function resolveAuditFilters(
   database: ConsoleDatabase,
   filters: AuditQuery,
 ): Promise<AuditWhere | typeof matchesNothing> {
-  const { db } = database;
+  const db = database.reads;
   const emails = filters.operator ? await operatorEmailsContaining(database, filters.operator) : undefined;
   if (emails?.length === 0) return matchesNothing;
   const groupIds =
@@ -105,7 +105,7 @@ const lowestOf = (a: number | null, b: number | null) => (a === null ? b : b ===
 
 /** The operators whose email holds the part (any case); the part itself when it is a whole email. */
 async function operatorEmailsContaining(database: ConsoleDatabase, part: string): Promise<string[]> {
-  const rows = await database.db
+  const rows = await database.reads
     .selectFrom('user')
     .select('email')
     .where(sql<SqlBool>`lower(email) like lower(${`%${escapeLike(part)}%`}) escape '\\'`)
@@ -129,7 +129,7 @@ function containing(column: 'user_group_id', part: string) {
  * start from the requests' entries (index (request_id, id)), whatever the filters.
  */
 export function entriesOfRequests(database: ConsoleDatabase, where: AuditWhere, requestIds: string[]) {
-  const entries = database.db
+  const entries = database.reads
     .selectFrom((eb) =>
       eb
         .selectFrom('audit_event')

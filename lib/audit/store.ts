@@ -1,6 +1,7 @@
 /**
  * Writing and reading the audit log. Framework-free: takes the console database's Kysely instance,
- * so the launcher, the server and the tests use it alike.
+ * so the launcher, the server and the tests use it alike. Reads go to the database's read pool
+ * (`reads`: off the event loop, under a time limit).
  */
 import type { Insertable, Selectable } from 'kysely';
 import { enqueueStreamed } from '@/lib/audit-stream/outbox';
@@ -150,11 +151,11 @@ export interface AuditPage {
 }
 
 export async function countWithin(database: ConsoleDatabase, where: AuditWhere) {
-  const counted = await database.db
+  const counted = await database.reads
     .selectFrom(
       // Newest first, as the page walks: an index in another order (an action's) would first cross
       // every entry the filters leave out (a million reads, at ten million entries).
-      where(database.db.selectFrom('audit_event').select('id'))
+      where(database.reads.selectFrom('audit_event').select('id'))
         .orderBy('id', 'desc')
         .limit(AUDIT_COUNT_LIMIT + 1)
         .as('matches'),
@@ -205,7 +206,7 @@ export async function listAuditEvents(
   const where = await resolveAuditFilters(database, filters);
   if (where === matchesNothing) return noPage(pageSize);
   const page = where(
-    database.db.selectFrom('audit_event').selectAll(),
+    database.reads.selectFrom('audit_event').selectAll(),
     filters.before !== undefined ? { below: filters.before } : { above: filters.after },
   );
   const [found, counted] = await Promise.all([
@@ -234,7 +235,7 @@ export async function* exportAuditRows(
   let before: number | undefined;
   let left = limit;
   while (left > 0) {
-    const batch = await where(database.db.selectFrom('audit_event').selectAll(), { below: before })
+    const batch = await where(database.reads.selectFrom('audit_event').selectAll(), { below: before })
       .orderBy('id', 'desc')
       .limit(Math.min(batchSize, left))
       .execute();

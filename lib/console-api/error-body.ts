@@ -29,6 +29,7 @@ const consoleErrorCodeSchema = z.enum([
   'second_factor_required', // the operator's role must have a second factor, and they have none yet
   'cross_site_request',
   'audit_unavailable', // the audit log could not be written, so the action did not happen
+  'read_too_long', // a search or page ran past the read time limit: narrow it
   'internal',
 ]);
 export type ConsoleErrorCode = z.infer<typeof consoleErrorCodeSchema>;

@@ -11,6 +11,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type Generated, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
+import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
 
 /** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
 export interface AuditEventTable {
@@ -282,6 +284,12 @@ export interface ConsoleDatabase {
   db: ConsoleDb;
   /** What a module's migrations and dialect-specific queries choose by; everything else is shared. */
   dialect: ConsoleDialect;
+  /**
+   * For the heavy reads (audit pages and exports, directory searches), under a time limit
+   * (READ_TIME_LIMIT_MS): on SQLite worker threads with their own read-only connections
+   * (lib/db/read-pool), so the event loop stays free; on PostgreSQL a pool whose statements time out.
+   */
+  reads: ConsoleDb;
   close(): Promise<void>;
 }
 
@@ -294,7 +302,33 @@ function openPostgres(url: string): ConsoleDatabase {
   // An idle client losing its connection must not crash the console; the next query reconnects.
   pool.on('error', () => {});
   const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const reads = new Kysely<ConsoleTables>({
+    dialect: timeLimitedDialect(
+      new PostgresDialect({
+        // Opened on the first read.
+        pool: async () => {
+          const readPool = new pg.Pool({
+            connectionString: url,
+            max: 4,
+            statement_timeout: READ_TIME_LIMIT_MS,
+            options: '-c default_transaction_read_only=on',
+          });
+          readPool.on('error', () => {});
+          return readPool;
+        },
+      }),
+      READ_TIME_LIMIT_MS,
+    ),
+  });
+  return {
+    db,
+    reads,
+    dialect: 'postgres',
+    close: async () => {
+      await reads.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 function openSqlite(file: string): ConsoleDatabase {
@@ -315,10 +349,14 @@ function openSqlite(file: string): ConsoleDatabase {
   const db = new Kysely<ConsoleTables>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
+  // Threads start on the first read.
+  const reads = new Kysely<ConsoleTables>({ dialect: new ReadPoolDialect(() => new ReadPool({ file })) });
   return {
     db,
+    reads,
     dialect: 'sqlite',
     close: async () => {
+      await reads.destroy();
       await db.destroy();
       if (sqlite.open) sqlite.close();
     },

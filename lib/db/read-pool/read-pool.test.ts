@@ -1,0 +1,130 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleError } from '@/lib/console-error';
+import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
+import {
+  createTestDatabaseLocation,
+  type TestDatabaseLocation,
+  testDialect,
+} from '@/lib/testing/console-test-database';
+import { timeLimitedDialect } from './read-dialect';
+import { ReadPool } from './read-pool';
+
+let location: TestDatabaseLocation;
+let database: ConsoleDatabase;
+
+beforeAll(async () => {
+  location = await createTestDatabaseLocation('read-pool');
+  database = openConsoleDatabase(location.location);
+  // A generated table of 200,000 rows, in one statement.
+  await sql`create table generated (n integer primary key, label text not null)`.execute(database.db);
+  await sql`insert into generated (n, label)
+    with recursive counter(n) as (select 1 union all select n + 1 from counter where n < 200000)
+    select n, 'row-' || n from counter`.execute(database.db);
+});
+afterAll(async () => {
+  await database?.close();
+  await location?.dispose();
+});
+
+/** A read that takes a while (a few hundred ms) on the generated table: each row against its next five. */
+const slowRead = sql<{ total: number }>`select count(*) as total from generated a, generated b
+  where b.n between a.n and a.n + 5 and b.label like '%9%'`;
+
+/** How many turns the event loop made while `work` ran. */
+async function turnsDuring(work: Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let done = false;
+  const turn = () => {
+    if (done) return;
+    turns++;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  await work;
+  done = true;
+  return turns;
+}
+
+describe.runIf(testDialect() === 'sqlite')('the read pool (SQLite)', () => {
+  it('reads what the main connection committed, on another thread: the event loop keeps turning meanwhile', async () => {
+    const read = slowRead.execute(database.reads);
+    const turns = await turnsDuring(read);
+    expect((await read).rows[0]?.total).toBeGreaterThan(0);
+    // Run on the main connection, better-sqlite3 would hold the loop: not one turn until it ended.
+    const onMain = await turnsDuring(slowRead.execute(database.db));
+    expect(onMain).toBeLessThanOrEqual(1);
+    expect(turns).toBeGreaterThan(10);
+  });
+
+  it('stops a read past its time limit with the clear error, and answers the next one', async () => {
+    if (location.location.dialect !== 'sqlite') throw new Error('SQLite only');
+    const pool = new ReadPool({ file: location.location.file, timeLimitMs: 100, size: 1 });
+    try {
+      // Each row against its next 50: seconds.
+      const slower = slowRead.compile(database.reads).sql.replace('a.n + 5', 'a.n + 50');
+      const error = await pool.run(slower, []).then(
+        () => null,
+        (reason: unknown) => reason as ConsoleError,
+      );
+      expect(error).toBeInstanceOf(ConsoleError);
+      expect(error).toMatchObject({ code: 'read_too_long', status: 422 });
+      expect(error?.message).toMatch(/took too long.*narrow it/);
+      // On a new thread: the one that overran is ended.
+      await expect(pool.run('select label from generated where n = ?', [7])).resolves.toEqual([
+        { label: 'row-7' },
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses anything but a read', async () => {
+    await expect(sql`delete from generated`.execute(database.reads)).rejects.toThrow(/reads only/);
+    // A write hidden behind a read's first word is refused by the read-only connection itself.
+    await expect(
+      sql`with doomed as (select 1) delete from generated where n in (select * from doomed)`.execute(
+        database.reads,
+      ),
+    ).rejects.toThrow();
+    await expect(database.reads.transaction().execute(async () => {})).rejects.toThrow(/no transactions/);
+    expect(
+      (await sql<{ total: number }>`select count(*) as total from generated`.execute(database.db)).rows,
+    ).toEqual([{ total: 200_000 }]);
+  });
+});
+
+describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
+  it('stops a statement past the time limit with the clear error', async () => {
+    if (location.location.dialect !== 'postgres') throw new Error('PostgreSQL only');
+    const reads = new Kysely({
+      dialect: timeLimitedDialect(
+        new PostgresDialect({
+          pool: new pg.Pool({
+            connectionString: location.location.url,
+            max: 1,
+            statement_timeout: 20,
+          }),
+        }),
+        20,
+      ),
+    });
+    try {
+      const error = await sql`select pg_sleep(2)`.execute(reads).catch((reason: unknown) => reason);
+      expect(error).toMatchObject({ code: 'read_too_long', status: 422 });
+      await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    } finally {
+      await reads.destroy();
+    }
+  });
+
+  it('reads what was committed, and refuses a write', async () => {
+    await expect(
+      sql`select count(*)::int as total from generated`.execute(database.reads),
+    ).resolves.toMatchObject({
+      rows: [{ total: 200_000 }],
+    });
+    await expect(sql`delete from generated`.execute(database.reads)).rejects.toThrow(/read-only/);
+  });
+});
