@@ -23,7 +23,7 @@ export const SEND_UNKNOWN_LABEL = 'Also send tokens this console has never seen'
  * What a job is made from: a file of groups (get-or-create), tokens pasted or in a file (rotation),
  * or groups chosen in the directory (rotation). Kept on the job, for its words and who may read it.
  */
-export const jobInputs = ['groups-file', 'pasted-tokens', 'tokens-file', 'directory'] as const;
+const jobInputs = ['groups-file', 'pasted-tokens', 'tokens-file', 'directory'] as const;
 export type JobInput = (typeof jobInputs)[number];
 
 export const createRotateJobSchema = z.union([
@@ -126,7 +126,7 @@ export function fixAdvice(kind: JobView['kind'], input: JobInput | null): string
  * rotated, refused by the preview, failed when sent; before that, ready (a draft), waiting (a job
  * running or paused) or not sent (a job cancelled first).
  */
-export const rowOutcomes = [
+const rowOutcomes = [
   'created',
   'found',
   'rotated',
@@ -142,7 +142,7 @@ export type RowOutcome = (typeof rowOutcomes)[number];
 export const rowFilters = ['all', 'created', 'found', 'rotated', 'refused', 'failed', 'pending'] as const;
 export type RowFilter = (typeof rowFilters)[number];
 
-export const JOB_ROWS_PAGE_MAX = 500;
+const JOB_ROWS_PAGE_MAX = 500;
 export const JOB_ROWS_PAGE_DEFAULT = 100;
 
 /** A page's position: after the row of this line and number (keyset), as `line.row`. */

@@ -61,7 +61,7 @@ export async function jobInputOf(db: ConsoleDb, jobId: string): Promise<JobInput
  * Whether a job's rows say whose a pasted token is: a rotation not made from groups chosen in the
  * directory (of unknown origin too, to be safe).
  */
-export const namesTokensGroups = (kind: BulkJobTable['kind'], input: JobInput | null) =>
+const namesTokensGroups = (kind: BulkJobTable['kind'], input: JobInput | null) =>
   kind === 'rotate' && input !== 'directory';
 
 /**

@@ -11,7 +11,7 @@ import { type BulkJobTable, jobsDb, type RowStatus } from './schema';
 type Job = Pick<BulkJobTable, 'id' | 'kind' | 'status'>;
 
 /** What a row came to, from its status, its answer and its job's state. */
-export function rowOutcome(
+function rowOutcome(
   job: Pick<Job, 'kind' | 'status'>,
   row: { status: RowStatus; new_user_group: number | null },
 ): RowOutcome {

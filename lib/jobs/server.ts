@@ -62,7 +62,7 @@ export async function loadJob(server: ConsoleServer, id: string): Promise<Loaded
 }
 
 /** 403 when this operator may not read the job (a rotation made from tokens, for a viewer). */
-export function requireJobReadable(operator: Pick<Operator, 'role'>, { job, input }: LoadedJob): void {
+function requireJobReadable(operator: Pick<Operator, 'role'>, { job, input }: LoadedJob): void {
   const refusal = jobReadRefusal(operator.role, job.kind, input);
   if (refusal) throw new ConsoleError('forbidden', refusal);
 }

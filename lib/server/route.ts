@@ -20,7 +20,7 @@ type PathEnvironment<Path extends string> = Path extends `${string}[environment]
   ? Environment
   : Environment | null;
 
-export interface RouteContext<Body, Path extends string, Subject = undefined> {
+interface RouteContext<Body, Path extends string, Subject = undefined> {
   request: Request;
   operator: Operator;
   requestId: string;

@@ -5,13 +5,11 @@ import QRCode from 'qrcode';
 import type { ConsoleConfig } from '@/lib/config/index';
 import { ConsoleError } from '@/lib/console-error';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import { operatorHasPassword } from '@/lib/operators/store';
 import { type StepUpPasskeyRefusal, verifyStepUpPasskey } from '@/lib/passkeys/store';
 import type { ConsoleServer, Operator, OperatorSession } from '@/lib/server';
 import { carriedFrom, replacingSession } from '@/lib/server/request-context';
 import { isAuthenticatorCode, type StepUpRequest } from '@/lib/two-factor/contract';
 import { claimCode, releaseCode } from '@/lib/two-factor/used-codes';
-import { requireRecentAuthentication } from './step-up';
 
 /**
  * An operator's second factor through better-auth's two-factor plugin, called on the server with
@@ -60,20 +58,6 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw inConsoleWords(error);
   }
-}
-
-/**
- * What a change to one's own second factor asks for: the current password, or, from an operator who
- * has none (signed up through SSO), a sign-in within the step-up window instead.
- */
-export async function requirePasswordOrFreshSession(
-  server: ConsoleServer,
-  operator: Operator,
-  password: string | undefined,
-): Promise<void> {
-  if (!(await operatorHasPassword(server.database.db, operator.id)))
-    return requireRecentAuthentication(operator, 'own-account', server.config);
-  if (password === undefined) throw fieldError('password', 'must not be empty');
 }
 
 /** Step one: a new secret (not yet in use) and ten backup codes, for the password. */

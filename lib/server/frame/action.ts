@@ -35,7 +35,7 @@ export interface ActionAudit<Body, Result, Subject = undefined> {
   filedUnder?: (subject: Subject) => string;
 }
 
-export interface LoadContext<Body, Params> {
+interface LoadContext<Body, Params> {
   server: ConsoleServer;
   operator: Operator;
   body: Body;

@@ -59,7 +59,7 @@ export async function answerRequest(
 }
 
 /** A failure in the documented error shape (lib/server/errors.ts), logged unless it is a refusal. */
-export function documentedFailure(error: unknown, scope: RequestScope): Response {
+function documentedFailure(error: unknown, scope: RequestScope): Response {
   if (!(error instanceof ConsoleError) || error.status >= 500) logFailure(error, scope);
   const failure = error instanceof ConsoleError ? error : internalError(scope.requestId);
   return Response.json(failure.bodyFor(scope.admin === true), {

@@ -7,7 +7,7 @@ import type { Operator } from '../index';
 import { type Action, type AuditFacts, actorOf } from './action';
 import { writeAudited, writeRefusal } from './writer';
 
-export { type OnRecord, onRecord } from './writer';
+export { onRecord } from './writer';
 
 /** What the request says for the entry; nothing where the body was to be read and was not. */
 export function requestFacts<Path extends string, Body, Result, Subject>(
