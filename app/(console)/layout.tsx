@@ -29,7 +29,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     can(operator.role, approvalPermission[rule.action]),
   );
   const approvalsWaiting = mayApprove
-    ? (await listApprovals(server.database.db, operator, new Date())).waiting
+    ? (await listApprovals(server.database.db, operator, new Date(server.clock.now()))).waiting
     : null;
   const shell = (
     <div className="flex min-h-dvh flex-col">

@@ -10,7 +10,9 @@
  * hours, and the SIEM sees the attempt at once. Each revision is a snapshot, so a batch sent twice
  * (after a crash) carries the same bytes and the same idempotency key.
  */
+
 import type { Selectable } from 'kysely';
+import type { Clock } from '@/lib/clock';
 import type { AuditEventTable, AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
 
 /** The one stream (a row of `audit_stream`); a second endpoint would be a second name. */
@@ -45,7 +47,12 @@ function streamedEntry(row: AuditRow, revision: 0 | 1) {
 }
 
 /** Writes the outbox rows of entries just written or settled; `trx` is the entries' transaction. */
-export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision: 0 | 1): Promise<void> {
+export async function enqueueStreamed(
+  trx: ConsoleDb,
+  rows: AuditRow[],
+  revision: 0 | 1,
+  clock: Pick<Clock, 'now'>,
+): Promise<void> {
   if (rows.length === 0) return;
   const stream = await trx
     .selectFrom('audit_stream')
@@ -53,7 +60,7 @@ export async function enqueueStreamed(trx: ConsoleDb, rows: AuditRow[], revision
     .where('name', '=', AUDIT_STREAM)
     .executeTakeFirst();
   if (!stream) return;
-  const writtenAt = new Date().toISOString();
+  const writtenAt = new Date(clock.now()).toISOString();
   const ordered = [...rows].sort((a, b) => a.id - b.id);
   const ROWS_PER_STATEMENT = 500;
   for (let start = 0; start < ordered.length; start += ROWS_PER_STATEMENT)

@@ -84,7 +84,7 @@ export function createAuditLog(db: ConsoleDb, deps: Omit<Log, 'db'>): AuditLog {
  * revealing) what the entry was to record. Answers the entry's id.
  */
 async function audit(log: Log, entry: AuditEntry): Promise<number> {
-  return failingClosed(log, entry, () => recordAuditEvent(log.db, stamped(log, entry)));
+  return failingClosed(log, entry, () => recordAuditEvent(log.db, stamped(log, entry), log.clock));
 }
 
 /** Every entry carries the log's clock's time, not the process's: a test's clock is the one read. */
@@ -131,13 +131,13 @@ async function failingClosed<T>(
  * failure here is logged, not thrown.
  */
 async function settleAudit(
-  { db, metrics, logger }: Log,
+  { db, clock, metrics, logger }: Log,
   id: number,
   settlement: AuditSettlement,
   requestId: string,
 ): Promise<void> {
   try {
-    await settleAuditEvent(db, id, settlement);
+    await settleAuditEvent(db, id, settlement, clock);
   } catch (error) {
     metrics.auditWriteFailures.inc({ stage: 'settle' });
     logger.error({ requestId, err: { name: (error as Error)?.name } }, 'could not complete an audit entry');

@@ -49,7 +49,7 @@ const inTransaction = <T>(db: ConsoleDb, run: (trx: ConsoleDb) => Promise<T>): P
 export async function recordAuditEvent(
   db: ConsoleDb,
   entry: AuditEntry,
-  clock: Clock = realClock,
+  clock: Pick<Clock, 'now'> = realClock,
 ): Promise<number> {
   return inTransaction(db, async (trx) => {
     const row = await trx
@@ -57,7 +57,7 @@ export async function recordAuditEvent(
       .values(auditRow(entry, clock))
       .returningAll()
       .executeTakeFirstOrThrow();
-    await enqueueStreamed(trx, [row], 0);
+    await enqueueStreamed(trx, [row], 0, clock);
     return row.id;
   });
 }
@@ -66,7 +66,7 @@ export async function recordAuditEvent(
 export async function recordAuditEvents(
   db: ConsoleDb,
   entries: AuditEntry[],
-  clock: Clock = realClock,
+  clock: Pick<Clock, 'now'> = realClock,
 ): Promise<void> {
   // 12 columns: well under SQLite's and PostgreSQL's limits on a statement's parameters.
   const ROWS_PER_STATEMENT = 500;
@@ -77,12 +77,12 @@ export async function recordAuditEvents(
         .values(entries.slice(start, start + ROWS_PER_STATEMENT).map((entry) => auditRow(entry, clock)))
         .returningAll()
         .execute();
-      await enqueueStreamed(trx, rows, 0);
+      await enqueueStreamed(trx, rows, 0, clock);
     }
   });
 }
 
-function auditRow(entry: AuditEntry, clock: Clock): Insertable<AuditEventTable> {
+function auditRow(entry: AuditEntry, clock: Pick<Clock, 'now'>): Insertable<AuditEventTable> {
   return {
     at: (entry.at ?? new Date(clock.now())).toISOString(),
     operator_id: entry.operator?.id ?? null,
@@ -109,6 +109,7 @@ export async function settleAuditEvent(
   db: ConsoleDb,
   id: number,
   settlement: AuditSettlement,
+  clock: Pick<Clock, 'now'> = realClock,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     const settled = await trx
@@ -128,7 +129,7 @@ export async function settleAuditEvent(
       .where('id', '=', id)
       .returningAll()
       .execute();
-    await enqueueStreamed(trx, settled, 1);
+    await enqueueStreamed(trx, settled, 1, clock);
   });
 }
 

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Clock } from '../clock';
 import { PEER_ADDRESS_HEADER } from '../config/trusted-proxies';
 import { type MetricsAccessPolicy, metricsAccess, refusalMessage } from '../metrics/access';
 import { consoleMetrics, recordConsoleRequest } from '../metrics/console-metrics';
@@ -73,6 +74,8 @@ export interface ConsoleMetricsOptions {
   access: MetricsAccessPolicy;
   /** The route pattern a request is counted under (lib/metrics/route-pattern.ts). */
   routeOf: RoutePatternOf;
+  /** What a request's duration is measured on (the process's monotonic clock; a test's own). */
+  clock: Pick<Clock, 'monotonic'>;
 }
 
 async function answerMetrics(
@@ -110,7 +113,7 @@ export function createConsoleHttpServer(
     // A route may answer without reading the body (401, 403, 404): its client must still hear it.
     lingerAfterAnswer(request, response);
     if (metrics) {
-      const started = performance.now();
+      const started = metrics.clock.monotonic();
       const path = pathOf(request.url);
       const route = path === METRICS_PATH ? METRICS_PATH : metrics.routeOf(request.url ?? '/');
       response.once('close', () => {
@@ -118,7 +121,7 @@ export function createConsoleHttpServer(
           request.method,
           route,
           response.statusCode,
-          (performance.now() - started) / 1000,
+          (metrics.clock.monotonic() - started) / 1000,
         );
       });
       if (path === METRICS_PATH && (request.method === 'GET' || request.method === 'HEAD')) {

@@ -10,6 +10,7 @@
  */
 import type { Server } from 'node:http';
 import path from 'node:path';
+import { realClock } from '../clock';
 import type { MetricsAccessPolicy } from '../metrics/access';
 import { createRoutePatternMatcher, readBuiltRoutePatterns } from '../metrics/route-pattern';
 import type { HttpLimits } from '../node-http/limits';
@@ -46,7 +47,11 @@ export async function serveConsole({
   await app.prepare();
   // Requests are counted under the build's route patterns, never their paths (which carry ids).
   const routeOf = createRoutePatternMatcher(readBuiltRoutePatterns(path.join(process.cwd(), '.next')));
-  const server = createConsoleHttpServer(handle, limits, { access: metricsAccess, routeOf });
+  const server = createConsoleHttpServer(handle, limits, {
+    access: metricsAccess,
+    routeOf,
+    clock: realClock,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {

@@ -12,6 +12,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   verifyAuthenticationResponse,
 } from '@simplewebauthn/server';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { PasskeySummary } from '@/lib/passkeys/contract';
 
@@ -84,6 +85,7 @@ const stepUpIdentifier = (sessionId: string) => `passkey-step-up-${sessionId}`;
  */
 export async function startStepUpPasskey(
   db: ConsoleDb,
+  clock: Pick<Clock, 'now'>,
   relyingParty: { id: string },
   operator: { id: string; sessionId: string },
 ): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
@@ -102,7 +104,7 @@ export async function startStepUpPasskey(
     })),
   });
   const identifier = stepUpIdentifier(operator.sessionId);
-  const now = new Date();
+  const now = new Date(clock.now());
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('verification').where('identifier', '=', identifier).execute();
     await trx
@@ -130,11 +132,12 @@ export type StepUpPasskeyRefusal = 'no_challenge' | 'unknown_passkey' | 'not_ver
  */
 export async function verifyStepUpPasskey(
   db: ConsoleDb,
+  clock: Pick<Clock, 'now'>,
   relyingParty: { id: string; origin: string },
   operator: { id: string; sessionId: string },
   response: AuthenticationResponseJSON,
 ): Promise<{ name: string } | { refused: StepUpPasskeyRefusal }> {
-  const challenge = await takeChallenge(db, stepUpIdentifier(operator.sessionId));
+  const challenge = await takeChallenge(db, clock, stepUpIdentifier(operator.sessionId));
   if (challenge === null) return { refused: 'no_challenge' };
   const passkey = await db
     .selectFrom('passkey')
@@ -173,7 +176,11 @@ export async function verifyStepUpPasskey(
 }
 
 /** The challenge of `identifier` if it is still valid; deleted either way, and by one caller only. */
-async function takeChallenge(db: ConsoleDb, identifier: string): Promise<string | null> {
+async function takeChallenge(
+  db: ConsoleDb,
+  clock: Pick<Clock, 'now'>,
+  identifier: string,
+): Promise<string | null> {
   const row = await db
     .selectFrom('verification')
     .select(['id', 'value', 'expiresAt'])
@@ -182,7 +189,7 @@ async function takeChallenge(db: ConsoleDb, identifier: string): Promise<string 
   if (!row) return null;
   const deleted = await db.deleteFrom('verification').where('id', '=', row.id).executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) return null;
-  return new Date(row.expiresAt).getTime() > Date.now() ? row.value : null;
+  return new Date(row.expiresAt).getTime() > clock.now() ? row.value : null;
 }
 
 type Transport = NonNullable<

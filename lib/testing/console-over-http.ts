@@ -5,10 +5,12 @@
  * hands in for that pattern, with the same web Request and params. Route patterns are read from
  * app/ as Next's build lists them (route groups dropped).
  */
+
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { realClock } from '@/lib/clock';
 import { DEFAULT_CONSOLE_HTTP_LIMITS } from '../config';
 import { createConsoleHttpServer } from '../launcher/console-http-server';
 import type { MetricsAccessPolicy } from '../metrics/access';
@@ -87,6 +89,7 @@ export async function startConsoleOverHttp(options: {
   const server = createConsoleHttpServer(handle, DEFAULT_CONSOLE_HTTP_LIMITS, {
     access: options.access,
     routeOf,
+    clock: realClock,
   });
   server.listen(options.port, options.host ?? '127.0.0.1');
   await once(server, 'listening');

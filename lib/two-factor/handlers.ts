@@ -61,7 +61,7 @@ export const stepUpRoute = consoleRoute(
  * session and taken once by POST /api/step-up. Nothing is proved yet, so nothing is on record.
  */
 export const stepUpPasskeyRoute = consoleRoute(consoleRoutes.stepUpPasskey, async ({ operator, server }) => {
-  const options = await startStepUpPasskey(server.database.db, relyingPartyOf(server.config), {
+  const options = await startStepUpPasskey(server.database.db, server.clock, relyingPartyOf(server.config), {
     id: operator.id,
     sessionId: operator.session.id,
   });

@@ -148,6 +148,7 @@ export async function verifyStepUp(
   if ('passkey' in proof) {
     const checked = await verifyStepUpPasskey(
       server.database.db,
+      server.clock,
       relyingPartyOf(server.config),
       { id: operator.id, sessionId: operator.session.id },
       proof.passkey as AuthenticationResponseJSON,

@@ -3,6 +3,7 @@
 import dynamic from 'next/dynamic';
 import { useCallback, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { realClock } from '@/lib/clock';
 import type { Environment } from '@/lib/environments';
 import { IdentifyTokenForm } from './identify-token-form';
 import type { RotatePrefill } from './rotate-token-form';
@@ -36,7 +37,10 @@ export function PasteTokenConsole({
 }) {
   const [revokedTokens, setRevokedTokens] = useState<ReadonlySet<string>>(() => new Set());
   const [unknownToken, setUnknownToken] = useState<RotatePrefill | null>(null);
-  const showUnknown = useCallback((token: string) => setUnknownToken({ token, requestedAt: Date.now() }), []);
+  const showUnknown = useCallback(
+    (token: string) => setUnknownToken({ token, requestedAt: realClock.now() }),
+    [],
+  );
   const revokeToken = useCallback((token: string) => {
     setRevokedTokens((current) => new Set(current).add(token));
   }, []);

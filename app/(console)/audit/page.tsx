@@ -50,7 +50,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
           (the first 12 hex characters of their SHA-256), never in full.
         </p>
         {context.server.config.auditStream && can(operator.role, 'operators:manage') ? (
-          <AuditStreamStatus db={context.server.database.db} />
+          <AuditStreamStatus db={context.server.database.db} now={context.server.clock.now()} />
         ) : null}
       </div>
       {can(operator.role, 'audit:verify') ? <VerifyChain /> : null}
