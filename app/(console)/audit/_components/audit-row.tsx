@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { groupPath } from '@/app/(console)/[environment]/_components/paths';
+import { groupPath, jobPath } from '@/app/(console)/[environment]/_components/paths';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
 import { readableId } from '@/components/ui/identifier';
@@ -74,6 +74,14 @@ export function AuditRow({ event, nested = false }: { event: AuditEvent; nested?
               {event.user_group_id}
             </code>
           )
+        ) : event.action.startsWith('bulk.') && environment ? (
+          // A job's own line (run, pause, cancel) is filed under the job's id: it links to the job.
+          <Link
+            href={jobPath(slugOf[environment], event.request_id)}
+            className="text-xs underline underline-offset-4"
+          >
+            Bulk job {event.request_id.slice(0, 8)}
+          </Link>
         ) : (
           <Muted>—</Muted>
         )}
