@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
-import { testClock } from '@/lib/clock';
+import { realClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
@@ -59,7 +59,7 @@ describe('the audit stream, its console killed mid-batch', () => {
     const auditLog = createAuditLog(database.db, {
       metrics: consoleMetrics(),
       logger: { error: () => {} },
-      clock: testClock(),
+      clock: realClock,
     });
     const write = async (from: number, count: number) => {
       for (let index = from; index < from + count; index += 1)

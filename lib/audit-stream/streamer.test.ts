@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
-import { realClock, testClock } from '@/lib/clock';
+import { realClock } from '@/lib/clock';
 import type { AuditStreamConfig } from '@/lib/config/audit-stream';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -12,7 +12,7 @@ import { eventually, type Receiver, startReceiver } from './test-receiver';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const metrics = consoleMetrics();
-const quiet = { metrics, logger: { error: () => {} }, clock: testClock() };
+const quiet = { metrics, logger: { error: () => {} }, clock: realClock };
 const STREAM_TOKEN = 'stream-secret-0123456789';
 const GROUP_TOKEN = 'a'.repeat(64);
 const timing = { leaseMs: 3_000, pollMs: 20, settleMs: 0, backoffMs: 40, maxBackoffMs: 150 };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent } from '@/lib/audit/store';
-import { realClock, testClock } from '@/lib/clock';
+import { realClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import {
@@ -75,7 +75,7 @@ describe('the audit stream with several consoles', () => {
             const auditLog = createAuditLog(database.db, {
               metrics,
               logger: { error: () => {} },
-              clock: testClock(),
+              clock: realClock,
             });
             for (let index = 0; index < 40; index += 1) await auditLog.record(entry(`c${which}-${index}`));
           }),
