@@ -11,6 +11,16 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type Generated, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type {
+  AccountTable,
+  InvitationTable,
+  OperatorTable,
+  PasskeyTable,
+  SessionTable,
+  TwoFactorTable,
+  UsedCodeTable,
+  VerificationTable,
+} from './auth-tables';
 import { ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
 
@@ -63,108 +73,6 @@ export interface AuditSealTable {
 interface AuditChainOpenTable {
   event_id: number;
   content_hash: string;
-}
-
-/** The columns of better-auth's `user` table (with the admin plugin) that the console reads. */
-interface OperatorTable {
-  id: string;
-  email: string;
-  name: string;
-  role: string | null;
-  /** 0/1 on SQLite, a boolean on PostgreSQL. */
-  banned: number | boolean | null;
-  /** The two-factor plugin's flag: 0/1 on SQLite, a boolean on PostgreSQL. */
-  twoFactorEnabled: number | boolean | null;
-  /**
-   * better-auth writes dates to SQLite as ISO strings (older rows may hold epoch milliseconds);
-   * PostgreSQL answers a Date.
-   */
-  createdAt: string | number | Date;
-  /** The last whole sign-in (lib/server/compose.ts), for the operators list. */
-  lastSignInAt: string | number | Date | null;
-}
-
-/** The columns of better-auth's `account` table the console reads (SSO identities). */
-interface AccountTable {
-  id: string;
-  userId: string;
-  providerId: string;
-}
-
-/** The columns of better-auth's `session` table the console reads and writes (steps up, ends). */
-interface SessionTable {
-  id: string;
-  userId: string;
-  token: string;
-  createdAt: string | number | Date;
-  expiresAt: string | number | Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  signInMethod: string | null;
-  steppedUpAt: string | number | Date | null;
-  stepUpFailures: number | null;
-  secondFactorAt: string | number | Date | null;
-  idpAuthenticatedAt: string | number | Date | null;
-}
-
-/** better-auth's one-time values: the two-factor challenge of a sign-in names its operator. */
-interface VerificationTable {
-  id: string;
-  identifier: string;
-  value: string;
-  expiresAt: string | number | Date;
-  createdAt: string | number | Date;
-  updatedAt: string | number | Date;
-}
-
-/** The two-factor plugin's table: an admin's reset deletes the operator's row. */
-interface TwoFactorTable {
-  id: string;
-  userId: string;
-}
-
-/**
- * The passkey plugin's table (@better-auth/passkey): one row per passkey. The console lists, counts
- * and removes them, and checks a step-up against them; the public key and credential id never
- * leave the server.
- */
-interface PasskeyTable {
-  id: string;
-  userId: string;
-  name: string | null;
-  /** The credential's public key, base64 (COSE). */
-  publicKey: string;
-  /** The credential id, base64url, as the browser names it. */
-  credentialID: string;
-  counter: number;
-  deviceType: string;
-  /** 0/1 on SQLite, a boolean on PostgreSQL. */
-  backedUp: number | boolean;
-  /** Comma-separated (usb, internal, hybrid, …). */
-  transports: string | null;
-  createdAt: string | number | Date | null;
-  aaguid: string | null;
-}
-
-/** One-time links that let an operator an admin added set their own password (lib/invitations). */
-interface InvitationTable {
-  id: string;
-  user_id: string;
-  /** Hex SHA-256 of the link's secret; never the secret. */
-  secret_hash: string;
-  created_at: string;
-  /** The admin who made it. */
-  created_by: string | null;
-  expires_at: string;
-  used_at: string | null;
-  /** Replaced by a new link, or revoked. */
-  voided_at: string | null;
-}
-
-/** Authenticator codes already used, by a hash, until their life is over (lib/two-factor/used-codes.ts). */
-interface UsedCodeTable {
-  identifier: string;
-  expires_at: string;
 }
 
 /** The audit log's stream (lib/audit-stream): its lease and how delivery went; while it exists, entries go to the outbox too. */
