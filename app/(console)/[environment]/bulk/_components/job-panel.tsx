@@ -32,13 +32,15 @@ import {
   tokensNote,
   upstreamPollMs,
 } from './job-panel-state';
-import { JobRowsList } from './job-rows-list';
 import { JobRowsTable } from './job-rows-table';
 import { JobStatusBadge } from './job-status';
 import { jobWaiting } from './job-waiting';
 import { RotationPreviewTable } from './rotation-preview';
 
 /** Only where the policy makes a start wait for another operator: loaded then. */
+// The job's rows list: below the job's status and actions, fetched as the page shows it (the
+// page's budget, scripts/page-weight.ts).
+const JobRowsList = dynamic(() => import('./job-rows-list').then((module) => module.JobRowsList));
 const ApprovalWaiting = dynamic(() =>
   import('@/components/approval-waiting').then((module) => module.ApprovalWaiting),
 );
