@@ -221,6 +221,51 @@ describe('a puppet account never approves', () => {
   });
 });
 
+describe('whoever brought in whom, those two never decide each other’s requests', () => {
+  it('the requester does not approve a request of the admin they invited (403, on record)', async () => {
+    // The requester invites V as viewer (the link is shown to them), accepts it in another browser,
+    // and gets V made admin by the honest approver, who cannot tell the requester holds V.
+    const { id, link } = await inviteViewer('second-self@one-person.example');
+    expect((await accept(link)).status).toBe(200);
+    await approvedRole(id, 'admin');
+    const secondSelf = await harness.signIn('second-self@one-person.example', PASSWORD);
+    const inTesting = params({ environment: 'testing' });
+    const made = await getOrCreate(
+      send(secondSelf, '/api/x', { user_group_id: 'second-self-delete' }),
+      inTesting,
+    );
+    const { token } = ((await made.json()) as { user_group: { token: string } }).user_group;
+    const asked = await deleteRoute(
+      send(secondSelf, '/api/user-groups/testing/delete', {
+        user_group_id: 'second-self-delete',
+        current_token: token,
+        approvalReason: 'gone',
+      }),
+      inTesting,
+    );
+    expect(asked.status).toBe(202);
+    const { approval } = (await asked.json()) as Pending;
+    const at = `/api/user-groups/testing/delete?approval=${approval.id}`;
+    const byInviter = await deleteRoute(send(requester, at, { decision: 'approve' }), inTesting);
+    expect(byInviter.status).toBe(403);
+    expect(await messageOf(byInviter)).toContain('You invited second-self@one-person.example');
+    const stored = await db
+      .selectFrom('approval_request')
+      .select('state')
+      .where('id', '=', approval.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.state).toBe('pending');
+    const { events } = await listAuditEvents(server.database, { action: 'approval.approve' });
+    expect(
+      events.find(
+        (event) => event.detail?.includes(approval.id) && event.operator_email === harness.admin.email,
+      )?.outcome,
+    ).toBe('forbidden');
+    // A second person may.
+    expect((await deleteRoute(send(approver, at, { decision: 'approve' }), inTesting)).status).toBe(200);
+  });
+});
+
 describe('a policy one admin could get round is refused at start', () => {
   it.each(['delete:Customer', 'bulk-rotate:Customer', 'delete,bulk-rotate:Testing'])(
     '%s without grant-admin',
