@@ -282,6 +282,66 @@ describe('a policy one admin could get round is refused at start', () => {
   });
 });
 
+describe('SSO and the directory make approvers without a second person', () => {
+  const sso = { OIDC_ISSUER: 'https://idp.one-person.example', OIDC_CLIENT_ID: 'console' };
+
+  it.each([
+    ['admin', 'delete:Customer,grant-admin'],
+    ['support', 'bulk-rotate:Customer,grant-admin'],
+    ['admin', 'grant-admin'],
+  ])('refuses OIDC_NEW_OPERATOR_ROLE=%s under %s at start', (role, policy) => {
+    expect(() =>
+      parseConfig({ ...sso, CONSOLE_REQUIRE_APPROVAL: policy, OIDC_NEW_OPERATOR_ROLE: role }),
+    ).toThrow(
+      /SSO newcomers would approve without a second person; set OIDC_NEW_OPERATOR_ROLE=viewer or none, then raise them through a grant/,
+    );
+  });
+
+  it('starts with a newcomer role that approves nothing the policy names, or without a policy or SSO', () => {
+    const starts = (env: Record<string, string>) => expect(() => parseConfig(env)).not.toThrow();
+    starts({
+      ...sso,
+      CONSOLE_REQUIRE_APPROVAL: 'delete:Customer,grant-admin',
+      OIDC_NEW_OPERATOR_ROLE: 'viewer',
+    });
+    starts({
+      ...sso,
+      CONSOLE_REQUIRE_APPROVAL: 'delete:Customer,grant-admin',
+      OIDC_NEW_OPERATOR_ROLE: 'support',
+    });
+    starts({ ...sso, OIDC_NEW_OPERATOR_ROLE: 'admin' });
+    starts({ CONSOLE_REQUIRE_APPROVAL: 'grant-admin', OIDC_NEW_OPERATOR_ROLE: 'admin' });
+  });
+
+  it('the start warning names every SCIM mapping to a role that can approve, SCIM_DEFAULT_ROLE too', async () => {
+    const { scimStartupWarnings } = await import('@/lib/config/scim');
+    const warnings = (env: Record<string, string>) => {
+      const config = parseConfig({ SCIM_TOKEN: 's'.repeat(32), ...env });
+      return scimStartupWarnings(config.scim, config.approvals.rules).filter((line) =>
+        line.startsWith('warning: CONSOLE_REQUIRE_APPROVAL'),
+      );
+    };
+    const policy = 'bulk-rotate:Customer,grant-admin';
+    const [support] = warnings({
+      CONSOLE_REQUIRE_APPROVAL: policy,
+      SCIM_GROUP_ROLES: 'Console Support=support',
+    });
+    expect(support).toContain('SCIM_GROUP_ROLES maps "console support" to support');
+    expect(support).toContain('the directory makes support people without a second person');
+    const [fallback] = warnings({ CONSOLE_REQUIRE_APPROVAL: policy, SCIM_DEFAULT_ROLE: 'support' });
+    expect(fallback).toContain('SCIM_DEFAULT_ROLE is support');
+    const [both] = warnings({
+      CONSOLE_REQUIRE_APPROVAL: policy,
+      SCIM_GROUP_ROLES: 'Admins=admin,Helpers=support',
+    });
+    expect(both).toContain('"admins" to admin, "helpers" to support');
+    // Support approves nothing a delete-only policy names: nothing to say.
+    expect(
+      warnings({ CONSOLE_REQUIRE_APPROVAL: 'delete:Customer,grant-admin', SCIM_DEFAULT_ROLE: 'support' }),
+    ).toEqual([]);
+  });
+});
+
 describe('no link to a new admin reaches the requester or the approver', () => {
   it('ends the requester’s viewer link once the promotion to admin is approved', async () => {
     const { id, link } = await inviteViewer('old-link@one-person.example');
