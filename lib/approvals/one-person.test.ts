@@ -460,3 +460,55 @@ describe('a withdrawn request’s sealed token', () => {
     }
   });
 });
+
+// Last in this file: it fills the sponsor table from the links and the log, the harness's approver's
+// too (whom the tests above cleared, as if someone else had brought them in).
+describe('an operator brought in before the sponsor table came', () => {
+  it('is found in the links and the audit log by the migration, and does not approve', async () => {
+    const { migrateApprovals } = await import('@/lib/approvals/schema');
+    // Before the upgrade: invited as viewer (link shown to the requester), accepted in another
+    // browser, made admin through an honest approver.
+    const { id, link } = await inviteViewer('before-upgrade@one-person.example');
+    expect((await accept(link)).status).toBe(200);
+    await approvedRole(id, 'admin');
+    // The console as it was: no sponsor table, its migrations not run.
+    await db.schema.dropTable('operator_sponsor').execute();
+    await sql`delete from approvals_migration where name like '2026-11-28-%'`.execute(db);
+    await migrateApprovals(server.database);
+
+    const rows = await sql<{ how: string; sponsor_id: string }>`
+      select how, sponsor_id from operator_sponsor where user_id = ${id}`.execute(db);
+    const { id: requesterId } = await db
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', harness.admin.email)
+      .executeTakeFirstOrThrow();
+    // The role is in the audit log only (the invitation table holds links, not roles).
+    expect(
+      rows.rows
+        .filter((row) => row.sponsor_id === requesterId)
+        .map((row) => row.how)
+        .sort(),
+    ).toEqual(['invited', 'role']);
+
+    const puppet = await harness.signIn('before-upgrade@one-person.example', PASSWORD);
+    const inTesting = params({ environment: 'testing' });
+    const made = await getOrCreate(send(requester, '/api/x', { user_group_id: 'before-upgrade' }), inTesting);
+    const { token } = ((await made.json()) as { user_group: { token: string } }).user_group;
+    const asked = await deleteRoute(
+      send(requester, '/api/user-groups/testing/delete', {
+        user_group_id: 'before-upgrade',
+        current_token: token,
+        approvalReason: 'gone',
+      }),
+      inTesting,
+    );
+    const { approval } = (await asked.json()) as Pending;
+    const byPuppet = await deleteRoute(
+      send(puppet, `/api/user-groups/testing/delete?approval=${approval.id}`, { decision: 'approve' }),
+      inTesting,
+    );
+    expect(byPuppet.status).toBe(403);
+    expect(await messageOf(byPuppet)).toContain('invited you');
+  });
+});
