@@ -221,6 +221,51 @@ describe('a puppet account never approves', () => {
   });
 });
 
+describe('whoever brought in whom, those two never decide each other’s requests', () => {
+  it('the requester does not approve a request of the admin they invited (403, on record)', async () => {
+    // The requester invites V as viewer (the link is shown to them), accepts it in another browser,
+    // and gets V made admin by the honest approver, who cannot tell the requester holds V.
+    const { id, link } = await inviteViewer('second-self@one-person.example');
+    expect((await accept(link)).status).toBe(200);
+    await approvedRole(id, 'admin');
+    const secondSelf = await harness.signIn('second-self@one-person.example', PASSWORD);
+    const inTesting = params({ environment: 'testing' });
+    const made = await getOrCreate(
+      send(secondSelf, '/api/x', { user_group_id: 'second-self-delete' }),
+      inTesting,
+    );
+    const { token } = ((await made.json()) as { user_group: { token: string } }).user_group;
+    const asked = await deleteRoute(
+      send(secondSelf, '/api/user-groups/testing/delete', {
+        user_group_id: 'second-self-delete',
+        current_token: token,
+        approvalReason: 'gone',
+      }),
+      inTesting,
+    );
+    expect(asked.status).toBe(202);
+    const { approval } = (await asked.json()) as Pending;
+    const at = `/api/user-groups/testing/delete?approval=${approval.id}`;
+    const byInviter = await deleteRoute(send(requester, at, { decision: 'approve' }), inTesting);
+    expect(byInviter.status).toBe(403);
+    expect(await messageOf(byInviter)).toContain('You invited second-self@one-person.example');
+    const stored = await db
+      .selectFrom('approval_request')
+      .select('state')
+      .where('id', '=', approval.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.state).toBe('pending');
+    const { events } = await listAuditEvents(server.database, { action: 'approval.approve' });
+    expect(
+      events.find(
+        (event) => event.detail?.includes(approval.id) && event.operator_email === harness.admin.email,
+      )?.outcome,
+    ).toBe('forbidden');
+    // A second person may.
+    expect((await deleteRoute(send(approver, at, { decision: 'approve' }), inTesting)).status).toBe(200);
+  });
+});
+
 describe('a policy one admin could get round is refused at start', () => {
   it.each(['delete:Customer', 'bulk-rotate:Customer', 'delete,bulk-rotate:Testing'])(
     '%s without grant-admin',
@@ -234,6 +279,66 @@ describe('a policy one admin could get round is refused at start', () => {
   it('holds with grant-admin, and grant-admin alone', () => {
     for (const policy of ['delete:Customer,grant-admin', 'grant-admin'])
       expect(parseConfig({ CONSOLE_REQUIRE_APPROVAL: policy }).approvals.rules.length).toBeGreaterThan(0);
+  });
+});
+
+describe('SSO and the directory make approvers without a second person', () => {
+  const sso = { OIDC_ISSUER: 'https://idp.one-person.example', OIDC_CLIENT_ID: 'console' };
+
+  it.each([
+    ['admin', 'delete:Customer,grant-admin'],
+    ['support', 'bulk-rotate:Customer,grant-admin'],
+    ['admin', 'grant-admin'],
+  ])('refuses OIDC_NEW_OPERATOR_ROLE=%s under %s at start', (role, policy) => {
+    expect(() =>
+      parseConfig({ ...sso, CONSOLE_REQUIRE_APPROVAL: policy, OIDC_NEW_OPERATOR_ROLE: role }),
+    ).toThrow(
+      /SSO newcomers would approve without a second person; set OIDC_NEW_OPERATOR_ROLE=viewer or none, then raise them through a grant/,
+    );
+  });
+
+  it('starts with a newcomer role that approves nothing the policy names, or without a policy or SSO', () => {
+    const starts = (env: Record<string, string>) => expect(() => parseConfig(env)).not.toThrow();
+    starts({
+      ...sso,
+      CONSOLE_REQUIRE_APPROVAL: 'delete:Customer,grant-admin',
+      OIDC_NEW_OPERATOR_ROLE: 'viewer',
+    });
+    starts({
+      ...sso,
+      CONSOLE_REQUIRE_APPROVAL: 'delete:Customer,grant-admin',
+      OIDC_NEW_OPERATOR_ROLE: 'support',
+    });
+    starts({ ...sso, OIDC_NEW_OPERATOR_ROLE: 'admin' });
+    starts({ CONSOLE_REQUIRE_APPROVAL: 'grant-admin', OIDC_NEW_OPERATOR_ROLE: 'admin' });
+  });
+
+  it('the start warning names every SCIM mapping to a role that can approve, SCIM_DEFAULT_ROLE too', async () => {
+    const { scimStartupWarnings } = await import('@/lib/config/scim');
+    const warnings = (env: Record<string, string>) => {
+      const config = parseConfig({ SCIM_TOKEN: 's'.repeat(32), ...env });
+      return scimStartupWarnings(config.scim, config.approvals.rules).filter((line) =>
+        line.startsWith('warning: CONSOLE_REQUIRE_APPROVAL'),
+      );
+    };
+    const policy = 'bulk-rotate:Customer,grant-admin';
+    const [support] = warnings({
+      CONSOLE_REQUIRE_APPROVAL: policy,
+      SCIM_GROUP_ROLES: 'Console Support=support',
+    });
+    expect(support).toContain('SCIM_GROUP_ROLES maps "console support" to support');
+    expect(support).toContain('the directory makes support people without a second person');
+    const [fallback] = warnings({ CONSOLE_REQUIRE_APPROVAL: policy, SCIM_DEFAULT_ROLE: 'support' });
+    expect(fallback).toContain('SCIM_DEFAULT_ROLE is support');
+    const [both] = warnings({
+      CONSOLE_REQUIRE_APPROVAL: policy,
+      SCIM_GROUP_ROLES: 'Admins=admin,Helpers=support',
+    });
+    expect(both).toContain('"admins" to admin, "helpers" to support');
+    // Support approves nothing a delete-only policy names: nothing to say.
+    expect(
+      warnings({ CONSOLE_REQUIRE_APPROVAL: 'delete:Customer,grant-admin', SCIM_DEFAULT_ROLE: 'support' }),
+    ).toEqual([]);
   });
 });
 
@@ -353,5 +458,57 @@ describe('a withdrawn request’s sealed token', () => {
       // Any long piece of it, too (a page may split a value only across overflow pages).
       expect(bytes.includes(Buffer.from(String(sealed).slice(0, 40)))).toBe(false);
     }
+  });
+});
+
+// Last in this file: it fills the sponsor table from the links and the log, the harness's approver's
+// too (whom the tests above cleared, as if someone else had brought them in).
+describe('an operator brought in before the sponsor table came', () => {
+  it('is found in the links and the audit log by the migration, and does not approve', async () => {
+    const { migrateApprovals } = await import('@/lib/approvals/schema');
+    // Before the upgrade: invited as viewer (link shown to the requester), accepted in another
+    // browser, made admin through an honest approver.
+    const { id, link } = await inviteViewer('before-upgrade@one-person.example');
+    expect((await accept(link)).status).toBe(200);
+    await approvedRole(id, 'admin');
+    // The console as it was: no sponsor table, its migrations not run.
+    await db.schema.dropTable('operator_sponsor').execute();
+    await sql`delete from approvals_migration where name like '2026-11-28-%'`.execute(db);
+    await migrateApprovals(server.database);
+
+    const rows = await sql<{ how: string; sponsor_id: string }>`
+      select how, sponsor_id from operator_sponsor where user_id = ${id}`.execute(db);
+    const { id: requesterId } = await db
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', harness.admin.email)
+      .executeTakeFirstOrThrow();
+    // The role is in the audit log only (the invitation table holds links, not roles).
+    expect(
+      rows.rows
+        .filter((row) => row.sponsor_id === requesterId)
+        .map((row) => row.how)
+        .sort(),
+    ).toEqual(['invited', 'role']);
+
+    const puppet = await harness.signIn('before-upgrade@one-person.example', PASSWORD);
+    const inTesting = params({ environment: 'testing' });
+    const made = await getOrCreate(send(requester, '/api/x', { user_group_id: 'before-upgrade' }), inTesting);
+    const { token } = ((await made.json()) as { user_group: { token: string } }).user_group;
+    const asked = await deleteRoute(
+      send(requester, '/api/user-groups/testing/delete', {
+        user_group_id: 'before-upgrade',
+        current_token: token,
+        approvalReason: 'gone',
+      }),
+      inTesting,
+    );
+    const { approval } = (await asked.json()) as Pending;
+    const byPuppet = await deleteRoute(
+      send(puppet, `/api/user-groups/testing/delete?approval=${approval.id}`, { decision: 'approve' }),
+      inTesting,
+    );
+    expect(byPuppet.status).toBe(403);
+    expect(await messageOf(byPuppet)).toContain('invited you');
   });
 });

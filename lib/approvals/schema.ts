@@ -4,6 +4,7 @@
  * time order on both dialects.
  */
 import type { Kysely, Migration } from 'kysely';
+import { backfillSponsors } from '@/lib/approvals/sponsors';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { migrateModule } from '@/lib/db/migrate';
 
@@ -65,6 +66,11 @@ const migrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('operator_sponsor').execute();
     },
+  },
+  // The operators already there: who brought them in, from their links and the audit log, so that
+  // one invited before the upgrade does not approve for whoever invited them (best effort).
+  '2026-11-28-002-operator-sponsor-backfill': {
+    up: backfillSponsors,
   },
 };
 

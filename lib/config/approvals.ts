@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { type ApprovalAction, type ApprovalRule, approvalActions } from '@/lib/approvals/contract';
-import { policyFlaw } from '@/lib/approvals/policy';
+import { approvingRoles, policyFlaw } from '@/lib/approvals/policy';
 import { environments } from '@/lib/environments';
-import { optional, type ParsedEnv, positiveInteger } from './env-values';
+import { ConfigError, optional, type ParsedEnv, positiveInteger } from './env-values';
+import type { ssoEnv } from './sso';
 
 export interface ApprovalsConfig {
   /** What needs a second person; empty: nothing does (the console as before). */
@@ -51,7 +52,19 @@ export const approvalsEnv = {
   CONSOLE_APPROVAL_MINUTES: positiveInteger('CONSOLE_APPROVAL_MINUTES', 'minutes', 60),
 };
 
-export const approvalsConfig = (settings: ParsedEnv<typeof approvalsEnv>): ApprovalsConfig => ({
-  rules: (settings.CONSOLE_REQUIRE_APPROVAL ?? []).flatMap((part) => parseRule(part) ?? []),
-  minutes: settings.CONSOLE_APPROVAL_MINUTES,
-});
+/** What the SSO section says of newcomers (lib/config/sso.ts): parseConfig hands the whole environment. */
+type SsoNewcomers = Partial<Pick<ParsedEnv<typeof ssoEnv>, 'OIDC_CLIENT_ID' | 'OIDC_NEW_OPERATOR_ROLE'>>;
+
+/**
+ * The policy, refused at start where SSO would give a newcomer a role that approves: a second IdP
+ * identity of one admin would sign in as an approver no one brought in, so no sponsor stops it.
+ */
+export function approvalsConfig(settings: ParsedEnv<typeof approvalsEnv> & SsoNewcomers): ApprovalsConfig {
+  const rules = (settings.CONSOLE_REQUIRE_APPROVAL ?? []).flatMap((part) => parseRule(part) ?? []);
+  const newcomer = settings.OIDC_NEW_OPERATOR_ROLE;
+  if (settings.OIDC_CLIENT_ID && newcomer && newcomer !== 'none' && approvingRoles(rules).includes(newcomer))
+    throw new ConfigError(
+      `CONSOLE_REQUIRE_APPROVAL lets ${newcomer} approve, and OIDC_NEW_OPERATOR_ROLE=${newcomer} gives it to anyone signing in through SSO for the first time: SSO newcomers would approve without a second person; set OIDC_NEW_OPERATOR_ROLE=viewer or none, then raise them through a grant.`,
+    );
+  return { rules, minutes: settings.CONSOLE_APPROVAL_MINUTES };
+}

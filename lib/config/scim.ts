@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ApprovalRule } from '@/lib/approvals/contract';
+import { approvingRoles } from '@/lib/approvals/policy';
 import { type Role, roles } from '@/lib/roles';
 import { ConfigError, optional, type ParsedEnv } from './env-values';
 
@@ -56,20 +58,39 @@ export const scimConfig = (settings: ParsedEnv<typeof scimEnv>): ScimConfig | nu
 /**
  * What the person starting the console is told about the mapping: a group mapped to admin makes
  * admins with no two-person approval in the console (the directory's own assignment is the only
- * control), and by its display name (a group renamed to it in the directory gives admin too).
+ * control), and by its display name (a group renamed to it in the directory gives admin too). Under
+ * a policy (`rules`, or `true` for grant-admin alone), every mapping to a role that can approve is
+ * named, SCIM_DEFAULT_ROLE too: the directory makes approvers without a second person.
  */
-export function scimStartupWarnings(scim: ScimConfig | null, grantAdminNeedsApproval = false): string[] {
-  const adminGroups = [...(scim?.groupRoles ?? [])]
-    .filter(([, role]) => role === 'admin')
-    .map(([name]) => name);
-  if (adminGroups.length === 0) return [];
-  const named = adminGroups.map((name) => `"${name}"`).join(', ');
+export function scimStartupWarnings(
+  scim: ScimConfig | null,
+  policy: readonly ApprovalRule[] | boolean = false,
+): string[] {
+  if (!scim) return [];
+  const rules: readonly ApprovalRule[] =
+    policy === true ? [{ action: 'grant-admin', environment: null }] : policy === false ? [] : policy;
+  const approving = rules.some((rule) => rule.action === 'grant-admin') ? approvingRoles(rules) : [];
+  const mapped = [...scim.groupRoles].filter(([, role]) => approving.includes(role));
+  const byDefault = approving.includes(scim.defaultRole) ? scim.defaultRole : null;
+  const made = [...new Set([...mapped.map(([, role]) => role), ...(byDefault ? [byDefault] : [])])];
+  const who = made.map((role) => (role === 'admin' ? 'admins' : `${role} people`)).join(' and ');
+  const named = [
+    ...(mapped.length > 0
+      ? [`SCIM_GROUP_ROLES maps ${mapped.map(([name, role]) => `"${name}" to ${role}`).join(', ')}`]
+      : []),
+    ...(byDefault ? [`SCIM_DEFAULT_ROLE is ${byDefault} (everyone provisioned in no mapped group)`] : []),
+  ].join(' and ');
+  const adminGroups = [...scim.groupRoles].filter(([, role]) => role === 'admin').map(([name]) => name);
   return [
-    ...(grantAdminNeedsApproval
+    ...(made.length > 0
       ? [
-          `warning: CONSOLE_REQUIRE_APPROVAL names grant-admin, but SCIM_GROUP_ROLES maps ${named} to admin: the directory makes admins without a second person; the policy holds only for admins made in the console.`,
+          `warning: CONSOLE_REQUIRE_APPROVAL names grant-admin, but ${named}: the directory makes ${who} without a second person, and they can approve; the policy holds only for roles given in the console.`,
         ]
       : []),
-    `warning: SCIM_GROUP_ROLES maps ${adminGroups.map((name) => `"${name}"`).join(', ')} to admin: the identity provider makes admins without the console's two-person approval (who may join that group in the directory is the control), and by display name: a group renamed to it in the directory gives its members admin.`,
+    ...(adminGroups.length > 0
+      ? [
+          `warning: SCIM_GROUP_ROLES maps ${adminGroups.map((name) => `"${name}"`).join(', ')} to admin: the identity provider makes admins without the console's two-person approval (who may join that group in the directory is the control), and by display name: a group renamed to it in the directory gives its members admin.`,
+        ]
+      : []),
   ];
 }

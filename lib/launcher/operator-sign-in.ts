@@ -48,8 +48,7 @@ export async function prepareOperatorSignIn(
           ? [`First admin: ${firstAdmin.email} (password from CONSOLE_ADMIN_PASSWORD).`]
           : [];
     if (config.oidc) log(`single sign-on through ${config.oidc.displayName} is on`);
-    const grantAdminNeedsApproval = config.approvals.rules.some((rule) => rule.action === 'grant-admin');
-    for (const warning of scimStartupWarnings(config.scim, grantAdminNeedsApproval)) log(warning);
+    for (const warning of scimStartupWarnings(config.scim, config.approvals.rules)) log(warning);
     if (!config.secureCookies && !isLoopback(config.hostname)) {
       log(
         `warning: listening on ${config.hostname} over plain http: set CONSOLE_URL to the https address people use (behind a TLS proxy) so session cookies are Secure.`,
