@@ -41,7 +41,6 @@ const notYetHandedTheClock = new Set([
   'lib/server/approval-frame.ts',
   'lib/server/compose.ts',
   'lib/server/request-context.ts',
-  'lib/server/request-frame.ts',
   'lib/two-factor/step-up.ts',
 ]);
 

@@ -222,8 +222,6 @@ describe("lib/'s import graph", () => {
     // Writers left from before the one frame, each in a folder another change owns; each moves its
     // writes behind the frame (a declared audit, OnRecord) or lib/audit when its folder is next changed:
     const remaining = [
-      // Invitations: the public accept route and the invite's own entry.
-      'lib/invitations/server.ts',
       // Jobs: the runner's raw writes, steering's cancel and the token look-ups; one runner function.
       'lib/jobs/job-end.ts',
       'lib/jobs/server.ts',
