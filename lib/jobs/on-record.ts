@@ -17,7 +17,7 @@ import type { ConsoleDb } from '@/lib/db/console-database';
 
 type Log = (level: 'error', fields: Record<string, unknown>, message: string) => void;
 
-export interface JobRecord {
+interface JobRecord {
   /** A batch's entries, one per row, in `db` (the batch's transaction); throws when they cannot be written. */
   rows(entries: AuditEntry[]): Promise<void>;
   /** The job's own entry (written `started` when a person started it) completed as the job ends. */
