@@ -28,6 +28,7 @@ import type { Environment } from '@/lib/environments';
 import { can, type Permission, parseRole, type Role } from '@/lib/roles';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { invalidRequest } from '@/lib/server/errors';
+import { writeAudited, writeRefusal } from '@/lib/server/frame/writer';
 import { readJson } from '@/lib/server/request-body';
 import { requireRecentAuthentication } from '@/lib/two-factor/step-up';
 import { fieldErrors } from '@/lib/validation/field-errors';
@@ -132,7 +133,8 @@ export async function requestApproval<Body, Subject>(
       `The same request is already waiting for approval (asked by ${waiting.requested_by_email}): approve, reject or withdraw that one.`,
     );
   const what = approval.subject(body, subject);
-  const id = await server.auditLog.audited(
+  const id = await writeAudited(
+    server.auditLog,
     {
       ...context.facts,
       action: 'approval.request',
@@ -161,6 +163,7 @@ export async function requestApproval<Body, Subject>(
         },
         now,
       ),
+    {},
   );
   const row = await findApprovalRequest(server.database.db, id);
   if (!row) throw new Error('an approval request vanished as it was recorded');
@@ -212,16 +215,14 @@ export async function decideApproval(
   // on record with its code, so that attempts show as well as decisions.
   const refused = async (error: unknown): Promise<never> => {
     if (error instanceof ConsoleError)
-      await server.auditLog
-        .record({
-          action,
-          environment: row.environment as Environment | null,
-          operator: { id: operator.id, email: operator.email },
-          outcome: error.code,
-          requestId: context.requestId,
-          detail: `${asked}; approval ${row.id}`,
-        })
-        .catch(() => undefined);
+      await writeRefusal(server.auditLog, {
+        action,
+        environment: row.environment as Environment | null,
+        operator: { id: operator.id, email: operator.email },
+        outcome: error.code,
+        requestId: context.requestId,
+        detail: `${asked}; approval ${row.id}`,
+      });
     throw error;
   };
   try {
@@ -232,7 +233,8 @@ export async function decideApproval(
   }
   const now = nowOf(server);
   const reason = kind === 'reject' ? decision.data.reason : null;
-  await server.auditLog.audited(
+  await writeAudited(
+    server.auditLog,
     {
       action,
       environment: row.environment as Environment | null,
@@ -250,6 +252,7 @@ export async function decideApproval(
             : 'This request has just been decided by someone else, or has expired.',
         );
     },
+    {},
   );
   return { answer: await decidedAnswer(server, id, operator) };
 }

@@ -1,8 +1,9 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { invalidRequest } from '@/lib/server/errors';
 import { auditEventsToCsv } from './csv';
-import { parseAuditFilters } from './filters';
+import { type AuditFilters, parseAuditFilters } from './filters';
 import { exportAuditRows, listAuditEvents } from './store';
 
 /** What the frame hands a read of the log (lib/server/route.ts's RouteContext, the fields used). */
@@ -11,6 +12,25 @@ interface AuditRequest {
   operator: Operator;
   requestId: string;
   server: ConsoleServer;
+}
+
+/**
+ * A page's read of the log on record (the audit page, a group's history): the one read a page makes,
+ * so that no page writes an entry itself. Throws audit_unavailable when it cannot be written.
+ */
+export function recordAuditRead(
+  server: Pick<ConsoleServer, 'auditLog'>,
+  operator: Pick<Operator, 'id' | 'email'>,
+  read: { filters: AuditFilters; rows: number; fromAnotherSite?: boolean },
+): Promise<void> {
+  return server.auditLog.read(
+    'audit.read',
+    operator,
+    randomUUID(),
+    read.filters,
+    read.rows,
+    read.fromAnotherSite,
+  );
 }
 
 /** One page of the audit log, filtered as the audit page's query string; the read itself on record. */

@@ -22,9 +22,10 @@ import type { InvitationLink, InvitationMail, OperatorSummary } from '@/lib/oper
 import { findOperator, setFirstPassword } from '@/lib/operators/store';
 import { type ConsoleServer, operatorFromHeaders } from '@/lib/server';
 import { accessErrors } from '@/lib/server/errors';
+import { type Guard, requestFrame } from '@/lib/server/frame/frame';
+import { type OnRecord, onRecord, writeAudited } from '@/lib/server/frame/writer';
 import { parseJson } from '@/lib/server/request-body';
 import { withRequestId } from '@/lib/server/request-context';
-import { handleRequest } from '@/lib/server/request-frame';
 
 /**
  * Invitations, the console's side: an admin's new link (on record first), and the two public
@@ -59,7 +60,8 @@ export async function inviteOperator(
 ): Promise<InvitationLink> {
   const mailer = server.invitationMailer;
   const detail = `${target.email}: ${why}`;
-  return server.auditLog.audited(
+  return writeAudited(
+    server.auditLog,
     {
       action: 'invitation.create',
       operator: { id: admin.id, email: admin.email },
@@ -114,11 +116,10 @@ function refused(state: keyof typeof refusals): ConsoleError {
 }
 
 /** POST /api/invitation: whom a working link lets in. A read: nothing is written but the limiter's count. */
-export const invitationLookupRoute =
-  (consoleServer: () => Promise<ConsoleServer>) =>
-  (request: Request): Promise<Response> =>
-    handleRequest(consoleRoutes.lookupInvitation.name, async () => {
-      const server = await publicRequest(await consoleServer(), request);
+export const invitationLookupRoute = (consoleServer: () => Promise<ConsoleServer>) =>
+  requestFrame<unknown, null>(
+    { name: consoleRoutes.lookupInvitation.name, guard: publicRequest, server: consoleServer },
+    async ({ request, server }) => {
       const { secret } = await parseJson(request, invitationLookupSchema);
       const { invitation, operator } = await openInvitation(server, secret);
       const details: InvitationDetails = {
@@ -127,79 +128,97 @@ export const invitationLookupRoute =
         expiresAt: invitation.expiresAt,
       };
       return Response.json(details);
-    });
+    },
+  );
 
 /**
  * POST /api/invitation/accept: the invited operator's password is set and they are signed in (the
  * session's cookie set on this answer); the link is used up. On record before it happens.
  */
-export const invitationAcceptRoute =
-  (consoleServer: () => Promise<ConsoleServer>) =>
-  (request: Request): Promise<Response> =>
-    handleRequest(consoleRoutes.acceptInvitation.name, async ({ requestId }) => {
-      const server = await publicRequest(await consoleServer(), request);
+export const invitationAcceptRoute = (consoleServer: () => Promise<ConsoleServer>) =>
+  requestFrame<unknown, null>(
+    { name: consoleRoutes.acceptInvitation.name, guard: publicRequest, server: consoleServer },
+    async ({ request, server, scope: { requestId } }) => {
       const { secret, password } = await parseJson(request, acceptInvitationSchema);
       if (await operatorFromHeaders(server, request.headers))
         throw new ConsoleError(
           'conflict',
           'You are signed in already: sign out first, then open the link again.',
         );
+      const record = onRecord(server, requestId);
       let opened: Awaited<ReturnType<typeof openInvitation>>;
       try {
         opened = await openInvitation(server, secret);
       } catch (error) {
-        await recordRefusal(server, request, requestId, error);
+        await recordRefusal(server, request, record, requestId, error);
         throw error;
       }
       const { invitation, operator } = opened;
-      const entry = await server.auditLog.record({
-        action: 'invitation.use',
-        operator: { id: operator.id, email: operator.email },
-        outcome: 'started',
-        requestId,
-        detail: operator.email,
-      });
-      try {
-        if (!(await claimInvitation(server.database.db, invitation.id, new Date(server.clock.now())))) {
-          // Another request used it a moment ago, or it was voided or expired meanwhile.
-          const state =
-            (await findInvitation(server.database.db, secret, new Date(server.clock.now())))?.state ??
-            'voided';
-          throw refused(state === 'open' ? 'used' : state);
-        }
-        try {
-          await setFirstPassword(server, operator.id, password);
-        } catch (error) {
-          await unclaimInvitation(server.database.db, invitation.id);
-          throw error;
-        }
-      } catch (error) {
-        await server.auditLog.settle(
-          entry,
-          { outcome: error instanceof ConsoleError ? error.code : 'internal' },
+      // The use on record before it happens, settled with the refusal's code when it does not.
+      const failure = await record.change(
+        {
+          action: 'invitation.use',
+          operator: { id: operator.id, email: operator.email },
           requestId,
-        );
-        throw error;
-      }
-      await server.auditLog.settle(entry, { outcome: 'success' }, requestId);
+          detail: operator.email,
+        },
+        () =>
+          useInvitation(server, invitation, operator, secret, password).then(
+            () => null,
+            (error: unknown) => ({ error }),
+          ),
+        (failed) =>
+          failed === null ? 'success' : failed.error instanceof ConsoleError ? failed.error.code : 'internal',
+      );
+      if (failure) throw failure.error;
       return signIn(server, request, requestId, operator.email, password);
-    });
+    },
+  );
 
-/** Same origin only, and within the sign-in limit (per client, a bucket of its own). */
-async function publicRequest(server: ConsoleServer, request: Request): Promise<ConsoleServer> {
+/** The link used up and the operator's first password set; the link open again when that fails. */
+async function useInvitation(
+  server: ConsoleServer,
+  invitation: FoundInvitation,
+  operator: OperatorSummary,
+  secret: string,
+  password: string,
+): Promise<void> {
+  if (!(await claimInvitation(server.database.db, invitation.id, new Date(server.clock.now())))) {
+    // Another request used it a moment ago, or it was voided or expired meanwhile.
+    const state =
+      (await findInvitation(server.database.db, secret, new Date(server.clock.now())))?.state ?? 'voided';
+    throw refused(state === 'open' ? 'used' : state);
+  }
+  try {
+    await setFirstPassword(server, operator.id, password);
+  } catch (error) {
+    await unclaimInvitation(server.database.db, invitation.id);
+    throw error;
+  }
+}
+
+/** The public routes' guard: same origin only, and within the sign-in limit (per client, a bucket of its own). */
+const publicRequest: Guard<null> = async (server, request) => {
   if (checkRequestOrigin(request, server.config.trustedOrigins) === 'cross-site')
-    throw accessErrors.crossSite();
+    return { refused: accessErrors.crossSite(), actor: null };
   const client = clientAddress(request.headers, server.config.trustedProxies);
   const keys = signInKeys(null, client ?? 'unknown').map((key) => `invitation:${key}`);
   const verdict = (await server.signInLimiter?.attempt(keys)) ?? { allowed: true };
   if (!verdict.allowed) {
     server.metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
-    throw new ConsoleError('rate_limited', `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`, {
-      retryAfterSeconds: verdict.retryAfterSeconds,
-    });
+    return {
+      refused: new ConsoleError(
+        'rate_limited',
+        `Too many attempts: retry in ${verdict.retryAfterSeconds} s.`,
+        {
+          retryAfterSeconds: verdict.retryAfterSeconds,
+        },
+      ),
+      actor: null,
+    };
   }
-  return server;
-}
+  return { actor: null };
+};
 
 /** The invitation the secret opens and its operator, or the refusal in the console's words. */
 async function openInvitation(
@@ -220,13 +239,14 @@ async function openInvitation(
 async function recordRefusal(
   server: ConsoleServer,
   request: Request,
+  record: OnRecord,
   requestId: string,
   error: unknown,
 ): Promise<void> {
   if (!(error instanceof ConsoleError)) return;
   const client = clientAddress(request.headers, server.config.trustedProxies) ?? 'unknown';
   if (!(await failureGateOf(server.signInLimiter).first(`invitation:${client}`))) return;
-  await server.auditLog.record({
+  await record.outcome({
     action: 'invitation.use',
     operator: null,
     outcome: error.code,

@@ -3,14 +3,14 @@
  * no row is left to send. Both change only a job still running: a person's pause or cancel, made
  * meanwhile, stands.
  */
-import { settleAuditEvent } from '@/lib/audit/store';
 import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { eraseInputTokens } from './job-transitions';
+import { jobRecord } from './on-record';
 import type { PauseReason } from './pause-reasons';
 import { type BulkJobTable, jobsDb } from './schema';
 
-type Log = (level: 'info' | 'warn', fields: Record<string, unknown>, message: string) => void;
+type Log = (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
 
 export async function pauseJob(
   db: ConsoleDb,
@@ -58,6 +58,8 @@ export async function finishJobIfDone(
   const failed = await count(['failed']);
   // Jobs started outside a route (the bench, tests) have no entry of their own.
   if (job.audit_event_id !== null)
-    await settleAuditEvent(db, job.audit_event_id, { outcome: failed === 0 ? 'success' : 'failed_rows' });
+    await jobRecord(db, job.id, log).ended(job.audit_event_id, {
+      outcome: failed === 0 ? 'success' : 'failed_rows',
+    });
   log('info', { jobId: job.id, failed }, 'bulk job finished');
 }

@@ -14,6 +14,7 @@ import { MAX_ROTATIONS, readTokenList, readUserGroupIds } from '@/lib/jobs/token
 import { can, hasRole, type Permission, permissionWords, type Role } from '@/lib/roles';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { accessErrors } from '@/lib/server/errors';
+import { writeMany } from '@/lib/server/frame/writer';
 import type { AuditFacts } from '@/lib/server/route';
 import { spendLookUps } from '@/lib/tokens/look-up-limits';
 
@@ -219,7 +220,8 @@ export async function draftRotateJob(
       sendUnknown: 'tokens' in body && body.sendUnknown === true,
     },
     (jobId, lookUps) =>
-      server.auditLog.recordMany(
+      writeMany(
+        server.auditLog,
         lookUps.map(({ token, userGroupId, standing }) => ({
           action: 'token.identify',
           operator: owner,

@@ -5,6 +5,7 @@ import { steerJob } from '@/lib/jobs/job-transitions';
 import type { JobProgress } from '@/lib/jobs/store';
 import { plural } from '@/lib/plural';
 import type { ConsoleServer } from '@/lib/server';
+import { settleEarlier } from '@/lib/server/frame/writer';
 import type { ActionAudit, RouteSpec } from '@/lib/server/route';
 import { fixAdvice } from './contract';
 import {
@@ -105,7 +106,7 @@ export async function steer(
   );
   if (!after) throw new ConsoleError('conflict', refusals[body.action]);
   if (body.action === 'cancel' && after.audit_event_id !== null)
-    await server.auditLog.settle(after.audit_event_id, { outcome: 'cancelled' }, requestId);
+    await settleEarlier(server.auditLog, after.audit_event_id, { outcome: 'cancelled' }, requestId);
   if (body.action === 'start' || body.action === 'resume') server.jobs.runner.wake();
   return toJobView(await loadJob(server, job.id));
 }

@@ -6,9 +6,10 @@
  */
 import { type Insertable, sql, type Transaction } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { type AuditEntry, recordAuditEvents } from '@/lib/audit/store';
+import type { AuditEntry } from '@/lib/audit/store';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { recordGroupsSeen } from '@/lib/directory/store';
+import { jobRecord } from './on-record';
 import type { BulkJobRowTable, BulkJobTable, JobTables } from './schema';
 import type { Outcome, Row } from './send-row';
 import { tokenPlace } from './token-place';
@@ -107,7 +108,7 @@ export async function writeOutcomes(
   }
   await updateRows(trx, done, DONE_COLUMNS);
   await updateRows(trx, failed, ['status', 'error', 'finished_at']);
-  await recordAuditEvents(trx as unknown as ConsoleDb, audit);
+  await jobRecord(trx as unknown as ConsoleDb, job.id, log).rows(audit);
   // The directory is a record of what happened, not where a token is kept: when it cannot be
   // written, the rows (a rotation's new token) still are, marked for the catch-up to retry.
   await sql`savepoint directory`.execute(trx);

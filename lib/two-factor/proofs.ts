@@ -2,6 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
 import { WRONG_PROOF_LIMIT } from '@/lib/limits';
 import type { ConsoleServer, Operator } from '@/lib/server';
+import { writeAudited } from '@/lib/server/frame/writer';
 import { endSessions } from '@/lib/sessions/store';
 import { countWrongProof } from './step-up';
 
@@ -50,7 +51,8 @@ export async function strike(
   const { db } = server.database;
   const wrong = await countWrongProof(db, operator.session.id);
   if (wrong < WRONG_PROOF_LIMIT) return WRONG_PROOF_LIMIT - wrong;
-  await server.auditLog.audited(
+  await writeAudited(
+    server.auditLog,
     {
       action: 'session.end',
       operator,
@@ -58,6 +60,7 @@ export async function strike(
       detail: `this session, after ${WRONG_PROOF_LIMIT} wrong passwords, codes or passkeys`,
     },
     () => endSessions(db, operator.id, { sessionId: operator.session.id }),
+    {},
   );
   throw new ConsoleError(
     'unauthenticated',

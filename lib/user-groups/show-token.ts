@@ -4,6 +4,7 @@ import { findDirectoryEntry, recordDeletion, recordGetOrCreate } from '@/lib/dir
 import { type Environment, environmentLooks } from '@/lib/environments';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { fromUpstreamError } from '@/lib/server/errors';
+import { writeAudited } from '@/lib/server/frame/writer';
 import type { ActionAudit } from '@/lib/server/route';
 import type { GetOrCreateResponse } from '@/lib/user-group-api/contract';
 import type { ShowTokenRequest, ShowTokenResult } from '@/lib/user-groups/contract';
@@ -71,7 +72,8 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
 
   const believedLive = known !== null && known.deletedAt === null;
   try {
-    await server.auditLog.audited(
+    await writeAudited(
+      server.auditLog,
       {
         action: 'delete',
         environment,
@@ -93,6 +95,7 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
           throw fromUpstreamError(error, 'delete', environment, requestId);
         }
       },
+      {},
     );
   } catch (error) {
     // The group the look created is still there: the directory says so, and so does the answer.

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
@@ -9,6 +8,7 @@ import {
   parseAuditFilters,
 } from '@/lib/audit/filters';
 import { listAuditItems } from '@/lib/audit/listing';
+import { recordAuditRead } from '@/lib/audit/server';
 import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
@@ -75,7 +75,7 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
   const { database } = server;
   const page = await listAuditItems(database, filters);
   const shown = page.items.reduce((rows, item) => rows + (item.kind === 'entry' ? 1 : item.events.length), 0);
-  await server.auditLog.read('audit.read', operator, randomUUID(), filters, shown, context.fromAnotherSite);
+  await recordAuditRead(server, operator, { filters, rows: shown, fromAnotherSite: context.fromAnotherSite });
   const exportQuery = auditFiltersQuery(filters);
   const pageLink = (cursor: AuditCursor) => {
     const pageQuery = auditFiltersQuery(filters, cursor);

@@ -69,3 +69,21 @@ export const signInEntries = (auditLog: Pick<AuditLog, 'record' | 'settle'>) => 
   started: (entry: Omit<AuditEntry, 'outcome'>) => auditLog.record({ ...entry, outcome: 'started' }),
   settled: (id: number, outcome: string, requestId: string) => auditLog.settle(id, { outcome }, requestId),
 });
+
+/**
+ * An entry written `started` by an earlier request, settled by this one (a job's start entry, by
+ * its cancel): logged, not thrown, when it cannot be, as the action has happened by then.
+ */
+export function settleEarlier(
+  auditLog: Pick<AuditLog, 'settle'>,
+  entryId: number,
+  settlement: AuditSettlement,
+  requestId: string,
+): Promise<void> {
+  return auditLog.settle(entryId, settlement, requestId);
+}
+
+/** Many outcomes on record at once, all or none (a draft's token look-ups); throws audit_unavailable. */
+export function writeMany(auditLog: Pick<AuditLog, 'recordMany'>, entries: AuditEntry[]): Promise<void> {
+  return auditLog.recordMany(entries);
+}

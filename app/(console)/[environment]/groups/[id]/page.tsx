@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -8,6 +7,7 @@ import { CopyableId } from '@/components/copyable-id';
 import { cn } from '@/components/ui/cn';
 import { readableId } from '@/components/ui/identifier';
 import { policyCovers } from '@/lib/approvals/contract';
+import { recordAuditRead } from '@/lib/audit/server';
 import { listAuditEvents } from '@/lib/audit/store';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
@@ -58,14 +58,11 @@ export default async function GroupPage({ params }: GroupPageProps) {
     mayDelete ? [] : activeAdminEmails(database.db),
   ]);
   // Reading a group's history is reading the audit log: on record like any other read.
-  await server.auditLog.read(
-    'audit.read',
-    operator,
-    randomUUID(),
-    historyFilters,
-    history.events.length,
+  await recordAuditRead(server, operator, {
+    filters: historyFilters,
+    rows: history.events.length,
     fromAnotherSite,
-  );
+  });
 
   return (
     <div className="flex flex-col gap-8">
