@@ -8,6 +8,7 @@ import {
   policyCovers,
 } from '@/lib/approvals/contract';
 import { grantCovered } from '@/lib/approvals/policy';
+import { requesterOf } from '@/lib/approvals/requester';
 import { broughtInBy } from '@/lib/approvals/sponsors';
 import {
   type ApprovalRow,
@@ -25,7 +26,7 @@ import type { AuditAction } from '@/lib/audit/actions';
 import type { AuditEntry } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/console-error';
 import type { Environment } from '@/lib/environments';
-import { can, type Permission, parseRole, type Role } from '@/lib/roles';
+import type { Permission, Role } from '@/lib/roles';
 import type { ConsoleServer, Operator } from '@/lib/server';
 import { invalidRequest } from '@/lib/server/errors';
 import { writeAudited, writeRefusal } from '@/lib/server/frame/writer';
@@ -309,31 +310,6 @@ const sponsorWords = {
   role: 'gave you your role',
   enabled: 'enabled your account',
 } as const;
-
-/** The requester, still allowed to do the action (not disabled, role not lowered meanwhile). */
-async function requesterOf(server: ConsoleServer, row: ApprovalRow): Promise<Operator> {
-  const user = await server.database.db
-    .selectFrom('user')
-    .select(['id', 'email', 'name', 'role', 'banned', 'twoFactorEnabled'])
-    .where('id', '=', row.requested_by)
-    .executeTakeFirst();
-  const role = parseRole(user?.role);
-  if (!user || user.banned === true || user.banned === 1 || !can(role, row.permission as Permission))
-    throw new ConsoleError(
-      'conflict',
-      `${row.requested_by_email} may no longer do this: reject the request.`,
-    );
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    role,
-    twoFactorEnabled: user.twoFactorEnabled === true || user.twoFactorEnabled === 1,
-    passkeys: 0,
-    // Not a session of theirs: the action runs on their behalf, no step-up or session of theirs used.
-    session: { id: '', signInMethod: 'password', authenticatedAt: 0, secondFactorProved: false },
-  };
-}
 
 /** The entry of an approved action names who approved it, beside its requester as the operator. */
 export function approvalNote(approved: Approved, detail: string | null | undefined): string {
