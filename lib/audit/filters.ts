@@ -21,13 +21,20 @@ const blankToUndefined = (value: unknown) =>
       ? value.trim()
       : value;
 
+/** Whether a From/To value is written as the filters take times (a date, or a UTC time). */
+export const isAuditTime = (value: string): boolean =>
+  DATE.test(value) || MINUTE.test(value) || SECOND.test(value);
+
+/** The HTML pattern of the same, for a form sent without JavaScript: nothing else reaches its URL. */
+export const AUDIT_TIME_PATTERN = String.raw`\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?Z?)?)?`;
+
+export const AUDIT_TIME_ERROR = 'must be a date (2026-11-21) or a UTC time (2026-11-21T14:30)';
+
 const timeBound = z.preprocess(
   blankToUndefined,
   z
     .string()
-    .refine((value) => DATE.test(value) || MINUTE.test(value) || SECOND.test(value), {
-      error: 'must be a date (2026-11-21) or a UTC time (2026-11-21T14:30)',
-    })
+    .refine(isAuditTime, { error: AUDIT_TIME_ERROR })
     .refine((value) => isRealDate(value), { error: 'is not a real date' })
     .optional(),
 );
