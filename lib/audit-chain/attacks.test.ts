@@ -9,6 +9,7 @@ import { testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { memoryCheckpoint } from './anchor';
 import { describeChainReport } from './contract';
+import { contentHash, legacyFixedHash } from './links';
 import { migrateAuditChain } from './schema';
 import { SealRefused, sealAll } from './sealer';
 import { auditSigningKey } from './signing-key';
@@ -167,6 +168,71 @@ describe('an attacker who writes the database but holds no key', () => {
     expect(await seal()).toBe(1);
     expect(tampered).toEqual([]);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
+  });
+});
+
+/** The seal that holds entry `id`, and its manifest as stored. */
+async function sealHolding(db: Awaited<ReturnType<typeof consoleLog>>['db'], id: number) {
+  const seal = await db
+    .selectFrom('audit_seal')
+    .selectAll()
+    .where('after_id', '<', id)
+    .where('through_id', '>=', id)
+    .executeTakeFirstOrThrow();
+  return { seal, manifest: JSON.parse(seal.manifest) as { entries: unknown[][]; settlements: unknown[][] } };
+}
+
+// The security review of 2026-11-28 (/tmp/review): forgeries the console re-signed or let pass.
+describe('a writer of the database forges what the console would sign', () => {
+  it.each([{ reopen: true }, { reopen: false }])(
+    "turns a sealed entry's link into a legacy started link and rewrites the entry (reopened: $reopen): never re-signed, verify names it",
+    async ({ reopen }) => {
+      const { db, seal, verify, tampered } = await consoleLog(3);
+      expect(await seal()).toBe(1);
+      const row = await db
+        .selectFrom('audit_event')
+        .selectAll()
+        .where('id', '=', 2)
+        .executeTakeFirstOrThrow();
+      const { seal: holding, manifest } = await sealHolding(db, 2);
+      const index = manifest.entries.findIndex((link) => link[0] === 2);
+      manifest.entries[index] = [2, manifest.entries[index]?.[1], contentHash(row), legacyFixedHash(row)];
+      await sql`update audit_seal set manifest = ${JSON.stringify(manifest)} where id = ${holding.id}`.execute(
+        db,
+      );
+      await sql`update audit_event set outcome = 'failure', detail = 'forged', user_group_id = 'grpB' where id = 2`.execute(
+        db,
+      );
+      if (reopen)
+        await sql`insert into audit_chain_open (event_id, content_hash) values (2, ${contentHash(row)})`.execute(
+          db,
+        );
+
+      expect(await seal()).toBe(0);
+      if (reopen) expect(tampered).toEqual([expect.stringContaining('entry 2 was not sealed while started')]);
+      const report = await verify();
+      expect(report).toMatchObject({ ok: false, pendingSettlements: 0 });
+      expect(report.firstProblem).toMatchObject({ kind: 'changed', entryId: 2 });
+    },
+  );
+
+  it('reopens an entry whose settlement is sealed and rewrites it: no second settlement, verify names it', async () => {
+    const { db, seal, verify, tampered } = await consoleLog(2);
+    const job = await recordAuditEvent(db, entry(3, 'started', null));
+    expect(await seal()).toBe(1);
+    await settleAuditEvent(db, job, { outcome: 'success', userGroupId: 'grpA', detail: '1 row' });
+    expect(await seal()).toBe(1);
+    expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
+
+    await sql`insert into audit_chain_open (event_id, content_hash) values (${job}, 'x')`.execute(db);
+    await sql`update audit_event set outcome = 'failure', detail = 'forged', user_group_id = 'grpB' where id = ${job}`.execute(
+      db,
+    );
+    expect(await seal()).toBe(0);
+    expect(tampered).toEqual([expect.stringContaining(`entry ${job} was settled in seal 2 already`)]);
+    const report = await verify();
+    expect(report).toMatchObject({ ok: false, pendingSettlements: 0 });
+    expect(report.firstProblem).toMatchObject({ kind: 'changed', entryId: job });
   });
 });
 

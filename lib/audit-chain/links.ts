@@ -77,6 +77,9 @@ export function fixedHash(event: AuditEvent, groupGiven: boolean): string {
   );
 }
 
+/** What a v2 seal's signature covers of its manifest: the stored text, byte for byte. */
+export const manifestHash = (text: string): string => sha256(`audit seal manifest\n${text}`);
+
 export type LinkKind = 'entry' | 'started' | 'settlement';
 
 /** What a `started` link chains: its content, its fixed hash and whether the group was given. */
@@ -102,6 +105,36 @@ export interface Manifest {
 }
 
 export const isStartedLink = (link: EntryLink): link is StartedLink => link.length === 5;
+
+/**
+ * Whether each link has a form the sealer writes: in a v2 seal only `[id, chain]` and `started`
+ * links (the 4-element `entry` link is v1's alone), and settlements of four; ids integers, hashes
+ * strings. A seal whose manifest fails this is not one the console made.
+ */
+export function wellFormed(manifest: Manifest, version: 'v1' | 'v2'): boolean {
+  const hash = (value: unknown) => typeof value === 'string';
+  const id = (value: unknown) => Number.isSafeInteger(value);
+  const entryOk = (link: unknown[]) =>
+    id(link[0]) &&
+    hash(link[1]) &&
+    (link.length === 2 ||
+      (link.length === 5 && hash(link[2]) && hash(link[3]) && (link[4] === 0 || link[4] === 1)) ||
+      (version === 'v1' && link.length === 4 && hash(link[2]) && hash(link[3])));
+  return (
+    Array.isArray(manifest.entries) &&
+    Array.isArray(manifest.settlements) &&
+    manifest.entries.every((link) => Array.isArray(link) && entryOk(link)) &&
+    manifest.settlements.every(
+      (link) =>
+        Array.isArray(link) &&
+        link.length === 4 &&
+        id(link[0]) &&
+        hash(link[1]) &&
+        hash(link[2]) &&
+        typeof link[3] === 'boolean',
+    )
+  );
+}
 
 /**
  * Whether the manifest's own links lead to the seal's head: each `started` link and settlement

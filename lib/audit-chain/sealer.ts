@@ -24,7 +24,14 @@
 import type { AuditEvent } from '@/lib/audit/store';
 import type { Clock } from '@/lib/clock';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
-import { anchorOf, type Checkpoint, chainFromAnchor, memoryCheckpoint, signedBy } from './anchor';
+import {
+  anchorOf,
+  type Checkpoint,
+  chainFromAnchor,
+  memoryCheckpoint,
+  signedBy,
+  signedVersion,
+} from './anchor';
 import {
   chainHash,
   contentHash,
@@ -33,9 +40,11 @@ import {
   isStartedLink,
   legacyFixedHash,
   type Manifest,
+  manifestHash,
   manifestLeadsTo,
   parseManifest,
   startedValue,
+  wellFormed,
   yieldToOthers,
 } from './links';
 import type { SealSigner } from './signing-key';
@@ -46,6 +55,7 @@ const BATCH = 1_000;
 const EVERY_MS = 10_000;
 /** A statement's `in (…)` list stays well under either database's limit on parameters. */
 const IDS_PER_STATEMENT = 500;
+const SEALS_PER_READ = 20;
 
 export interface Sealer {
   db: ConsoleDb;
@@ -118,12 +128,19 @@ async function sealToContinue({
   return last;
 }
 
-/** What a settlement of entry `id` must keep: from the signed seal that sealed it while `started`. */
-async function fixedOf(
+/**
+ * Whether entry `id` may be sealed as settled, from the signed seals alone (never from
+ * audit_chain_open, which whoever writes the database writes): the signed seal that sealed it holds
+ * it as `started` (a v1 seal's `entry` link with content only where that seal is signed as v1), its
+ * fixed fields are as that link has them, and no signed seal since holds its final settlement: an
+ * entry is settled once. Answers why not, or null.
+ */
+async function refusedSettlement(
   db: ConsoleDb,
   signer: SealSigner,
-  id: number,
-): Promise<((event: AuditEvent) => boolean) | null> {
+  event: AuditEvent,
+): Promise<string | null> {
+  const id = Number(event.id);
   const seal = await db
     .selectFrom('audit_seal')
     .selectAll()
@@ -132,14 +149,47 @@ async function fixedOf(
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
-  if (!seal) return null;
+  const changed = `entry ${id}, sealed while started, was changed where a settlement never changes it: not sealed`;
+  if (!seal) return changed;
+  const trusted = trustedManifest(signer, seal);
+  const link = trusted?.manifest.entries.find((item) => item[0] === id);
+  if (!trusted || !link || link.length === 2)
+    return `entry ${id} was not sealed while started: not sealed as settled`;
+  const keeps = isStartedLink(link)
+    ? fixedHash(event, link[4] === 1) === link[3]
+    : trusted.version === 'v1' && legacyFixedHash(event) === link[3];
+  if (!keeps) return changed;
+  let previous = Number(seal.id);
+  for (;;) {
+    const page = await db
+      .selectFrom('audit_seal')
+      .selectAll()
+      .where('id', '>', previous)
+      .orderBy('id')
+      .limit(SEALS_PER_READ)
+      .execute();
+    for (const later of page) {
+      const settlements = trustedManifest(signer, later)?.manifest.settlements ?? [];
+      if (settlements.some(([settledId, , , stillStarted]) => settledId === id && !stillStarted))
+        return `entry ${id} was settled in seal ${later.id} already and was changed since: not sealed again`;
+    }
+    if (page.length < SEALS_PER_READ) return null;
+    previous = Number(page.at(-1)?.id);
+    await yieldToOthers();
+  }
+}
+
+/** A seal's manifest when its signature and its links hold (the link forms of its version), else null. */
+function trustedManifest(
+  signer: SealSigner,
+  seal: AuditSealTable,
+): { manifest: Manifest; version: 'v1' | 'v2' } | null {
+  const version = signedVersion(signer, anchorOf(seal));
+  if (!version) return null;
   const manifest = parseManifest(seal.manifest);
-  if (!signedBy(signer, anchorOf(seal)) || !manifestLeadsTo(seal.previous_hash, manifest, seal.head_hash))
+  if (!wellFormed(manifest, version) || !manifestLeadsTo(seal.previous_hash, manifest, seal.head_hash))
     return null;
-  const link = manifest.entries.find((item) => item[0] === id);
-  if (!link || link.length === 2) return null;
-  if (isStartedLink(link)) return (event) => fixedHash(event, link[4] === 1) === link[3];
-  return (event) => legacyFixedHash(event) === link[3];
+  return { manifest, version };
 }
 
 /** Writes the next seal, if there is anything to seal; 'lost' when another console wrote it first. */
@@ -179,12 +229,10 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     if (!event) continue;
     const content = contentHash(event);
     if (content === row.content_hash) continue;
-    // Only a settlement: what the signed seal says a settlement never changes must be as it was.
-    const keeps = await fixedOf(db, signer, row.event_id);
-    if (!keeps?.(event)) {
-      sealer.onTampered?.(
-        `entry ${row.event_id}, sealed while started, was changed where a settlement never changes it: not sealed`,
-      );
+    // Only a settlement, once: what the signed seals say, never what the working set says.
+    const refused = await refusedSettlement(db, signer, event);
+    if (refused) {
+      sealer.onTampered?.(refused);
       continue;
     }
     settled.push({ event, content });
@@ -212,6 +260,7 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     head = chainHash(head, 'settlement', Number(event.id), content);
     manifest.settlements.push([Number(event.id), head, content, event.outcome === 'started']);
   }
+  const manifestText = JSON.stringify(manifest);
   const fields = {
     id,
     after_id: after,
@@ -223,9 +272,14 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
   };
   const seal: AuditSealTable = {
     ...fields,
-    manifest: JSON.stringify(manifest),
+    manifest: manifestText,
     key_id: signer.keyId,
-    signature: signer.sign({ ...fields, settlements: settled.length }),
+    // v2: the whole manifest is signed, every link in its form.
+    signature: signer.sign({
+      ...fields,
+      settlements: settled.length,
+      manifest_hash: manifestHash(manifestText),
+    }),
   };
   const won = await db.transaction().execute(async (trx) => {
     const inserted = await trx
