@@ -11,7 +11,7 @@ import { memoryCheckpoint } from './anchor';
 import { describeChainReport } from './contract';
 import { contentHash, legacyFixedHash } from './links';
 import { migrateAuditChain } from './schema';
-import { SealRefused, sealAll } from './sealer';
+import { type SealingState, SealRefused, sealAll, startAuditSealer } from './sealer';
 import { auditSigningKey } from './signing-key';
 import { verifyAuditChain, verifyAuditChainFrom } from './verify';
 
@@ -233,6 +233,64 @@ describe('a writer of the database forges what the console would sign', () => {
     const report = await verify();
     expect(report).toMatchObject({ ok: false, pendingSettlements: 0 });
     expect(report.firstProblem).toMatchObject({ kind: 'changed', entryId: job });
+  });
+});
+
+describe('a writer of the database holds sealing back', () => {
+  it('dates one entry far in the future: the sealer refuses, naming it, and seals nothing past it', async () => {
+    const { db, seal } = await consoleLog(3);
+    await recordAuditEvents(db, [entry(4), entry(5), entry(6)]);
+    await sql`update audit_event set at = '9999-01-01T00:00:00.000Z' where id = 4`.execute(db);
+    await expect(seal()).rejects.toThrow(
+      /entry 4 is dated "9999-01-01T00:00:00.000Z", later than this console's clock/,
+    );
+    expect(await db.selectFrom('audit_seal').select('id').execute()).toEqual([]);
+    // Put right: sealing goes on from where it stopped.
+    await sql`update audit_event set at = ${new Date(clock.now() - 60_000).toISOString()} where id = 4`.execute(
+      db,
+    );
+    expect(await seal()).toBe(1);
+  });
+
+  it("keeps one entry young pass after pass: past 5 minutes by the console's clock it says so, every pass", async () => {
+    const { db, checkpoint } = await consoleLog(3);
+    const live = testClock(clock.now());
+    const logs: string[] = [];
+    const states: SealingState[] = [];
+    const sealer = startAuditSealer({
+      db,
+      signer,
+      clock: live,
+      checkpoint,
+      everyMs: 10_000,
+      log: (level, message) => logs.push(`${level}: ${message}`),
+      onState: (state) => states.push({ ...state }),
+    });
+    try {
+      await live.sleeping();
+      await live.advance(10_000);
+      await live.sleeping();
+      expect(checkpoint.current()?.through_id).toBe(3);
+      await recordAuditEvents(db, [entry(4), entry(5), entry(6)]);
+      for (let pass = 0; pass < 32; pass += 1) {
+        // Always "just written": within the settle delay, never past the clock.
+        await sql`update audit_event set at = ${new Date(live.now() + 10_000).toISOString()} where id = 4`.execute(
+          db,
+        );
+        await live.advance(10_000);
+        await live.sleeping();
+      }
+      expect(checkpoint.current()?.through_id).toBe(3);
+      expect(states.at(-2)).toMatchObject({ stalled: null });
+      expect(sealer.state.unsealedForMs).toBeGreaterThan(300_000);
+      expect(sealer.state.stalled).toMatch(/the entries from 4 on have waited 5 minutes to be sealed/);
+      expect(logs.filter((line) => line === 'error: the audit log is not being sealed')).toHaveLength(
+        states.filter((state) => state.stalled).length,
+      );
+      expect(states.filter((state) => state.stalled).length).toBeGreaterThan(0);
+    } finally {
+      sealer.stop();
+    }
   });
 });
 

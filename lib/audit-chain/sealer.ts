@@ -51,6 +51,10 @@ import type { SealSigner } from './signing-key';
 
 /** Entries younger than this are left for the next pass. */
 const SETTLE_DELAY_MS = 5_000;
+/** How far past the console's clock an entry's time may be (another console's clock drifting). */
+const FUTURE_TOLERANCE_MS = 60_000;
+/** Entries left unsealed this long, by the console's clock, while the seals do not move on: alert. */
+export const STALL_ALERT_MS = 5 * 60_000;
 const BATCH = 1_000;
 const EVERY_MS = 10_000;
 /** A statement's `in (…)` list stays well under either database's limit on parameters. */
@@ -215,7 +219,14 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     .orderBy('id')
     .limit(batchSize)
     .execute();
-  const young = fresh.findIndex((row) => row.at >= cutoff);
+  // In id order up to the first entry within the settle delay. One dated (or garbled) past the
+  // console's clock would hold every later entry back for good, unsealed and editable: refused.
+  const young = fresh.findIndex((row) => !(row.at < cutoff));
+  const holding = fresh[young];
+  if (holding && !(Date.parse(holding.at) <= clock.now() + FUTURE_TOLERANCE_MS))
+    throw new SealRefused(
+      `entry ${holding.id} is dated ${JSON.stringify(holding.at).slice(0, 40)}, later than this console's clock: it would hold every later entry back from sealing`,
+    );
   const entries = young < 0 ? fresh : fresh.slice(0, young);
 
   const current = await eventsById(
@@ -328,6 +339,48 @@ export async function sealAll(sealer: Sealer): Promise<number> {
 /** How sealing goes, for the admin's Verify and /metrics: null while it seals, else why it refuses. */
 export interface SealingState {
   refused: string | null;
+  /** Why entries have waited past STALL_ALERT_MS to be sealed; null: they have not. */
+  stalled: string | null;
+  /** How long, by this console's clock, unsealed entries have waited with no seal moving on. */
+  unsealedForMs: number;
+}
+
+/** The newest seal's last entry, and the first entry after it (null: every entry is sealed). */
+async function sealedThrough(db: ConsoleDb) {
+  const last = await db
+    .selectFrom('audit_seal')
+    .select('through_id')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const through = Number(last?.through_id ?? 0);
+  const next = await db
+    .selectFrom('audit_event')
+    .select(['id', 'at'])
+    .where('id', '>', through)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return { through, next: next ? { id: Number(next.id), at: next.at } : null };
+}
+
+/**
+ * Times how long entries wait, by the console's clock (never by their `at`, which the database's
+ * writer sets): from the pass that first found the seals at a point with entries after it, until
+ * the seals move on or nothing is left. Any console's seals count.
+ */
+function stallWatch(clock: Clock) {
+  let waiting: { through: number; since: number } | null = null;
+  return async (db: ConsoleDb, state: SealingState) => {
+    const { through, next } = await sealedThrough(db);
+    if (!next) waiting = null;
+    else if (waiting?.through !== through) waiting = { through, since: clock.now() };
+    state.unsealedForMs = waiting ? clock.now() - waiting.since : 0;
+    state.stalled =
+      next && state.unsealedForMs > STALL_ALERT_MS
+        ? `the entries from ${next.id} on have waited ${Math.floor(state.unsealedForMs / 60_000)} minutes to be sealed (entry ${next.id} is dated ${JSON.stringify(next.at).slice(0, 40)})`
+        : null;
+  };
 }
 
 /** Seals every few seconds until stopped. */
@@ -342,7 +395,8 @@ export function startAuditSealer(
 ): { stop(): void; state: SealingState } {
   const { clock, everyMs = EVERY_MS } = sealer;
   const stopped = new AbortController();
-  const state: SealingState = { refused: null };
+  const state: SealingState = { refused: null, stalled: null, unsealedForMs: 0 };
+  const watch = stallWatch(clock);
   void (async () => {
     while (!stopped.signal.aborted) {
       await clock.sleep(everyMs, stopped.signal);
@@ -358,6 +412,14 @@ export function startAuditSealer(
         }
         // Nothing half-written: a seal and the working set commit together. Next pass again.
         else sealer.log('warn', 'could not seal the audit log', { err: { name: (error as Error)?.name } });
+      }
+      try {
+        await watch(sealer.db, state);
+        // Every pass too: sealing held back leaves the newest entries editable without a trace.
+        if (state.stalled)
+          sealer.log('error', 'the audit log is not being sealed', { reason: state.stalled });
+      } catch (error) {
+        sealer.log('warn', 'could not read what is left to seal', { err: { name: (error as Error)?.name } });
       }
       sealer.onState?.(state);
     }
