@@ -102,6 +102,11 @@ export type EntryLink = [number, ChainHash] | [number, ChainHash, string, string
 export interface Manifest {
   entries: EntryLink[];
   settlements: Array<[number, ChainHash, string, boolean]>;
+  /**
+   * v2: the entries still open after this batch (sealed while `started`, not settled for good) with
+   * their last sealed content, in id order: signed with the seal, what the next pass works from.
+   */
+  open?: Array<[number, string]>;
 }
 
 export const isStartedLink = (link: EntryLink): link is StartedLink => link.length === 5;
@@ -109,7 +114,8 @@ export const isStartedLink = (link: EntryLink): link is StartedLink => link.leng
 /**
  * Whether each link has a form the sealer writes: in a v2 seal only `[id, chain]` and `started`
  * links (the 4-element `entry` link is v1's alone), and settlements of four; ids integers, hashes
- * strings. A seal whose manifest fails this is not one the console made.
+ * strings; a v2 seal's list of open entries. A seal whose manifest fails this is not one the
+ * console made.
  */
 export function wellFormed(manifest: Manifest, version: 'v1' | 'v2'): boolean {
   const hash = (value: unknown) => typeof value === 'string';
@@ -132,7 +138,13 @@ export function wellFormed(manifest: Manifest, version: 'v1' | 'v2'): boolean {
         hash(link[1]) &&
         hash(link[2]) &&
         typeof link[3] === 'boolean',
-    )
+    ) &&
+    (version === 'v1'
+      ? manifest.open === undefined
+      : Array.isArray(manifest.open) &&
+        manifest.open.every(
+          (item) => Array.isArray(item) && item.length === 2 && id(item[0]) && hash(item[1]),
+        ))
   );
 }
 
@@ -160,7 +172,11 @@ export function manifestLeadsTo(previous: ChainHash, manifest: Manifest, head: C
 
 export function parseManifest(text: string): Manifest {
   const parsed = JSON.parse(text) as Partial<Manifest>;
-  return { entries: parsed.entries ?? [], settlements: parsed.settlements ?? [] };
+  return {
+    entries: parsed.entries ?? [],
+    settlements: parsed.settlements ?? [],
+    ...(parsed.open === undefined ? {} : { open: parsed.open }),
+  };
 }
 
 /** Waits for the event loop between batches: other requests get their turn. */

@@ -143,6 +143,8 @@ async function refusedSettlement(
   db: ConsoleDb,
   signer: SealSigner,
   event: AuditEvent,
+  /** Whether to look for a final settlement since (not needed when the signed open list named it). */
+  settledBefore: boolean,
 ): Promise<string | null> {
   const id = Number(event.id);
   const seal = await db
@@ -163,6 +165,7 @@ async function refusedSettlement(
     ? fixedHash(event, link[4] === 1) === link[3]
     : trusted.version === 'v1' && legacyFixedHash(event) === link[3];
   if (!keeps) return changed;
+  if (!settledBefore) return null;
   let previous = Number(seal.id);
   for (;;) {
     const page = await db
@@ -209,8 +212,16 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
   const last = await sealToContinue({ db, signer, checkpoint });
   const id = Number(last?.id ?? 0) + 1;
   const after = Number(last?.through_id ?? 0);
-  // Read after the seal it continues: a console that sealed meanwhile has committed both.
-  const open = await db.selectFrom('audit_chain_open').selectAll().orderBy('event_id').execute();
+  // What is still open: the newest seal's signed list (v2), never the working set, which whoever
+  // writes the database writes; the working set only after a seal made before the list (v1). Read
+  // after the seal it continues: a console that sealed meanwhile has committed both.
+  const trusted = last ? trustedManifest(signer, last) : null;
+  if (last && !trusted)
+    throw new SealRefused(`seal ${last.id}, the newest, does not read as signed: its manifest was changed`);
+  const signedOpen = trusted?.version === 'v2' ? trusted.manifest.open : undefined;
+  const open = signedOpen
+    ? signedOpen.map(([event_id, content_hash]) => ({ event_id, content_hash }))
+    : await db.selectFrom('audit_chain_open').selectAll().orderBy('event_id').execute();
   const cutoff = new Date(clock.now() - settleDelayMs).toISOString();
   const fresh = await db
     .selectFrom('audit_event')
@@ -241,7 +252,7 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     const content = contentHash(event);
     if (content === row.content_hash) continue;
     // Only a settlement, once: what the signed seals say, never what the working set says.
-    const refused = await refusedSettlement(db, signer, event);
+    const refused = await refusedSettlement(db, signer, event, signedOpen === undefined);
     if (refused) {
       sealer.onTampered?.(refused);
       continue;
@@ -271,6 +282,12 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     head = chainHash(head, 'settlement', Number(event.id), content);
     manifest.settlements.push([Number(event.id), head, content, event.outcome === 'started']);
   }
+  const stillOpen = new Map(open.map((row) => [Number(row.event_id), row.content_hash]));
+  for (const row of opened) stillOpen.set(row.event_id, row.content_hash);
+  for (const { event, content } of settled)
+    if (event.outcome === 'started') stillOpen.set(Number(event.id), content);
+    else stillOpen.delete(Number(event.id));
+  manifest.open = [...stillOpen].sort(([a], [b]) => a - b);
   const manifestText = JSON.stringify(manifest);
   const fields = {
     id,
