@@ -9,7 +9,7 @@ import { testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { memoryCheckpoint } from './anchor';
 import { describeChainReport } from './contract';
-import { contentHash, legacyFixedHash } from './links';
+import { chainHash, contentHash, GENESIS, legacyFixedHash, manifestHash } from './links';
 import { migrateAuditChain } from './schema';
 import { type SealingState, SealRefused, sealAll, startAuditSealer } from './sealer';
 import { auditSigningKey } from './signing-key';
@@ -258,6 +258,65 @@ describe('a writer of the database forges what the console would sign', () => {
     // Sealed: the outcome is no longer the database writer's to choose.
     await sql`update audit_event set outcome = 'success', detail = null where id = ${job}`.execute(db);
     expect((await verify()).firstProblem).toMatchObject({ kind: 'changed', entryId: job });
+  });
+});
+
+describe('seals signed before the manifest was (v1)', () => {
+  /** Seal 1 as a console before v2 wrote it: entry 1, and entry 2 `started` as a legacy link. */
+  async function legacyLog(version: 'v1' | 'v2') {
+    const log = await consoleLog(1);
+    const { db } = log;
+    await recordAuditEvent(db, entry(2, 'started', null));
+    const [one, two] = await db.selectFrom('audit_event').selectAll().orderBy('id').execute();
+    if (!one || !two) throw new Error('no entries');
+    const head1 = chainHash(GENESIS, 'entry', 1, contentHash(one));
+    const head2 = chainHash(head1, 'entry', 2, contentHash(two));
+    const manifest = JSON.stringify({
+      entries: [
+        [1, head1],
+        [2, head2, contentHash(two), legacyFixedHash(two)],
+      ],
+      settlements: [],
+    });
+    const fields = {
+      id: 1,
+      after_id: 0,
+      through_id: 2,
+      entry_count: 2,
+      previous_hash: GENESIS,
+      head_hash: head2,
+      sealed_at: new Date(clock.now()).toISOString(),
+    };
+    const signature = signer.sign({
+      ...fields,
+      settlements: 0,
+      ...(version === 'v2' ? { manifest_hash: manifestHash(manifest) } : {}),
+    });
+    await db
+      .insertInto('audit_seal')
+      .values({ ...fields, manifest, key_id: signer.keyId, signature })
+      .execute();
+    await db
+      .insertInto('audit_chain_open')
+      .values({ event_id: 2, content_hash: contentHash(two) })
+      .execute();
+    return log;
+  }
+
+  it("still verify, legacy links included, and the sealer carries on from one, sealing its entry's settlement", async () => {
+    const { db, seal, verify } = await legacyLog('v1');
+    expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
+    await settleAuditEvent(db, 2, { outcome: 'success', detail: 'done' });
+    expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 1 });
+    expect(await seal()).toBe(1);
+    expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
+    await sql`update audit_event set outcome = 'failure' where id = 2`.execute(db);
+    expect((await verify()).firstProblem).toMatchObject({ kind: 'changed', entryId: 2 });
+  });
+
+  it('a legacy link in a seal signed as v2 is a seal the console never made', async () => {
+    const { verify } = await legacyLog('v2');
+    expect((await verify()).firstProblem).toMatchObject({ kind: 'seal', sealId: 1 });
   });
 });
 
