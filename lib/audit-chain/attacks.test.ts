@@ -314,6 +314,21 @@ describe('seals signed before the manifest was (v1)', () => {
     expect((await verify()).firstProblem).toMatchObject({ kind: 'changed', entryId: 2 });
   });
 
+  it("forges a legacy link into a v1 seal after a v2 seal: the v2 seal's signed open list tells", async () => {
+    const { db, seal, verify } = await legacyLog('v1');
+    await recordAuditEvents(db, [entry(3)]);
+    expect(await seal()).toBe(1);
+    const row = await db.selectFrom('audit_event').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const { manifest } = await sealHolding(db, 1);
+    manifest.entries[0] = [1, manifest.entries[0]?.[1], contentHash(row), legacyFixedHash(row)];
+    await sql`update audit_seal set manifest = ${JSON.stringify(manifest)} where id = 1`.execute(db);
+    await sql`update audit_event set outcome = 'failure', detail = 'forged' where id = 1`.execute(db);
+    const report = await verify();
+    expect(report.ok).toBe(false);
+    expect(report.firstProblem).toMatchObject({ kind: 'changed', entryId: 1 });
+    expect(report.firstProblem?.message).toContain("seal 2's signed list");
+  });
+
   it('a legacy link in a seal signed as v2 is a seal the console never made', async () => {
     const { verify } = await legacyLog('v2');
     expect((await verify()).firstProblem).toMatchObject({ kind: 'seal', sealId: 1 });

@@ -169,6 +169,30 @@ function walkBatch(
     if (expected) Object.assign(expected, { content, stillStarted });
     head = sealedHead;
   }
+  // A v2 seal's signed list of open entries is what the sealer carries on from: it must hold every
+  // entry this chain has as still started, as last sealed (a link forged into a v1 seal is not).
+  const open = version === 'v2' ? new Map(seal.manifest.open ?? []) : null;
+  if (open) {
+    for (const [id, expected] of expectations)
+      if (expected.stillStarted && open.get(id) !== expected.content)
+        findings.add(
+          'changed',
+          id,
+          seal.id,
+          id,
+          `entry ${id} is not open as sealed in seal ${seal.id}'s signed list`,
+        );
+    if (complete)
+      for (const id of open.keys())
+        if (!expectations.get(id)?.stillStarted)
+          findings.add(
+            'changed',
+            id,
+            seal.id,
+            id,
+            `seal ${seal.id} lists entry ${id} as open, which no seal holds as started`,
+          );
+  }
   return head;
 }
 
