@@ -40,7 +40,7 @@ const entry = (
 });
 
 /** A console's view: its database, and the checkpoint it keeps outside it. */
-async function consoleLog(count: number) {
+async function consoleLog(count: number, { prunes }: { prunes?: boolean } = {}) {
   const database = await openTestConsoleDatabase('audit-attack');
   opened.push(database);
   await migrateAuditLog(database);
@@ -58,6 +58,7 @@ async function consoleLog(count: number) {
       clock,
       checkpoint,
       batchSize: 10,
+      prunes,
       onTampered: (message) => tampered.push(message),
     });
   const verify = () => verifyAuditChain(database.db, signer, { anchor: checkpoint.current() });
@@ -258,6 +259,35 @@ describe('a writer of the database forges what the console would sign', () => {
     // Sealed: the outcome is no longer the database writer's to choose.
     await sql`update audit_event set outcome = 'success', detail = null where id = ${job}`.execute(db);
     expect((await verify()).firstProblem).toMatchObject({ kind: 'changed', entryId: job });
+  });
+});
+
+describe('a writer of the database cuts the start of the chain', () => {
+  it('deletes the oldest entries and the first seal with retention off: refused, verify names the seals', async () => {
+    const { db, seal, verify } = await consoleLog(25, { prunes: false });
+    expect(await seal()).toBe(3);
+    await sql`delete from audit_event where id <= 10`.execute(db);
+    await sql`delete from audit_seal where id = 1`.execute(db);
+    const report = await verify();
+    expect(report).toMatchObject({ ok: false, firstSeal: 2 });
+    expect(report.firstProblem).toMatchObject({ kind: 'seal', sealId: 2 });
+    expect(report.firstProblem?.message).toContain(
+      'seals 1 to 1 were removed (entries up to 10): no seal records them pruned',
+    );
+    await recordAuditEvents(db, [entry(26)]);
+    await expect(seal()).rejects.toThrow(/seals 1 to 1 were removed, and this console does not prune/);
+  });
+
+  it('is no attack: retention prunes, on record, and the next seal records it', async () => {
+    const { db, seal, verify } = await consoleLog(25, { prunes: true });
+    expect(await seal()).toBe(3);
+    await sql`delete from audit_event where id <= 10`.execute(db);
+    await sql`delete from audit_seal where id = 1`.execute(db);
+    // Until a seal records it, only a pruning under way (its entry not sealed yet) explains it.
+    await recordAuditEvent(db, { ...entry(26), action: 'audit.prune', userGroupId: null });
+    expect(await verify()).toMatchObject({ ok: true, firstSeal: 2 });
+    expect(await seal()).toBe(1);
+    expect(await verify()).toMatchObject({ ok: true, firstSeal: 2 });
   });
 });
 

@@ -107,6 +107,8 @@ export interface Manifest {
    * their last sealed content, in id order: signed with the seal, what the next pass works from.
    */
   open?: Array<[number, string]>;
+  /** v2: the first seal kept when this one was made: seals before it went by retention, on record. */
+  firstSeal?: number;
 }
 
 export const isStartedLink = (link: EntryLink): link is StartedLink => link.length === 5;
@@ -140,8 +142,9 @@ export function wellFormed(manifest: Manifest, version: 'v1' | 'v2'): boolean {
         typeof link[3] === 'boolean',
     ) &&
     (version === 'v1'
-      ? manifest.open === undefined
-      : Array.isArray(manifest.open) &&
+      ? manifest.open === undefined && manifest.firstSeal === undefined
+      : id(manifest.firstSeal) &&
+        Array.isArray(manifest.open) &&
         manifest.open.every(
           (item) => Array.isArray(item) && item.length === 2 && id(item[0]) && hash(item[1]),
         ))
@@ -176,6 +179,7 @@ export function parseManifest(text: string): Manifest {
     entries: parsed.entries ?? [],
     settlements: parsed.settlements ?? [],
     ...(parsed.open === undefined ? {} : { open: parsed.open }),
+    ...(parsed.firstSeal === undefined ? {} : { firstSeal: parsed.firstSeal }),
   };
 }
 

@@ -74,6 +74,11 @@ export interface Sealer {
    * committed without it).
    */
   withSeal?: (trx: ConsoleDb, seal: AuditSealTable) => Promise<void>;
+  /**
+   * Whether this console prunes the audit log (AUDIT_RETENTION_DAYS set; default true). When not,
+   * seals gone from the start of the chain are removed by hand: it refuses to seal.
+   */
+  prunes?: boolean;
   /** A started entry whose fixed fields were changed: not sealed as a settlement, said here. */
   onTampered?: (message: string) => void;
 }
@@ -219,6 +224,19 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
   if (last && !trusted)
     throw new SealRefused(`seal ${last.id}, the newest, does not read as signed: its manifest was changed`);
   const signedOpen = trusted?.version === 'v2' ? trusted.manifest.open : undefined;
+  // The first kept seal: it moves on only by retention, which this console must run.
+  const oldest = await db
+    .selectFrom('audit_seal')
+    .select(['id', 'after_id'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  const firstKept = Number(oldest?.id ?? id);
+  const signedFirst = trusted?.version === 'v2' ? trusted.manifest.firstSeal : undefined;
+  if (signedFirst !== undefined && firstKept > signedFirst && sealer.prunes === false)
+    throw new SealRefused(
+      `seals ${signedFirst} to ${firstKept - 1} were removed, and this console does not prune the audit log (AUDIT_RETENTION_DAYS unset)`,
+    );
   const open = signedOpen
     ? signedOpen.map(([event_id, content_hash]) => ({ event_id, content_hash }))
     : await db.selectFrom('audit_chain_open').selectAll().orderBy('event_id').execute();
@@ -287,7 +305,10 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
   for (const { event, content } of settled)
     if (event.outcome === 'started') stillOpen.set(Number(event.id), content);
     else stillOpen.delete(Number(event.id));
-  manifest.open = [...stillOpen].sort(([a], [b]) => a - b);
+  // An entry pruned with its batch is no longer followed.
+  const keptAfter = Number(oldest?.after_id ?? 0);
+  manifest.open = [...stillOpen].filter(([eventId]) => eventId > keptAfter).sort(([a], [b]) => a - b);
+  manifest.firstSeal = Math.max(signedFirst ?? 1, firstKept);
   const manifestText = JSON.stringify(manifest);
   const fields = {
     id,

@@ -21,6 +21,7 @@ export function startAuditChain({
   dataDir,
   metrics,
   log,
+  prunes,
 }: {
   db: ConsoleDb;
   signer: SealSigner;
@@ -31,6 +32,8 @@ export function startAuditChain({
     'auditChainSealingRefused' | 'auditChainTampered' | 'auditChainUnsealedSeconds'
   >;
   log: (level: 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
+  /** AUDIT_RETENTION_DAYS is set: seals gone from the start of the chain may be its doing. */
+  prunes: boolean;
 }): { verify(): Promise<ChainReport>; stop(): void } {
   // What this console has sealed, kept outside the database: it never seals over it.
   const checkpoint = fileCheckpoint(dataDir);
@@ -39,6 +42,7 @@ export function startAuditChain({
     signer,
     clock,
     checkpoint,
+    prunes,
     log: (level, message, fields) => log(level, fields, message),
     onState: (state) => {
       metrics.auditChainSealingRefused.set(state.refused ? 1 : 0);

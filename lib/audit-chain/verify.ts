@@ -198,7 +198,7 @@ function walkBatch(
 
 /** Entries sealed while `started` against their last sealed content; answers how many settled since. */
 async function checkSettled(db: ConsoleDb, expectations: Map<number, Expectation>, findings: Findings) {
-  let pending = 0;
+  const pending: number[] = [];
   const current = await eventsById(db, [...expectations.keys()]);
   for (const [id, expected] of expectations) {
     const event = current.get(id);
@@ -209,7 +209,7 @@ async function checkSettled(db: ConsoleDb, expectations: Map<number, Expectation
     const fixedKept = fixedNow(event, expected) === expected.fixed;
     if (fixedKept && contentHash(event) === expected.content) continue;
     // Settled after the last seal: its settlement is sealed on the next pass.
-    if (fixedKept && expected.stillStarted && event.outcome !== 'started') pending += 1;
+    if (fixedKept && expected.stillStarted && event.outcome !== 'started') pending.push(id);
     else findings.add('changed', id, null, id, `entry ${id} was changed`);
   }
   return pending;
@@ -258,6 +258,8 @@ export async function verifyAuditChainFrom(
     previous = { ...from.seal };
   }
   let anchorReached = false;
+  /** The first kept seal as the newest v2 seal walked records it (undefined: none walked). */
+  let recordedFirst: number | undefined;
   for await (const seal of sealsInOrder(db, from?.seal.id ?? 0)) {
     seals += 1;
     // A seal's own problem sorts after its entries': an entry named is the more useful answer.
@@ -319,12 +321,40 @@ export async function verifyAuditChainFrom(
     const complete = from === null && first.id === 1;
     if (walkBatch(seal, rows, expectations, findings, complete, version) !== seal.head_hash)
       findings.add('seal', null, seal.id, at, `seal ${seal.id}'s links do not lead to its head`);
+    if (version === 'v2') recordedFirst = seal.manifest.firstSeal;
     previous = seal;
   }
   // An anchor older than the first kept seal was pruned with its batch (AUDIT_RETENTION_DAYS).
   const pruned = first !== null && !from && anchor !== null && anchor.id < first.id;
   if (anchor && !pruned) checkAnchor(anchor, verifier, previous, from, anchorReached, findings);
-  const pendingSettlements = await checkSettled(db, expectations, findings);
+  const pending = await checkSettled(db, expectations, findings);
+  if (!from && first && recordedFirst !== undefined && first.id > recordedFirst) {
+    // Retention records what it pruned in the next seal; until then its `audit.prune` entry is
+    // started, or settled and not sealed yet.
+    const through = previous?.through_id ?? 0;
+    const pruning = await db
+      .selectFrom('audit_event')
+      .select('id')
+      .where('action', '=', 'audit.prune')
+      .where((eb) =>
+        eb.or([
+          eb('outcome', '=', 'started'),
+          eb('id', '>', through),
+          ...(pending.length > 0 ? [eb('id', 'in', pending)] : []),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    if (!pruning)
+      findings.add(
+        'seal',
+        null,
+        first.id,
+        first.after_id + 0.25,
+        `seals ${recordedFirst} to ${first.id - 1} were removed (entries up to ${first.after_id}): no seal records them pruned`,
+      );
+  }
+  const pendingSettlements = pending.length;
   const unsealed = await db
     .selectFrom('audit_event')
     .select((eb) => eb.fn.countAll().as('count'))
