@@ -94,8 +94,9 @@ export function chainHash(previous: ChainHash, kind: LinkKind, eventId: number, 
  * One batch's links as its seal keeps them. An entry link is `[id, chain]`; an entry sealed while
  * `started` keeps its content and fixed hashes too, `[id, chain, content, fixed, groupGiven]` (a
  * `started` link), because its row will change when it settles. Seals made before the fixed hash
- * was chained hold `[id, chain, content, fixed]` (an `entry` link). A settlement is
- * `[id, chain, content, stillStarted]`.
+ * was chained hold `[id, chain, content, fixed]` (an `entry` link): v1 seals alone, whose
+ * signature left the manifest out. A settlement is `[id, chain, content, stillStarted]`. A v2
+ * seal's manifest, signed whole, also lists the entries still open and the first kept seal.
  */
 export type StartedLink = [number, ChainHash, string, string, 0 | 1];
 export type EntryLink = [number, ChainHash] | [number, ChainHash, string, string] | StartedLink;

@@ -18,7 +18,11 @@
  * database's seals no longer reach it (seals deleted, the chain of seals broken, the database
  * rolled back) it refuses to seal (SealRefused) instead of starting over, and says so loudly. A
  * `started` entry's settlement is sealed only when what a settlement never changes is still as
- * its signed seal has it.
+ * its signed seal has it, and once: which entries are open it reads from the newest seal's signed
+ * manifest (v2: the whole manifest is signed), never from audit_chain_open, which whoever writes
+ * the database writes. An entry dated past the clock is refused rather than waited for; the seals
+ * not moving on for minutes is said every pass (startAuditSealer); the first kept seal moves on only
+ * in a console that prunes.
  */
 
 import type { AuditEvent } from '@/lib/audit/store';
