@@ -14,7 +14,7 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
 import { readSecretFile, writeSecretFile } from '@/lib/secret-file';
-import { parseManifest } from './links';
+import { manifestHash, parseManifest } from './links';
 import type { SealVerifier } from './signing-key';
 
 export const CHECKPOINT_FILE = 'audit-chain-checkpoint.json';
@@ -25,6 +25,7 @@ const anchorSchema = z.object({
   through_id: z.number(),
   entry_count: z.number(),
   settlements: z.optional(z.number()),
+  manifest_hash: z.optional(z.string()),
   previous_hash: z.string(),
   head_hash: z.string(),
   sealed_at: z.string(),
@@ -41,6 +42,8 @@ export interface SealAnchor {
   through_id: number;
   entry_count: number;
   settlements: number;
+  /** Signed by v2 seals (links.ts' manifestHash); absent from a checkpoint written before them. */
+  manifest_hash?: string;
   previous_hash: string;
   head_hash: string;
   sealed_at: string;
@@ -57,6 +60,7 @@ export function anchorOf(seal: AuditSealTable): SealAnchor {
     through_id: Number(signed.through_id),
     entry_count: Number(signed.entry_count),
     settlements: parseManifest(manifest).settlements.length,
+    manifest_hash: manifestHash(manifest),
   };
 }
 
@@ -64,9 +68,11 @@ export function anchorOf(seal: AuditSealTable): SealAnchor {
 export function parseAnchor(text: string): SealAnchor {
   const lines = text.trim().split('\n');
   const parsed = anchorSchema.parse(JSON.parse(lines.at(-1) ?? ''));
-  const { manifest, settlements, ...signed } = parsed;
+  const { manifest, settlements, manifest_hash, ...signed } = parsed;
+  const hash = manifest_hash ?? (manifest === undefined ? undefined : manifestHash(JSON.stringify(manifest)));
   return {
     ...signed,
+    ...(hash === undefined ? {} : { manifest_hash: hash }),
     settlements:
       settlements ??
       (manifest === undefined ? 0 : parseManifest(JSON.stringify(manifest)).settlements.length),
@@ -77,8 +83,19 @@ export function readAnchorFile(file: string): SealAnchor {
   return parseAnchor(readFileSync(file, 'utf8'));
 }
 
+/**
+ * Which payload a seal's signature verifies under: v2 (its manifest signed too), v1 (a seal made
+ * before, its link forms unsigned), or null: not signed by this key as it reads. Only the key's
+ * holder makes either, so a seal's version is as trustworthy as its signature.
+ */
+export function signedVersion(verifier: SealVerifier, seal: SealAnchor): 'v1' | 'v2' | null {
+  const { manifest_hash, ...v1 } = seal;
+  if (manifest_hash !== undefined && verifier.verify(seal, seal.signature)) return 'v2';
+  return verifier.verify(v1, seal.signature) ? 'v1' : null;
+}
+
 export const signedBy = (verifier: SealVerifier, seal: SealAnchor): boolean =>
-  verifier.verify(seal, seal.signature);
+  signedVersion(verifier, seal) !== null;
 
 /** What the sealer knows it has sealed: kept in memory and in a file the database's writers cannot write. */
 export interface Checkpoint {

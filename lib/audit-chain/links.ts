@@ -77,6 +77,9 @@ export function fixedHash(event: AuditEvent, groupGiven: boolean): string {
   );
 }
 
+/** What a v2 seal's signature covers of its manifest: the stored text, byte for byte. */
+export const manifestHash = (text: string): string => sha256(`audit seal manifest\n${text}`);
+
 export type LinkKind = 'entry' | 'started' | 'settlement';
 
 /** What a `started` link chains: its content, its fixed hash and whether the group was given. */
@@ -91,17 +94,63 @@ export function chainHash(previous: ChainHash, kind: LinkKind, eventId: number, 
  * One batch's links as its seal keeps them. An entry link is `[id, chain]`; an entry sealed while
  * `started` keeps its content and fixed hashes too, `[id, chain, content, fixed, groupGiven]` (a
  * `started` link), because its row will change when it settles. Seals made before the fixed hash
- * was chained hold `[id, chain, content, fixed]` (an `entry` link). A settlement is
- * `[id, chain, content, stillStarted]`.
+ * was chained hold `[id, chain, content, fixed]` (an `entry` link): v1 seals alone, whose
+ * signature left the manifest out. A settlement is `[id, chain, content, stillStarted]`. A v2
+ * seal's manifest, signed whole, also lists the entries still open and the first kept seal.
  */
 export type StartedLink = [number, ChainHash, string, string, 0 | 1];
 export type EntryLink = [number, ChainHash] | [number, ChainHash, string, string] | StartedLink;
 export interface Manifest {
   entries: EntryLink[];
   settlements: Array<[number, ChainHash, string, boolean]>;
+  /**
+   * v2: the entries still open after this batch (sealed while `started`, not settled for good) with
+   * their last sealed content, in id order: signed with the seal, what the next pass works from.
+   */
+  open?: Array<[number, string]>;
+  /** v2: the first seal kept when this one was made: seals before it went by retention, on record. */
+  firstSeal?: number;
 }
 
 export const isStartedLink = (link: EntryLink): link is StartedLink => link.length === 5;
+
+/**
+ * Whether each link has a form the sealer writes: in a v2 seal only `[id, chain]` and `started`
+ * links (the 4-element `entry` link is v1's alone), and settlements of four; ids integers, hashes
+ * strings; a v2 seal's list of open entries. A seal whose manifest fails this is not one the
+ * console made.
+ */
+export function wellFormed(manifest: Manifest, version: 'v1' | 'v2'): boolean {
+  const hash = (value: unknown) => typeof value === 'string';
+  const id = (value: unknown) => Number.isSafeInteger(value);
+  const entryOk = (link: unknown[]) =>
+    id(link[0]) &&
+    hash(link[1]) &&
+    (link.length === 2 ||
+      (link.length === 5 && hash(link[2]) && hash(link[3]) && (link[4] === 0 || link[4] === 1)) ||
+      (version === 'v1' && link.length === 4 && hash(link[2]) && hash(link[3])));
+  return (
+    Array.isArray(manifest.entries) &&
+    Array.isArray(manifest.settlements) &&
+    manifest.entries.every((link) => Array.isArray(link) && entryOk(link)) &&
+    manifest.settlements.every(
+      (link) =>
+        Array.isArray(link) &&
+        link.length === 4 &&
+        id(link[0]) &&
+        hash(link[1]) &&
+        hash(link[2]) &&
+        typeof link[3] === 'boolean',
+    ) &&
+    (version === 'v1'
+      ? manifest.open === undefined && manifest.firstSeal === undefined
+      : id(manifest.firstSeal) &&
+        Array.isArray(manifest.open) &&
+        manifest.open.every(
+          (item) => Array.isArray(item) && item.length === 2 && id(item[0]) && hash(item[1]),
+        ))
+  );
+}
 
 /**
  * Whether the manifest's own links lead to the seal's head: each `started` link and settlement
@@ -127,7 +176,12 @@ export function manifestLeadsTo(previous: ChainHash, manifest: Manifest, head: C
 
 export function parseManifest(text: string): Manifest {
   const parsed = JSON.parse(text) as Partial<Manifest>;
-  return { entries: parsed.entries ?? [], settlements: parsed.settlements ?? [] };
+  return {
+    entries: parsed.entries ?? [],
+    settlements: parsed.settlements ?? [],
+    ...(parsed.open === undefined ? {} : { open: parsed.open }),
+    ...(parsed.firstSeal === undefined ? {} : { firstSeal: parsed.firstSeal }),
+  };
 }
 
 /** Waits for the event loop between batches: other requests get their turn. */

@@ -18,13 +18,24 @@
  * database's seals no longer reach it (seals deleted, the chain of seals broken, the database
  * rolled back) it refuses to seal (SealRefused) instead of starting over, and says so loudly. A
  * `started` entry's settlement is sealed only when what a settlement never changes is still as
- * its signed seal has it.
+ * its signed seal has it, and once: which entries are open it reads from the newest seal's signed
+ * manifest (v2: the whole manifest is signed), never from audit_chain_open, which whoever writes
+ * the database writes. An entry dated past the clock is refused rather than waited for; the seals
+ * not moving on for minutes is said every pass (startAuditSealer); the first kept seal moves on only
+ * in a console that prunes.
  */
 
 import type { AuditEvent } from '@/lib/audit/store';
 import type { Clock } from '@/lib/clock';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
-import { anchorOf, type Checkpoint, chainFromAnchor, memoryCheckpoint, signedBy } from './anchor';
+import {
+  anchorOf,
+  type Checkpoint,
+  chainFromAnchor,
+  memoryCheckpoint,
+  signedBy,
+  signedVersion,
+} from './anchor';
 import {
   chainHash,
   contentHash,
@@ -33,19 +44,26 @@ import {
   isStartedLink,
   legacyFixedHash,
   type Manifest,
+  manifestHash,
   manifestLeadsTo,
   parseManifest,
   startedValue,
+  wellFormed,
   yieldToOthers,
 } from './links';
 import type { SealSigner } from './signing-key';
 
 /** Entries younger than this are left for the next pass. */
 const SETTLE_DELAY_MS = 5_000;
+/** How far past the console's clock an entry's time may be (another console's clock drifting). */
+const FUTURE_TOLERANCE_MS = 60_000;
+/** Entries left unsealed this long, by the console's clock, while the seals do not move on: alert. */
+export const STALL_ALERT_MS = 5 * 60_000;
 const BATCH = 1_000;
 const EVERY_MS = 10_000;
 /** A statement's `in (…)` list stays well under either database's limit on parameters. */
 const IDS_PER_STATEMENT = 500;
+const SEALS_PER_READ = 20;
 
 export interface Sealer {
   db: ConsoleDb;
@@ -60,6 +78,11 @@ export interface Sealer {
    * committed without it).
    */
   withSeal?: (trx: ConsoleDb, seal: AuditSealTable) => Promise<void>;
+  /**
+   * Whether this console prunes the audit log (AUDIT_RETENTION_DAYS set; default true). When not,
+   * seals gone from the start of the chain are removed by hand: it refuses to seal.
+   */
+  prunes?: boolean;
   /** A started entry whose fixed fields were changed: not sealed as a settlement, said here. */
   onTampered?: (message: string) => void;
 }
@@ -118,12 +141,21 @@ async function sealToContinue({
   return last;
 }
 
-/** What a settlement of entry `id` must keep: from the signed seal that sealed it while `started`. */
-async function fixedOf(
+/**
+ * Whether entry `id` may be sealed as settled, from the signed seals alone (never from
+ * audit_chain_open, which whoever writes the database writes): the signed seal that sealed it holds
+ * it as `started` (a v1 seal's `entry` link with content only where that seal is signed as v1), its
+ * fixed fields are as that link has them, and no signed seal since holds its final settlement: an
+ * entry is settled once. Answers why not, or null.
+ */
+async function refusedSettlement(
   db: ConsoleDb,
   signer: SealSigner,
-  id: number,
-): Promise<((event: AuditEvent) => boolean) | null> {
+  event: AuditEvent,
+  /** Whether to look for a final settlement since (not needed when the signed open list named it). */
+  settledBefore: boolean,
+): Promise<string | null> {
+  const id = Number(event.id);
   const seal = await db
     .selectFrom('audit_seal')
     .selectAll()
@@ -132,14 +164,48 @@ async function fixedOf(
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
-  if (!seal) return null;
+  const changed = `entry ${id}, sealed while started, was changed where a settlement never changes it: not sealed`;
+  if (!seal) return changed;
+  const trusted = trustedManifest(signer, seal);
+  const link = trusted?.manifest.entries.find((item) => item[0] === id);
+  if (!trusted || !link || link.length === 2)
+    return `entry ${id} was not sealed while started: not sealed as settled`;
+  const keeps = isStartedLink(link)
+    ? fixedHash(event, link[4] === 1) === link[3]
+    : trusted.version === 'v1' && legacyFixedHash(event) === link[3];
+  if (!keeps) return changed;
+  if (!settledBefore) return null;
+  let previous = Number(seal.id);
+  for (;;) {
+    const page = await db
+      .selectFrom('audit_seal')
+      .selectAll()
+      .where('id', '>', previous)
+      .orderBy('id')
+      .limit(SEALS_PER_READ)
+      .execute();
+    for (const later of page) {
+      const settlements = trustedManifest(signer, later)?.manifest.settlements ?? [];
+      if (settlements.some(([settledId, , , stillStarted]) => settledId === id && !stillStarted))
+        return `entry ${id} was settled in seal ${later.id} already and was changed since: not sealed again`;
+    }
+    if (page.length < SEALS_PER_READ) return null;
+    previous = Number(page.at(-1)?.id);
+    await yieldToOthers();
+  }
+}
+
+/** A seal's manifest when its signature and its links hold (the link forms of its version), else null. */
+function trustedManifest(
+  signer: SealSigner,
+  seal: AuditSealTable,
+): { manifest: Manifest; version: 'v1' | 'v2' } | null {
+  const version = signedVersion(signer, anchorOf(seal));
+  if (!version) return null;
   const manifest = parseManifest(seal.manifest);
-  if (!signedBy(signer, anchorOf(seal)) || !manifestLeadsTo(seal.previous_hash, manifest, seal.head_hash))
+  if (!wellFormed(manifest, version) || !manifestLeadsTo(seal.previous_hash, manifest, seal.head_hash))
     return null;
-  const link = manifest.entries.find((item) => item[0] === id);
-  if (!link || link.length === 2) return null;
-  if (isStartedLink(link)) return (event) => fixedHash(event, link[4] === 1) === link[3];
-  return (event) => legacyFixedHash(event) === link[3];
+  return { manifest, version };
 }
 
 /** Writes the next seal, if there is anything to seal; 'lost' when another console wrote it first. */
@@ -155,8 +221,29 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
   const last = await sealToContinue({ db, signer, checkpoint });
   const id = Number(last?.id ?? 0) + 1;
   const after = Number(last?.through_id ?? 0);
-  // Read after the seal it continues: a console that sealed meanwhile has committed both.
-  const open = await db.selectFrom('audit_chain_open').selectAll().orderBy('event_id').execute();
+  // What is still open: the newest seal's signed list (v2), never the working set, which whoever
+  // writes the database writes; the working set only after a seal made before the list (v1). Read
+  // after the seal it continues: a console that sealed meanwhile has committed both.
+  const trusted = last ? trustedManifest(signer, last) : null;
+  if (last && !trusted)
+    throw new SealRefused(`seal ${last.id}, the newest, does not read as signed: its manifest was changed`);
+  const signedOpen = trusted?.version === 'v2' ? trusted.manifest.open : undefined;
+  // The first kept seal: it moves on only by retention, which this console must run.
+  const oldest = await db
+    .selectFrom('audit_seal')
+    .select(['id', 'after_id'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  const firstKept = Number(oldest?.id ?? id);
+  const signedFirst = trusted?.version === 'v2' ? trusted.manifest.firstSeal : undefined;
+  if (signedFirst !== undefined && firstKept > signedFirst && sealer.prunes === false)
+    throw new SealRefused(
+      `seals ${signedFirst} to ${firstKept - 1} were removed, and this console does not prune the audit log (AUDIT_RETENTION_DAYS unset)`,
+    );
+  const open = signedOpen
+    ? signedOpen.map(([event_id, content_hash]) => ({ event_id, content_hash }))
+    : await db.selectFrom('audit_chain_open').selectAll().orderBy('event_id').execute();
   const cutoff = new Date(clock.now() - settleDelayMs).toISOString();
   const fresh = await db
     .selectFrom('audit_event')
@@ -165,7 +252,14 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     .orderBy('id')
     .limit(batchSize)
     .execute();
-  const young = fresh.findIndex((row) => row.at >= cutoff);
+  // In id order up to the first entry within the settle delay. One dated (or garbled) past the
+  // console's clock would hold every later entry back for good, unsealed and editable: refused.
+  const young = fresh.findIndex((row) => !(row.at < cutoff));
+  const holding = fresh[young];
+  if (holding && !(Date.parse(holding.at) <= clock.now() + FUTURE_TOLERANCE_MS))
+    throw new SealRefused(
+      `entry ${holding.id} is dated ${JSON.stringify(holding.at).slice(0, 40)}, later than this console's clock: it would hold every later entry back from sealing`,
+    );
   const entries = young < 0 ? fresh : fresh.slice(0, young);
 
   const current = await eventsById(
@@ -179,12 +273,10 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     if (!event) continue;
     const content = contentHash(event);
     if (content === row.content_hash) continue;
-    // Only a settlement: what the signed seal says a settlement never changes must be as it was.
-    const keeps = await fixedOf(db, signer, row.event_id);
-    if (!keeps?.(event)) {
-      sealer.onTampered?.(
-        `entry ${row.event_id}, sealed while started, was changed where a settlement never changes it: not sealed`,
-      );
+    // Only a settlement, once: what the signed seals say, never what the working set says.
+    const refused = await refusedSettlement(db, signer, event, signedOpen === undefined);
+    if (refused) {
+      sealer.onTampered?.(refused);
       continue;
     }
     settled.push({ event, content });
@@ -212,6 +304,16 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
     head = chainHash(head, 'settlement', Number(event.id), content);
     manifest.settlements.push([Number(event.id), head, content, event.outcome === 'started']);
   }
+  const stillOpen = new Map(open.map((row) => [Number(row.event_id), row.content_hash]));
+  for (const row of opened) stillOpen.set(row.event_id, row.content_hash);
+  for (const { event, content } of settled)
+    if (event.outcome === 'started') stillOpen.set(Number(event.id), content);
+    else stillOpen.delete(Number(event.id));
+  // An entry pruned with its batch is no longer followed.
+  const keptAfter = Number(oldest?.after_id ?? 0);
+  manifest.open = [...stillOpen].filter(([eventId]) => eventId > keptAfter).sort(([a], [b]) => a - b);
+  manifest.firstSeal = Math.max(signedFirst ?? 1, firstKept);
+  const manifestText = JSON.stringify(manifest);
   const fields = {
     id,
     after_id: after,
@@ -223,9 +325,14 @@ export async function sealOnce(sealer: Sealer): Promise<SealOutcome> {
   };
   const seal: AuditSealTable = {
     ...fields,
-    manifest: JSON.stringify(manifest),
+    manifest: manifestText,
     key_id: signer.keyId,
-    signature: signer.sign({ ...fields, settlements: settled.length }),
+    // v2: the whole manifest is signed, every link in its form.
+    signature: signer.sign({
+      ...fields,
+      settlements: settled.length,
+      manifest_hash: manifestHash(manifestText),
+    }),
   };
   const won = await db.transaction().execute(async (trx) => {
     const inserted = await trx
@@ -274,6 +381,48 @@ export async function sealAll(sealer: Sealer): Promise<number> {
 /** How sealing goes, for the admin's Verify and /metrics: null while it seals, else why it refuses. */
 export interface SealingState {
   refused: string | null;
+  /** Why entries have waited past STALL_ALERT_MS to be sealed; null: they have not. */
+  stalled: string | null;
+  /** How long, by this console's clock, unsealed entries have waited with no seal moving on. */
+  unsealedForMs: number;
+}
+
+/** The newest seal's last entry, and the first entry after it (null: every entry is sealed). */
+async function sealedThrough(db: ConsoleDb) {
+  const last = await db
+    .selectFrom('audit_seal')
+    .select('through_id')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const through = Number(last?.through_id ?? 0);
+  const next = await db
+    .selectFrom('audit_event')
+    .select(['id', 'at'])
+    .where('id', '>', through)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return { through, next: next ? { id: Number(next.id), at: next.at } : null };
+}
+
+/**
+ * Times how long entries wait, by the console's clock (never by their `at`, which the database's
+ * writer sets): from the pass that first found the seals at a point with entries after it, until
+ * the seals move on or nothing is left. Any console's seals count.
+ */
+function stallWatch(clock: Clock) {
+  let waiting: { through: number; since: number } | null = null;
+  return async (db: ConsoleDb, state: SealingState) => {
+    const { through, next } = await sealedThrough(db);
+    if (!next) waiting = null;
+    else if (waiting?.through !== through) waiting = { through, since: clock.now() };
+    state.unsealedForMs = waiting ? clock.now() - waiting.since : 0;
+    state.stalled =
+      next && state.unsealedForMs > STALL_ALERT_MS
+        ? `the entries from ${next.id} on have waited ${Math.floor(state.unsealedForMs / 60_000)} minutes to be sealed (entry ${next.id} is dated ${JSON.stringify(next.at).slice(0, 40)})`
+        : null;
+  };
 }
 
 /** Seals every few seconds until stopped. */
@@ -288,7 +437,8 @@ export function startAuditSealer(
 ): { stop(): void; state: SealingState } {
   const { clock, everyMs = EVERY_MS } = sealer;
   const stopped = new AbortController();
-  const state: SealingState = { refused: null };
+  const state: SealingState = { refused: null, stalled: null, unsealedForMs: 0 };
+  const watch = stallWatch(clock);
   void (async () => {
     while (!stopped.signal.aborted) {
       await clock.sleep(everyMs, stopped.signal);
@@ -304,6 +454,14 @@ export function startAuditSealer(
         }
         // Nothing half-written: a seal and the working set commit together. Next pass again.
         else sealer.log('warn', 'could not seal the audit log', { err: { name: (error as Error)?.name } });
+      }
+      try {
+        await watch(sealer.db, state);
+        // Every pass too: sealing held back leaves the newest entries editable without a trace.
+        if (state.stalled)
+          sealer.log('error', 'the audit log is not being sealed', { reason: state.stalled });
+      } catch (error) {
+        sealer.log('warn', 'could not read what is left to seal', { err: { name: (error as Error)?.name } });
       }
       sealer.onState?.(state);
     }

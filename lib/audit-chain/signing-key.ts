@@ -24,13 +24,23 @@ export interface SealSigner extends SealVerifier {
   sign(seal: SealFields): string;
 }
 
-type SealFields = Omit<AuditSealTable, 'manifest' | 'signature' | 'key_id'> & { settlements: number };
+/**
+ * A seal's signed fields. `manifest_hash` (links.ts' manifestHash of the stored manifest text) is
+ * signed by every seal made since 2026-11-28 (v2): the manifest, every link in its form, is then as
+ * signed. Without it the payload is v1's, which left the manifest's link forms unsigned.
+ */
+export type SealFields = Omit<AuditSealTable, 'manifest' | 'signature' | 'key_id'> & {
+  settlements: number;
+  manifest_hash?: string;
+};
 
-/** What a signature covers: every field of the seal (the head hash covers each link of the batch). */
+/** What a signature covers: every field of the seal, and in v2 the whole manifest's hash. */
 function payloadOf(seal: SealFields): Buffer {
   return Buffer.from(
     JSON.stringify([
-      'user-group-console audit seal v1',
+      seal.manifest_hash === undefined
+        ? 'user-group-console audit seal v1'
+        : 'user-group-console audit seal v2',
       seal.id,
       seal.after_id,
       seal.through_id,
@@ -39,6 +49,7 @@ function payloadOf(seal: SealFields): Buffer {
       seal.previous_hash,
       seal.head_hash,
       seal.sealed_at,
+      ...(seal.manifest_hash === undefined ? [] : [seal.manifest_hash]),
     ]),
   );
 }

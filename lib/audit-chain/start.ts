@@ -21,13 +21,19 @@ export function startAuditChain({
   dataDir,
   metrics,
   log,
+  prunes,
 }: {
   db: ConsoleDb;
   signer: SealSigner;
   clock: Clock;
   dataDir: string;
-  metrics: Pick<ConsoleMetrics, 'auditChainSealingRefused' | 'auditChainTampered'>;
+  metrics: Pick<
+    ConsoleMetrics,
+    'auditChainSealingRefused' | 'auditChainTampered' | 'auditChainUnsealedSeconds'
+  >;
   log: (level: 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
+  /** AUDIT_RETENTION_DAYS is set: seals gone from the start of the chain may be its doing. */
+  prunes: boolean;
 }): { verify(): Promise<ChainReport>; stop(): void } {
   // What this console has sealed, kept outside the database: it never seals over it.
   const checkpoint = fileCheckpoint(dataDir);
@@ -36,10 +42,12 @@ export function startAuditChain({
     signer,
     clock,
     checkpoint,
+    prunes,
     log: (level, message, fields) => log(level, fields, message),
     onState: (state) => {
       metrics.auditChainSealingRefused.set(state.refused ? 1 : 0);
       if (state.refused) metrics.auditChainTampered.inc({ kind: 'chain' });
+      metrics.auditChainUnsealedSeconds.set(Math.floor(state.unsealedForMs / 1000));
     },
     onTampered: (message) => {
       log('error', {}, message);
@@ -50,7 +58,8 @@ export function startAuditChain({
   });
   const verifier = createVerifyRunner({
     run: (from) => verifyInChild({ anchorFile: checkpoint.file, from }),
-    sealing: () => sealer.state.refused,
+    // Refusing, or held back past the bound: either way every Verify says so.
+    sealing: () => sealer.state.refused ?? sealer.state.stalled,
   });
   return { verify: () => verifier.verify(), stop: () => sealer.stop() };
 }

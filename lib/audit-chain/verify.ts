@@ -9,7 +9,7 @@
  */
 import type { AuditEvent } from '@/lib/audit/store';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
-import { type SealAnchor, signedBy } from './anchor';
+import { type SealAnchor, signedBy, signedVersion } from './anchor';
 import type { ChainProblem, ChainReport } from './contract';
 import {
   chainHash,
@@ -18,8 +18,10 @@ import {
   isStartedLink,
   legacyFixedHash,
   type Manifest,
+  manifestHash,
   parseManifest,
   startedValue,
+  wellFormed,
   yieldToOthers,
 } from './links';
 import { eventsById } from './sealer';
@@ -68,7 +70,7 @@ class Findings {
   }
 }
 
-type Seal = Omit<AuditSealTable, 'manifest'> & { manifest: Manifest };
+type Seal = Omit<AuditSealTable, 'manifest'> & { manifest: Manifest; manifest_hash: string };
 
 async function* sealsInOrder(db: ConsoleDb, from = 0): AsyncGenerator<Seal> {
   let after = from;
@@ -80,7 +82,8 @@ async function* sealsInOrder(db: ConsoleDb, from = 0): AsyncGenerator<Seal> {
       .orderBy('id')
       .limit(SEALS_PER_READ)
       .execute();
-    for (const seal of page) yield { ...seal, manifest: parseManifest(seal.manifest) };
+    for (const seal of page)
+      yield { ...seal, manifest: parseManifest(seal.manifest), manifest_hash: manifestHash(seal.manifest) };
     if (page.length < SEALS_PER_READ) return;
     after = Number(page.at(-1)?.id);
     await yieldToOthers();
@@ -93,6 +96,10 @@ function walkBatch(
   rows: AuditEvent[],
   expectations: Map<number, Expectation>,
   findings: Findings,
+  /** Every seal since the first is walked: a settlement of an entry no seal holds as started is forged. */
+  complete: boolean,
+  /** The seal's signed version: only a v1 seal's 4-element link carries its content (legacy). */
+  version: 'v1' | 'v2' | null,
 ): string {
   const { entries, settlements } = seal.manifest;
   let head = seal.previous_hash;
@@ -119,11 +126,13 @@ function walkBatch(
       findings.add('removed', id, seal.id, id, `entry ${id} was removed`);
     } else {
       // A started entry's row is checked against its last sealed content at the end (checkSettled).
+      // Content from the manifest only where its signed version says so; else always from the row.
+      const legacy = item.length === 4 && version === 'v1';
       const expected = isStartedLink(item)
         ? chainHash(head, 'started', id, startedValue(item[2], item[3], item[4]))
-        : chainHash(head, 'entry', id, item.length === 4 ? item[2] : contentHash(event));
+        : chainHash(head, 'entry', id, legacy ? item[2] : contentHash(event));
       if (expected !== sealedHead) findings.add('changed', id, seal.id, id, `entry ${id} was changed`);
-      if (item.length > 2)
+      if (isStartedLink(item) || legacy)
         expectations.set(id, {
           content: item[2] as string,
           fixed: item[3] as string,
@@ -140,15 +149,56 @@ function walkBatch(
     if (chainHash(head, 'settlement', id, content) !== sealedHead)
       findings.add('changed', id, seal.id, id, `the settlement of entry ${id} was changed`);
     const expected = expectations.get(id);
+    // An entry is settled once: a settlement after its final one was sealed over a rewritten row.
+    if (expected && !expected.stillStarted)
+      findings.add(
+        'changed',
+        id,
+        seal.id,
+        id,
+        `entry ${id} was settled again in seal ${seal.id}, after its settlement was sealed`,
+      );
+    else if (!expected && complete)
+      findings.add(
+        'changed',
+        id,
+        seal.id,
+        id,
+        `seal ${seal.id} settles entry ${id}, which no seal holds as started`,
+      );
     if (expected) Object.assign(expected, { content, stillStarted });
     head = sealedHead;
+  }
+  // A v2 seal's signed list of open entries is what the sealer carries on from: it must hold every
+  // entry this chain has as still started, as last sealed (a link forged into a v1 seal is not).
+  const open = version === 'v2' ? new Map(seal.manifest.open ?? []) : null;
+  if (open) {
+    for (const [id, expected] of expectations)
+      if (expected.stillStarted && open.get(id) !== expected.content)
+        findings.add(
+          'changed',
+          id,
+          seal.id,
+          id,
+          `entry ${id} is not open as sealed in seal ${seal.id}'s signed list`,
+        );
+    if (complete)
+      for (const id of open.keys())
+        if (!expectations.get(id)?.stillStarted)
+          findings.add(
+            'changed',
+            id,
+            seal.id,
+            id,
+            `seal ${seal.id} lists entry ${id} as open, which no seal holds as started`,
+          );
   }
   return head;
 }
 
 /** Entries sealed while `started` against their last sealed content; answers how many settled since. */
 async function checkSettled(db: ConsoleDb, expectations: Map<number, Expectation>, findings: Findings) {
-  let pending = 0;
+  const pending: number[] = [];
   const current = await eventsById(db, [...expectations.keys()]);
   for (const [id, expected] of expectations) {
     const event = current.get(id);
@@ -159,7 +209,7 @@ async function checkSettled(db: ConsoleDb, expectations: Map<number, Expectation
     const fixedKept = fixedNow(event, expected) === expected.fixed;
     if (fixedKept && contentHash(event) === expected.content) continue;
     // Settled after the last seal: its settlement is sealed on the next pass.
-    if (fixedKept && expected.stillStarted && event.outcome !== 'started') pending += 1;
+    if (fixedKept && expected.stillStarted && event.outcome !== 'started') pending.push(id);
     else findings.add('changed', id, null, id, `entry ${id} was changed`);
   }
   return pending;
@@ -208,6 +258,8 @@ export async function verifyAuditChainFrom(
     previous = { ...from.seal };
   }
   let anchorReached = false;
+  /** The first kept seal as the newest v2 seal walked records it (undefined: none walked). */
+  let recordedFirst: number | undefined;
   for await (const seal of sealsInOrder(db, from?.seal.id ?? 0)) {
     seals += 1;
     // A seal's own problem sorts after its entries': an entry named is the more useful answer.
@@ -243,11 +295,9 @@ export async function verifyAuditChainFrom(
       );
     }
     first ??= seal;
-    const signed = verifier.verify(
-      { ...seal, settlements: seal.manifest.settlements.length },
-      seal.signature,
-    );
-    if (!signed || seal.entry_count !== seal.manifest.entries.length)
+    const version = signedVersion(verifier, { ...seal, settlements: seal.manifest.settlements.length });
+    // The link forms are as signed (v2) or as v1 wrote them: a v2 seal never holds a v1 link.
+    if (!version || !wellFormed(seal.manifest, version) || seal.entry_count !== seal.manifest.entries.length)
       findings.add(
         'seal',
         null,
@@ -268,14 +318,43 @@ export async function verifyAuditChainFrom(
       .orderBy('id')
       .execute();
     entries += rows.length;
-    if (walkBatch(seal, rows, expectations, findings) !== seal.head_hash)
+    const complete = from === null && first.id === 1;
+    if (walkBatch(seal, rows, expectations, findings, complete, version) !== seal.head_hash)
       findings.add('seal', null, seal.id, at, `seal ${seal.id}'s links do not lead to its head`);
+    if (version === 'v2') recordedFirst = seal.manifest.firstSeal;
     previous = seal;
   }
   // An anchor older than the first kept seal was pruned with its batch (AUDIT_RETENTION_DAYS).
   const pruned = first !== null && !from && anchor !== null && anchor.id < first.id;
   if (anchor && !pruned) checkAnchor(anchor, verifier, previous, from, anchorReached, findings);
-  const pendingSettlements = await checkSettled(db, expectations, findings);
+  const pending = await checkSettled(db, expectations, findings);
+  if (!from && first && recordedFirst !== undefined && first.id > recordedFirst) {
+    // Retention records what it pruned in the next seal; until then its `audit.prune` entry is
+    // started, or settled and not sealed yet.
+    const through = previous?.through_id ?? 0;
+    const pruning = await db
+      .selectFrom('audit_event')
+      .select('id')
+      .where('action', '=', 'audit.prune')
+      .where((eb) =>
+        eb.or([
+          eb('outcome', '=', 'started'),
+          eb('id', '>', through),
+          ...(pending.length > 0 ? [eb('id', 'in', pending)] : []),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    if (!pruning)
+      findings.add(
+        'seal',
+        null,
+        first.id,
+        first.after_id + 0.25,
+        `seals ${recordedFirst} to ${first.id - 1} were removed (entries up to ${first.after_id}): no seal records them pruned`,
+      );
+  }
+  const pendingSettlements = pending.length;
   const unsealed = await db
     .selectFrom('audit_event')
     .select((eb) => eb.fn.countAll().as('count'))

@@ -100,6 +100,11 @@ function createConsoleMetrics() {
       help: "1 while this console refuses to seal the audit log: the database's seals no longer reach its checkpoint (seals removed, the chain of seals broken, the database rolled back).",
       registers: [registry],
     }),
+    auditChainUnsealedSeconds: new Gauge({
+      name: 'console_audit_chain_unsealed_seconds',
+      help: "How long, by this console's clock, audit entries have waited to be sealed with no seal moving on (seconds normally; over 300 the console logs an error and Verify fails).",
+      registers: [registry],
+    }),
     auditChainTampered: new Counter({
       name: 'console_audit_chain_tampered_total',
       help: 'Changes the audit sealer refused to seal, by kind (chain: the seals do not reach the checkpoint; settlement: a started entry changed where a settlement never changes it).',

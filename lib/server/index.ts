@@ -171,6 +171,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     dataDir: config.dataDir,
     metrics,
     log: (level, fields, message) => chainLogger[level](fields, message),
+    prunes: config.audit.retentionDays !== null,
   });
   if (config.audit.retentionDays !== null) {
     const retentionLogger = logger.child({ component: 'audit-retention' });
