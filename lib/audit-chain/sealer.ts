@@ -58,7 +58,7 @@ const SETTLE_DELAY_MS = 5_000;
 /** How far past the console's clock an entry's time may be (another console's clock drifting). */
 const FUTURE_TOLERANCE_MS = 60_000;
 /** Entries left unsealed this long, by the console's clock, while the seals do not move on: alert. */
-export const STALL_ALERT_MS = 5 * 60_000;
+const STALL_ALERT_MS = 5 * 60_000;
 const BATCH = 1_000;
 const EVERY_MS = 10_000;
 /** A statement's `in (…)` list stays well under either database's limit on parameters. */

@@ -29,7 +29,7 @@ export interface SealSigner extends SealVerifier {
  * signed by every seal made since 2026-11-28 (v2): the manifest, every link in its form, is then as
  * signed. Without it the payload is v1's, which left the manifest's link forms unsigned.
  */
-export type SealFields = Omit<AuditSealTable, 'manifest' | 'signature' | 'key_id'> & {
+type SealFields = Omit<AuditSealTable, 'manifest' | 'signature' | 'key_id'> & {
   settlements: number;
   manifest_hash?: string;
 };
