@@ -31,7 +31,6 @@ const ALLOWED: Record<string, string> = {
   'lib/audit-stream/two-consoles.test.ts': 'not yet converted: two sender processes on realClock',
   'lib/audit-stream/seals.test.ts': 'not yet converted: reads the stream status at the real time',
   'lib/audit-chain/sealer-race.test.ts': 'not yet converted: two sealer processes racing on real time',
-  'lib/audit-chain/cli.test.ts': 'stamps an entry a minute before now for a CLI process on the real clock',
   'lib/node-http/lingering-close.test.ts': 'not yet converted: a real socket timeout, raced with a timer',
   'lib/user-group-service/http-limits.test.ts': 'not yet converted: real socket timeouts of a child process',
   'lib/user-group-service/instances.test.ts':
@@ -50,7 +49,6 @@ const ALLOWED: Record<string, string> = {
   'lib/invitations/server.test.ts': 'expiry rows stamped against the server’s real clock (not yet its clock)',
   'lib/auth/sso.test.ts': 'better-auth stamps sessions with the real time',
   'lib/passkeys/server.test.ts': 'better-auth stamps the last sign-in with the real time',
-  'lib/two-factor/server.test.ts': 'unique ids only, from the real time',
 };
 
 function testFiles(folder: string): string[] {
