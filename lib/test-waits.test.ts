@@ -39,7 +39,6 @@ const ALLOWED: Record<string, string> = {
     'moves realClock on from the real time (vi.spyOn), not yet a testClock',
   'lib/user-group-api/client.test.ts': 'bounds a real HTTP abort: not yet on a testClock',
   'lib/invitations/mail-failures.test.ts': 'bounds a real SMTP give-up: not yet on a testClock',
-  'lib/jobs/runner.test.ts': 'a lease expired at the real time, read by the database',
   'lib/auth/sso.test.ts': 'better-auth stamps sessions with the real time',
   'lib/passkeys/server.test.ts': 'better-auth stamps the last sign-in with the real time',
 };
