@@ -32,7 +32,6 @@ const ALLOWED: Record<string, string> = {
   'lib/audit-stream/seals.test.ts': 'not yet converted: reads the stream status at the real time',
   'lib/user-group-service/instances.test.ts':
     'two child processes on Redis: their rate and key cache run on real time',
-  'lib/server/request-body.test.ts': 'not yet converted: a real body read timeout',
   'lib/launcher/console-http-server.test.ts': 'not yet converted: a real headers timeout',
   'lib/launcher/console-metrics.test.ts':
     'moves realClock on from the real time (vi.spyOn), not yet a testClock',
