@@ -35,7 +35,6 @@ const ALLOWED: Record<string, string> = {
   'lib/launcher/console-http-server.test.ts': 'not yet converted: a real headers timeout',
   'lib/launcher/console-metrics.test.ts':
     'moves realClock on from the real time (vi.spyOn), not yet a testClock',
-  'lib/user-group-api/client.test.ts': 'bounds a real HTTP abort: not yet on a testClock',
   'lib/invitations/mail-failures.test.ts': 'bounds a real SMTP give-up: not yet on a testClock',
   'lib/auth/sso.test.ts': 'better-auth stamps sessions with the real time',
   'lib/passkeys/server.test.ts': 'better-auth stamps the last sign-in with the real time',
