@@ -198,7 +198,7 @@ describe('a refused decision', () => {
     expect((await decide(harness.adminCookie)).status).toBe(403);
     await db
       .updateTable('approval_request')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .set({ expires_at: new Date(harness.server.clock.now() - 1000).toISOString() })
       .where('id', '=', approval.id)
       .execute();
     expect((await decide(approver)).status).toBe(409);
@@ -243,7 +243,7 @@ describe('a flood of requests', () => {
     );
     const { approval } = (await asked.json()) as Pending;
     const { recordApprovalRequest } = await import('@/lib/approvals/store');
-    const later = Date.now() + 60_000;
+    const later = harness.server.clock.now() + 60_000;
     for (let index = 0; index < 101; index += 1) {
       const flood = await recordApprovalRequest(
         db,

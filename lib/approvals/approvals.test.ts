@@ -218,7 +218,7 @@ describe('an action the policy names waits for a second operator', () => {
     const id = await requestDelete('expired', token);
     await db
       .updateTable('approval_request')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .set({ expires_at: new Date(harness.server.clock.now() - 1000).toISOString() })
       .where('id', '=', id)
       .execute();
     const read = await readRoute(get('requester', `/api/approvals/${id}`), params({ id }));

@@ -35,7 +35,7 @@ beforeAll(async () => {
     userGroupId: `group-${index}`,
     outcome: 'success',
     requestId: `request-${index}`,
-    at: new Date(Date.now() - 60_000),
+    at: new Date(realClock.now() - 60_000),
   });
   await recordAuditEvents(
     database.db,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent, settleAuditEvent } from '@/lib/audit/store';
-import { realClock } from '@/lib/clock';
+import { testClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { migrateAuditChain } from './schema';
@@ -29,7 +29,8 @@ afterAll(async () => {
   await location.dispose();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A turn of the event loop: better-sqlite3 answers at once, so a loop must yield for others to run. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The database, its transactions held until `arrivals` of them are ready: both seals are built first. */
 function meetingBeforeWriting(database: ConsoleDatabase, met: { arrive(): Promise<void> }) {
@@ -71,18 +72,17 @@ function meeting(arrivals: number) {
 describe('two consoles sealing at once', () => {
   it('build the same next seal: one writes it, the other writes nothing', async () => {
     const [first, second] = consoles as [ConsoleDatabase, ConsoleDatabase];
+    const clock = testClock();
     await recordAuditEvent(first.db, {
       action: 'sign-in',
       operator: null,
       outcome: 'success',
       requestId: 'before-the-race',
-      at: new Date(Date.now() - 60_000),
+      at: new Date(clock.now() - 60_000),
     });
     const met = meeting(2);
     const outcomes = await Promise.all(
-      [first, second].map((database) =>
-        sealOnce({ db: meetingBeforeWriting(database, met), signer, clock: realClock }),
-      ),
+      [first, second].map((database) => sealOnce({ db: meetingBeforeWriting(database, met), signer, clock })),
     );
     expect(outcomes.filter((outcome) => outcome === 'lost')).toHaveLength(1);
     expect(await first.db.selectFrom('audit_seal').select('id').execute()).toEqual([{ id: 1 }]);
@@ -90,20 +90,23 @@ describe('two consoles sealing at once', () => {
   });
 
   it('write one chain, each entry sealed once, that verifies', async () => {
+    // Time moves as the writers write (5 ms an entry): the sealers see entries come of age under way.
+    const clock = testClock();
     let writing = true;
     const write = async (database: ConsoleDatabase, name: string) => {
       let written = 0;
-      while (writing) {
+      while (written < 300) {
         const id = await recordAuditEvent(database.db, {
           action: 'rotate',
           operator: { id: name, email: `${name}@example.com` },
           outcome: 'started',
           requestId: `${name}-${written}`,
+          at: new Date(clock.now()),
         });
         if (written % 3 !== 0) await settleAuditEvent(database.db, id, { outcome: 'success' });
         written += 1;
-        // better-sqlite3 answers at once: without a turn of the event loop no timer would fire.
-        await new Promise((resolve) => setImmediate(resolve));
+        await clock.advance(5);
+        await turn();
       }
       return written;
     };
@@ -113,24 +116,25 @@ describe('two consoles sealing at once', () => {
         seals += await sealAll({
           db: database.db,
           signer,
-          clock: realClock,
+          clock,
           settleDelayMs: 200,
           batchSize: 25,
         });
-        await sleep(5);
+        await turn();
       }
       return seals;
     };
     const [first, second] = consoles as [ConsoleDatabase, ConsoleDatabase];
-    const running = Promise.all([write(first, 'ann'), write(second, 'bob'), seal(first), seal(second)]);
-    await sleep(3_000);
+    const writers = Promise.all([write(first, 'ann'), write(second, 'bob')]);
+    const sealers = Promise.all([seal(first), seal(second)]);
+    await writers;
     writing = false;
-    const [, , firstSealed, secondSealed] = await running;
+    const [firstSealed, secondSealed] = await sealers;
     expect(firstSealed + secondSealed).toBeGreaterThan(2);
 
     // Whatever is left (the last writes, the last settlements) once they are old enough.
-    await sleep(250);
-    await sealAll({ db: first.db, signer, clock: realClock, settleDelayMs: 200 });
+    await clock.advance(250);
+    await sealAll({ db: first.db, signer, clock, settleDelayMs: 200 });
     const seals = await first.db.selectFrom('audit_seal').selectAll().orderBy('id').execute();
     expect(seals.map((seal) => seal.id)).toEqual(seals.map((_, index) => index + 1));
     const written = await first.db

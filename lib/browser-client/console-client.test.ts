@@ -61,6 +61,20 @@ describe('callRoute', () => {
     });
   });
 
+  it('answers a 202 as the request waiting for approval to a caller that follows one, refuses it in words to one that does not', async () => {
+    answer(202, { approval: { id: 'ap-1', status: 'pending' } });
+    await expect(
+      callRoute(consoleRoutes.createOperator, { body: newOperator, mayWait: true }),
+    ).resolves.toEqual({ waiting: { approvalId: 'ap-1' } });
+    const refused = await failure(createOperator());
+    expect(refused.status).toBe(202);
+    expect(refused.message).toBe('Waiting for approval by another operator: nothing has been done yet.');
+    answer(202, { nothing: true });
+    expect(
+      (await failure(callRoute(consoleRoutes.createOperator, { body: newOperator, mayWait: true }))).message,
+    ).toBe('The console answered in an unexpected shape.');
+  });
+
   it('fills the path’s params in, encoded', async () => {
     answer(200, { operator });
     await callRoute(consoleRoutes.updateOperator, { params: { id: 'a/b?c' }, body: { disabled: true } });

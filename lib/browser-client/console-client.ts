@@ -66,15 +66,18 @@ export class ConsoleApiError extends Error {
 
 /**
  * Not a failure: the policy (CONSOLE_REQUIRE_APPROVAL) made the action wait for another operator
- * (202 `{ approval }`). Thrown so that no caller mistakes it for the action's answer; a form that
- * knows follows the request (components/approval-waiting.tsx), one that does not shows the message.
+ * (202 `{ approval }`). An answer of its own shape, so no caller mistakes it for the action's: a form
+ * follows the request (components/approval-waiting.tsx).
  */
-export class ApprovalRequested extends Error {
-  constructor(readonly approvalId: string) {
-    super('Waiting for approval by another operator: nothing has been done yet.');
-    this.name = 'ApprovalRequested';
-  }
+export interface WaitingForApproval {
+  waiting: { approvalId: string };
 }
+
+/** Whether a route's answer is a request waiting for approval rather than the action's own answer. */
+export const isWaiting = (answer: unknown): answer is WaitingForApproval =>
+  typeof answer === 'object' && answer !== null && 'waiting' in answer;
+
+const WAITING_MESSAGE = 'Waiting for approval by another operator: nothing has been done yet.';
 
 export const CONSOLE_UNREACHABLE_MESSAGE =
   'The console could not be reached. Check your connection and retry.';
@@ -90,17 +93,31 @@ export type CallInput<Path extends string, Body> = ([keyof PathParams<Path>] ext
   };
 
 /**
- * Calls a route and returns its answer parsed with the route's answer schema: the browser never
- * reads an answer it has not checked. A failure becomes a ConsoleApiError carrying the console's
+ * Calls a route and returns its answer parsed with the route's answer schema (the browser never
+ * reads an answer it has not checked), or, for a 202, the request waiting for approval when the
+ * caller says it follows one (`mayWait`; else the 202 is refused in words). A failure becomes a ConsoleApiError carrying the console's
  * message, field errors and retry delay.
  */
-export async function callRoute<Path extends string, Body, Answer>(
+export function callRoute<Path extends string, Body, Answer>(
+  route: ConsoleRouteDefinition<Path, Body, Answer>,
+  input: CallInput<Path, Body> & { mayWait: true },
+): Promise<Answer | WaitingForApproval>;
+export function callRoute<Path extends string, Body, Answer>(
   route: ConsoleRouteDefinition<Path, Body, Answer>,
   input: CallInput<Path, Body>,
-): Promise<Answer> {
-  const response = await send(route, input);
+): Promise<Answer>;
+export async function callRoute<Path extends string, Body, Answer>(
+  route: ConsoleRouteDefinition<Path, Body, Answer>,
+  input: CallInput<Path, Body> & { mayWait?: boolean },
+): Promise<Answer | WaitingForApproval> {
+  const response = await send(route, input as CallInput<Path, Body>);
   const payload: unknown = await response.json().catch(() => undefined);
-  if (response.status === 202) throw new ApprovalRequested(approvalIdOf(payload));
+  if (response.status === 202) {
+    const waiting = { waiting: { approvalId: approvalIdOf(payload) } };
+    if (input.mayWait) return waiting;
+    // A caller that cannot follow a request still says that nothing has been done.
+    throw new ConsoleApiError('internal', WAITING_MESSAGE, { status: 202, explained: true });
+  }
   const answer = route.answer ? z.safeParse(route.answer, payload) : { success: false as const };
   if (!answer.success) throw new ConsoleApiError('internal', 'The console answered in an unexpected shape.');
   return answer.data;

@@ -49,6 +49,22 @@ describe('routeMutationOptions', () => {
     expect(calls).toEqual(['refresh', 'onSuccess']);
   });
 
+  it('hands a request waiting for approval to onWaiting, not to onSuccess nor onError, and refreshes nothing', async () => {
+    answer(202, { approval: { id: 'ap-7' } });
+    const effects = noEffects();
+    const onSuccess = vi.fn();
+    const onError = vi.fn();
+    const onWaiting = vi.fn();
+    const options = routeMutationOptions(
+      consoleRoutes.resetSecondFactor,
+      { params: { id: 'o1' }, refresh: true, onSuccess, onError, onWaiting },
+      effects,
+    );
+    await expect(run(options, undefined)).resolves.toEqual({ waiting: { approvalId: 'ap-7' } });
+    expect(onWaiting).toHaveBeenCalledWith({ approvalId: 'ap-7' });
+    expect([onSuccess, onError, effects.refreshPage].map((fn) => fn.mock.calls.length)).toEqual([0, 0, 0]);
+  });
+
   it('refreshes nothing when refused, and hands the console’s error to onError', async () => {
     answer(403, { error: { code: 'forbidden', message: 'Not allowed.' } });
     const effects = noEffects();

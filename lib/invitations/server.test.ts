@@ -67,7 +67,7 @@ async function entries(action: AuditAction) {
 
 describe('invitations', () => {
   it('makes a 72-hour link whose secret is in the fragment, and stores only its hash', async () => {
-    const before = Date.now();
+    const before = harness.server.clock.now();
     const { operator, invitation } = await invite('new@invitations.example');
     const link = new URL(invitation.link);
     expect(`${link.origin}${link.pathname}${link.search}`).toBe(`${harness.origin}/invitation`);
@@ -146,7 +146,7 @@ describe('invitations', () => {
     const secret = secretOf(invitation.link);
     await server.database.db
       .updateTable('operator_invitation')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .set({ expires_at: new Date(harness.server.clock.now() - 1000).toISOString() })
       .where('secret_hash', '=', hashInvitationSecret(secret))
       .execute();
     const expired = await accept(secret);

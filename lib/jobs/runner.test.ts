@@ -6,6 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+// The runners here keep their default clock (realClock): a lease runs out against it.
+import { realClock } from '@/lib/clock';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { steerJob } from './job-transitions';
 import { jobResultRows } from './result-rows';
@@ -150,7 +152,7 @@ describe('the bulk job runner', () => {
     const jobs = jobsDb(database.db);
     await jobs
       .updateTable('bulk_job')
-      .set({ lease_owner: 'dead', lease_expires_at: new Date(Date.now() - 1).toISOString() })
+      .set({ lease_owner: 'dead', lease_expires_at: new Date(realClock.now() - 1).toISOString() })
       .where('id', '=', id)
       .execute();
     await jobs
@@ -187,7 +189,7 @@ describe('the bulk job runner', () => {
     const jobs = jobsDb(database.db);
     await jobs
       .updateTable('bulk_job')
-      .set({ lease_owner: 'dead', lease_expires_at: new Date(Date.now() - 1).toISOString() })
+      .set({ lease_owner: 'dead', lease_expires_at: new Date(realClock.now() - 1).toISOString() })
       .where('id', '=', id)
       .execute();
     await jobs

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '@/lib/audit/actions';
 import { freshCode } from '@/lib/testing/authenticator-app';
@@ -343,7 +344,7 @@ describe('the policy: CONSOLE_REQUIRE_2FA=support', () => {
 describe('step-up in Customer', () => {
   it('refuses a production token or change with a stale authentication, even bypassing the page; Testing never asks', async () => {
     const cookie = await harness.signIn(harness.admin.email, harness.admin.password);
-    const id = `step-up-${Date.now()}`;
+    const id = `step-up-${randomUUID()}`;
     for (const environment of ['customer', 'testing'])
       expect(
         (await getOrCreateRoute(send(cookie, 'POST', { user_group_id: id }), params({ environment }))).status,
@@ -436,7 +437,7 @@ describe('step-up in Customer', () => {
   it('refuses starting a Customer job and taking its tokens with a stale authentication, each refusal on record', async () => {
     const cookie = await harness.signIn(harness.admin.email, harness.admin.password);
     const newJob = async () => {
-      const csv = `user_group_id\nstale-job-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const csv = `user_group_id\nstale-job-${randomUUID()}`;
       const created = await jobsCreate(
         send(cookie, 'POST', { source: 'stale.csv', csv }),
         params({ environment: 'customer' }),

@@ -205,12 +205,11 @@ describe('createUserGroupApi', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"user_group":');
     };
-    const started = performance.now();
-    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 200 })
+    // The body's stall ends in the timeout, awaited: a client that hung on would fail the test's own timeout.
+    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 50 })
       .getOrCreate({ user_group_id: 'acme' })
       .catch((caught: unknown) => caught)) as UpstreamError;
     expect(error.kind).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('reports a closed port as unreachable naming the URL', async () => {

@@ -7,7 +7,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
@@ -56,6 +55,21 @@ afterAll(async () => {
 });
 
 /** Starts `serve` (extra arguments win over the defaults) and resolves once it logged `listening`. */
+/** Resolves once `text` has come out of `stream` (what came before included): an event, not a wait. */
+function streamIncludes(stream: NodeJS.ReadableStream | null, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('latin1');
+      if (!seen.includes(text)) return;
+      stream?.off('data', onData);
+      resolve();
+    };
+    if (!stream) return reject(new Error('no stream'));
+    stream.on('data', onData);
+  });
+}
+
 async function serve(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = childEnv,
@@ -206,23 +220,30 @@ describe('serve', () => {
 
   it('on SIGTERM finishes the in-flight request, closes the database and exits 0', async () => {
     const server = await serve();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    async function* slowBody() {
-      yield Buffer.from('{"user_group_id":"in-flight",');
-      await gate;
-      yield Buffer.from('"name":"finished after SIGTERM"}');
-    }
-    const pending = call(server.url, 'GET', undefined, { key, rawBody: Readable.from(slowBody()) });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = '{"user_group_id":"in-flight",';
+    const rest = '"name":"finished after SIGTERM"}';
+    const raw = await openRawConnection(server.url);
+    raw.socket.write(
+      [
+        'GET /api/user HTTP/1.1',
+        `Host: ${new URL(server.url).host}`,
+        `Authorization: Token ${key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(first + rest)}`,
+        // Answered "100 Continue" once the server has read the head: the request is then in flight.
+        'Expect: 100-continue',
+        'Connection: close',
+        '',
+        first,
+      ].join('\r\n'),
+    );
+    await streamIncludes(raw.socket, 'HTTP/1.1 100 Continue');
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    release();
-    const answer = await pending;
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.json.user_group.name).toBe('finished after SIGTERM');
+    await streamIncludes(server.child.stdout, '"msg":"shutting down"');
+    raw.socket.write(rest);
+    const answer = await once(raw.socket, 'close').then(() => raw.received());
+    expect(answer).toMatch(/HTTP\/1\.1 200 /);
+    expect(answer).toContain('"name":"finished after SIGTERM"');
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"closed"');
   });

@@ -181,20 +181,34 @@ describe('environments', () => {
 describe('reading the audit log is on record', () => {
   it('records a read and an export with their filters and row counts', async () => {
     expect((await readAudit(get('/api/audit?action=rotate'), noParams)).status).toBe(200);
-    const exported = await exportAudit(get('/api/audit/export?group=audited-1'), noParams);
-    expect(exported.status).toBe(200);
-    // The entry is written before the first row, and completed with the rows sent at the end.
-    expect((await exported.text()).split('\r\n').filter(Boolean)).toHaveLength(3);
-    const { database } = await consoleServer();
-    // Settled once the answer's stream has ended: a moment after its last row reached the reader.
-    await vi.waitFor(async () => {
-      const { events } = await listAuditEvents(database, { operator: 'admin@routes.example' });
-      const reads = events.filter((event) => event.action.startsWith('audit.'));
-      expect(reads.map((event) => [event.action, event.detail])).toEqual([
-        ['audit.export', '2 rows; group=audited-1'],
-        ['audit.read', '1 row; action=rotate'],
-      ]);
+    const { database, auditLog } = await consoleServer();
+    // The export's settlement (written once its stream has ended), kept to be awaited below.
+    const settlements: Promise<void>[] = [];
+    const exporting = auditLog.exporting;
+    const spy = vi.spyOn(auditLog, 'exporting').mockImplementation(async (...args) => {
+      const sent = await exporting(...args);
+      return (rows) => {
+        const settled = sent(rows);
+        settlements.push(settled);
+        return settled;
+      };
     });
+    try {
+      const exported = await exportAudit(get('/api/audit/export?group=audited-1'), noParams);
+      expect(exported.status).toBe(200);
+      // The entry is written before the first row, and completed with the rows sent at the end.
+      expect((await exported.text()).split('\r\n').filter(Boolean)).toHaveLength(3);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(settlements).toHaveLength(1);
+    await Promise.all(settlements);
+    const { events } = await listAuditEvents(database, { operator: 'admin@routes.example' });
+    const reads = events.filter((event) => event.action.startsWith('audit.'));
+    expect(reads.map((event) => [event.action, event.detail])).toEqual([
+      ['audit.export', '2 rows; group=audited-1'],
+      ['audit.read', '1 row; action=rotate'],
+    ]);
   });
 
   it('keeps a token pasted into a filter as its fingerprint only', async () => {

@@ -11,7 +11,6 @@ import { FormField } from '@/components/form-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import {
   type CreateOperatorRequest,
@@ -62,13 +61,13 @@ export function AddOperatorForm({
       setAdded({ email: request.email, invitation: result.invitation });
       form.reset();
     },
+    onWaiting: ({ approvalId }) => {
+      setAsking(null);
+      setWaitingFor(approvalId);
+      form.reset();
+    },
     onError: (error) => {
       setAsking(null);
-      if (error instanceof ApprovalRequested) {
-        setWaitingFor(error.approvalId);
-        form.reset();
-        return;
-      }
       for (const { name, message } of serverFieldErrors(error, fields)) form.setError(name, { message });
     },
   });
@@ -111,7 +110,7 @@ export function AddOperatorForm({
         </FormField>
       </div>
       {waitingFor ? <ApprovalWaiting approvalId={waitingFor} /> : null}
-      {create.isError && !(create.error instanceof ApprovalRequested) ? (
+      {create.isError ? (
         <Alert variant="error" role="alert">
           {formErrorMessage(create.error)}
         </Alert>

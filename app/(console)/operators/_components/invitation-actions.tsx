@@ -5,7 +5,6 @@ import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
-import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { invitationRoutes } from '@/lib/invitations/routes';
 import type { InvitationLink, OperatorSummary } from '@/lib/operators/contract';
@@ -47,10 +46,9 @@ export function InvitationActions({
       setConfirming(null);
       setLink(invitation);
     },
-    onError: (error) => {
-      if (!(error instanceof ApprovalRequested)) return;
+    onWaiting: ({ approvalId }) => {
       setConfirming(null);
-      setWaitingFor(error.approvalId);
+      setWaitingFor(approvalId);
     },
   });
   const revoke = useRouteMutation(invitationRoutes.revokeInvitation, {
@@ -107,11 +105,7 @@ export function InvitationActions({
             ? { label: 'Reason (another operator reads it)', value: reason, onChange: setReason }
             : null
         }
-        error={
-          resend.isError && !(resend.error instanceof ApprovalRequested)
-            ? formErrorMessage(resend.error)
-            : null
-        }
+        error={resend.isError ? formErrorMessage(resend.error) : null}
         onConfirm={() =>
           resend.mutate(needsApproval ? Object.assign(nothing(), { approvalReason: reason }) : {})
         }

@@ -6,7 +6,6 @@ import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { formErrorMessage } from '@/components/form-errors';
 import { Button } from '@/components/ui/button';
-import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import type { OperatorSummary } from '@/lib/operators/contract';
 import { roleGiven } from '@/lib/operators/grants';
@@ -64,12 +63,11 @@ export function OperatorActions({
     params,
     refresh: true,
     onSuccess: () => setAsking(null),
-    onError: (failure) => {
-      if (!(failure instanceof ApprovalRequested)) return;
+    onWaiting: ({ approvalId }) => {
       setAsking(null);
       // Nothing has changed yet: the select says the role they hold, the line below what waits.
       setRole(operator.role ?? 'viewer');
-      setWaitingFor(failure.approvalId);
+      setWaitingFor(approvalId);
       setDecisionOver(false);
     },
   });
@@ -179,11 +177,7 @@ export function OperatorActions({
         pending={askAdmin.isPending}
         pendingLabel="Asking…"
         reason={{ label: 'Reason (another operator reads it)', value: reason, onChange: setReason }}
-        error={
-          askAdmin.error && !(askAdmin.error instanceof ApprovalRequested)
-            ? formErrorMessage(askAdmin.error)
-            : null
-        }
+        error={askAdmin.error ? formErrorMessage(askAdmin.error) : null}
         onConfirm={() => asking && askAdmin.mutate(Object.assign({ ...asking }, { approvalReason: reason }))}
       />
       <ConfirmDialog

@@ -7,7 +7,7 @@ import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useRefocusWhenDropped } from '@/components/use-refocus-when-dropped';
-import { ApprovalRequested } from '@/lib/browser-client/console-client';
+import { isWaiting } from '@/lib/browser-client/console-client';
 import { routePath } from '@/lib/console-api/define-route';
 import type { JobView } from '@/lib/jobs/contract';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
@@ -150,8 +150,8 @@ export function JobPanel({
             {job.pausedReason}
           </Alert>
         ) : null}
-        {steer.error instanceof ApprovalRequested ? (
-          <ApprovalWaiting approvalId={steer.error.approvalId} />
+        {isWaiting(steer.data) ? (
+          <ApprovalWaiting approvalId={steer.data.waiting.approvalId} />
         ) : steer.isError ? (
           <Alert variant="error" role="alert">
             {formErrorMessage(steer.error, 'The console could not be reached.')}

@@ -45,6 +45,8 @@ export function useSteerJob(id: string) {
   const queryClient = useQueryClient();
   return useRouteMutation(jobRoutes.steerJob, {
     params: { id },
+    // A start the policy made wait: the panel reads the waiting answer from the mutation's data.
+    onWaiting: () => {},
     onSuccess: (next) => queryClient.setQueryData(jobKey(id), next),
   });
 }

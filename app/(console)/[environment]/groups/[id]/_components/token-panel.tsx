@@ -11,7 +11,6 @@ import { SecretField } from '@/components/secret-field';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { useRefocusWhenDropped } from '@/components/use-refocus-when-dropped';
-import { ApprovalRequested } from '@/lib/browser-client/console-client';
 import { useRouteMutation } from '@/lib/browser-client/use-route-mutation';
 import { type Environment, environmentPhrase, slugOf } from '@/lib/environments';
 import { userGroupRoutes } from '@/lib/user-groups/routes';
@@ -100,16 +99,14 @@ export function TokenPanel({
   const remove = useRouteMutation(userGroupRoutes.delete, {
     params,
     onSuccess: deletedNow,
-    onError: (error) => {
-      if (error instanceof ApprovalRequested) setWaitingFor(error.approvalId);
-    },
+    onWaiting: ({ approvalId }) => setWaitingFor(approvalId),
   });
   const step = tokenPanelStep(state, deleted);
   const offered = tokenActionsOffered(state, { mayRotate, mayDelete });
   const failure = tokenPanelFailure({
     show: show.error,
     rotate: rotate.error,
-    remove: remove.error instanceof ApprovalRequested ? null : remove.error,
+    remove: remove.error,
   });
 
   // The Rotate button is gone once the new token is on screen: the focus goes to it, not to the page.
