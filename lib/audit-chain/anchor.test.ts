@@ -10,7 +10,7 @@ import { testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { anchorOf, CHECKPOINT_FILE, fileCheckpoint, parseAnchor } from './anchor';
 import { migrateAuditChain } from './schema';
-import { type SealingState, startAuditSealer } from './sealer';
+import { type SealingState, startAuditSealer } from './sealing-loop';
 import { auditSigningKey } from './signing-key';
 
 const clock = testClock();

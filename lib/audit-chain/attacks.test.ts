@@ -11,7 +11,8 @@ import { memoryCheckpoint } from './anchor';
 import { describeChainReport } from './contract';
 import { chainHash, contentHash, GENESIS, legacyFixedHash, manifestHash } from './links';
 import { migrateAuditChain } from './schema';
-import { type SealingState, SealRefused, sealAll, startAuditSealer } from './sealer';
+import { SealRefused, sealAll } from './sealer';
+import { type SealingState, startAuditSealer } from './sealing-loop';
 import { auditSigningKey } from './signing-key';
 import { verifyAuditChain, verifyAuditChainFrom } from './verify';
 

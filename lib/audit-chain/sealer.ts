@@ -28,42 +28,25 @@
 import type { AuditEvent } from '@/lib/audit/store';
 import type { Clock } from '@/lib/clock';
 import type { AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
-import {
-  anchorOf,
-  type Checkpoint,
-  chainFromAnchor,
-  memoryCheckpoint,
-  signedBy,
-  signedVersion,
-} from './anchor';
+import { anchorOf, type Checkpoint, chainFromAnchor, memoryCheckpoint, signedBy } from './anchor';
 import {
   chainHash,
   contentHash,
   fixedHash,
   GENESIS,
-  isStartedLink,
-  legacyFixedHash,
   type Manifest,
   manifestHash,
-  manifestLeadsTo,
-  parseManifest,
   startedValue,
-  wellFormed,
   yieldToOthers,
 } from './links';
+import { eventsById, refusedSettlement, trustedManifest } from './settled-once';
 import type { SealSigner } from './signing-key';
 
 /** Entries younger than this are left for the next pass. */
 const SETTLE_DELAY_MS = 5_000;
 /** How far past the console's clock an entry's time may be (another console's clock drifting). */
 const FUTURE_TOLERANCE_MS = 60_000;
-/** Entries left unsealed this long, by the console's clock, while the seals do not move on: alert. */
-const STALL_ALERT_MS = 5 * 60_000;
 const BATCH = 1_000;
-const EVERY_MS = 10_000;
-/** A statement's `in (…)` list stays well under either database's limit on parameters. */
-const IDS_PER_STATEMENT = 500;
-const SEALS_PER_READ = 20;
 
 export interface Sealer {
   db: ConsoleDb;
@@ -93,19 +76,6 @@ export class SealRefused extends Error {
 }
 
 type SealOutcome = { sealed: AuditSealTable } | 'nothing' | 'lost';
-
-export async function eventsById(db: ConsoleDb, ids: number[]): Promise<Map<number, AuditEvent>> {
-  const found = new Map<number, AuditEvent>();
-  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
-    const rows = await db
-      .selectFrom('audit_event')
-      .selectAll()
-      .where('id', 'in', ids.slice(start, start + IDS_PER_STATEMENT))
-      .execute();
-    for (const row of rows) found.set(Number(row.id), row);
-  }
-  return found;
-}
 
 /**
  * The seal to continue from: the newest in the database, once its chain is known to reach the
@@ -139,73 +109,6 @@ async function sealToContinue({
     throw new SealRefused(`seal ${last.id}, the newest, is not signed by this key`);
   checkpoint.advance(anchor);
   return last;
-}
-
-/**
- * Whether entry `id` may be sealed as settled, from the signed seals alone (never from
- * audit_chain_open, which whoever writes the database writes): the signed seal that sealed it holds
- * it as `started` (a v1 seal's `entry` link with content only where that seal is signed as v1), its
- * fixed fields are as that link has them, and no signed seal since holds its final settlement: an
- * entry is settled once. Answers why not, or null.
- */
-async function refusedSettlement(
-  db: ConsoleDb,
-  signer: SealSigner,
-  event: AuditEvent,
-  /** Whether to look for a final settlement since (not needed when the signed open list named it). */
-  settledBefore: boolean,
-): Promise<string | null> {
-  const id = Number(event.id);
-  const seal = await db
-    .selectFrom('audit_seal')
-    .selectAll()
-    .where('after_id', '<', id)
-    .where('through_id', '>=', id)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  const changed = `entry ${id}, sealed while started, was changed where a settlement never changes it: not sealed`;
-  if (!seal) return changed;
-  const trusted = trustedManifest(signer, seal);
-  const link = trusted?.manifest.entries.find((item) => item[0] === id);
-  if (!trusted || !link || link.length === 2)
-    return `entry ${id} was not sealed while started: not sealed as settled`;
-  const keeps = isStartedLink(link)
-    ? fixedHash(event, link[4] === 1) === link[3]
-    : trusted.version === 'v1' && legacyFixedHash(event) === link[3];
-  if (!keeps) return changed;
-  if (!settledBefore) return null;
-  let previous = Number(seal.id);
-  for (;;) {
-    const page = await db
-      .selectFrom('audit_seal')
-      .selectAll()
-      .where('id', '>', previous)
-      .orderBy('id')
-      .limit(SEALS_PER_READ)
-      .execute();
-    for (const later of page) {
-      const settlements = trustedManifest(signer, later)?.manifest.settlements ?? [];
-      if (settlements.some(([settledId, , , stillStarted]) => settledId === id && !stillStarted))
-        return `entry ${id} was settled in seal ${later.id} already and was changed since: not sealed again`;
-    }
-    if (page.length < SEALS_PER_READ) return null;
-    previous = Number(page.at(-1)?.id);
-    await yieldToOthers();
-  }
-}
-
-/** A seal's manifest when its signature and its links hold (the link forms of its version), else null. */
-function trustedManifest(
-  signer: SealSigner,
-  seal: AuditSealTable,
-): { manifest: Manifest; version: 'v1' | 'v2' } | null {
-  const version = signedVersion(signer, anchorOf(seal));
-  if (!version) return null;
-  const manifest = parseManifest(seal.manifest);
-  if (!wellFormed(manifest, version) || !manifestLeadsTo(seal.previous_hash, manifest, seal.head_hash))
-    return null;
-  return { manifest, version };
 }
 
 /** Writes the next seal, if there is anything to seal; 'lost' when another console wrote it first. */
@@ -376,95 +279,4 @@ export async function sealAll(sealer: Sealer): Promise<number> {
     written += 1;
     await yieldToOthers();
   }
-}
-
-/** How sealing goes, for the admin's Verify and /metrics: null while it seals, else why it refuses. */
-export interface SealingState {
-  refused: string | null;
-  /** Why entries have waited past STALL_ALERT_MS to be sealed; null: they have not. */
-  stalled: string | null;
-  /** How long, by this console's clock, unsealed entries have waited with no seal moving on. */
-  unsealedForMs: number;
-}
-
-/** The newest seal's last entry, and the first entry after it (null: every entry is sealed). */
-async function sealedThrough(db: ConsoleDb) {
-  const last = await db
-    .selectFrom('audit_seal')
-    .select('through_id')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const through = Number(last?.through_id ?? 0);
-  const next = await db
-    .selectFrom('audit_event')
-    .select(['id', 'at'])
-    .where('id', '>', through)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  return { through, next: next ? { id: Number(next.id), at: next.at } : null };
-}
-
-/**
- * Times how long entries wait, by the console's clock (never by their `at`, which the database's
- * writer sets): from the pass that first found the seals at a point with entries after it, until
- * the seals move on or nothing is left. Any console's seals count.
- */
-function stallWatch(clock: Clock) {
-  let waiting: { through: number; since: number } | null = null;
-  return async (db: ConsoleDb, state: SealingState) => {
-    const { through, next } = await sealedThrough(db);
-    if (!next) waiting = null;
-    else if (waiting?.through !== through) waiting = { through, since: clock.now() };
-    state.unsealedForMs = waiting ? clock.now() - waiting.since : 0;
-    state.stalled =
-      next && state.unsealedForMs > STALL_ALERT_MS
-        ? `the entries from ${next.id} on have waited ${Math.floor(state.unsealedForMs / 60_000)} minutes to be sealed (entry ${next.id} is dated ${JSON.stringify(next.at).slice(0, 40)})`
-        : null;
-  };
-}
-
-/** Seals every few seconds until stopped. */
-export function startAuditSealer(
-  sealer: Sealer & {
-    checkpoint: Checkpoint;
-    log: (level: 'warn' | 'error', message: string, fields: Record<string, unknown>) => void;
-    /** Told after each pass: the refusal, or null when it sealed (or had nothing to seal). */
-    onState?: (state: SealingState) => void;
-    everyMs?: number;
-  },
-): { stop(): void; state: SealingState } {
-  const { clock, everyMs = EVERY_MS } = sealer;
-  const stopped = new AbortController();
-  const state: SealingState = { refused: null, stalled: null, unsealedForMs: 0 };
-  const watch = stallWatch(clock);
-  void (async () => {
-    while (!stopped.signal.aborted) {
-      await clock.sleep(everyMs, stopped.signal);
-      if (stopped.signal.aborted) return;
-      try {
-        await sealAll(sealer);
-        state.refused = null;
-      } catch (error) {
-        if (error instanceof SealRefused) {
-          state.refused = error.message;
-          // Every pass, on purpose: a log rewritten under a running console is not a quiet event.
-          sealer.log('error', 'refusing to seal the audit log', { reason: error.message });
-        }
-        // Nothing half-written: a seal and the working set commit together. Next pass again.
-        else sealer.log('warn', 'could not seal the audit log', { err: { name: (error as Error)?.name } });
-      }
-      try {
-        await watch(sealer.db, state);
-        // Every pass too: sealing held back leaves the newest entries editable without a trace.
-        if (state.stalled)
-          sealer.log('error', 'the audit log is not being sealed', { reason: state.stalled });
-      } catch (error) {
-        sealer.log('warn', 'could not read what is left to seal', { err: { name: (error as Error)?.name } });
-      }
-      sealer.onState?.(state);
-    }
-  })();
-  return { stop: () => stopped.abort(), state };
 }

@@ -10,7 +10,7 @@ import type { ConsoleDb } from '@/lib/db/console-database';
 import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
 import { fileCheckpoint } from './anchor';
 import type { ChainReport } from './contract';
-import { startAuditSealer } from './sealer';
+import { startAuditSealer } from './sealing-loop';
 import type { SealSigner } from './signing-key';
 import { createVerifyRunner, verifyInChild } from './verify-runner';
 
