@@ -7,12 +7,9 @@ import { z } from 'zod';
 import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { auditActionSchema } from './schema';
+import { AUDIT_TIME_ERROR, DATE, isAuditTime, MINUTE } from './time-bounds';
 
 export const AUDIT_PAGE_SIZE = 50;
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
-const SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z?$/;
 
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === ''
@@ -20,15 +17,6 @@ const blankToUndefined = (value: unknown) =>
     : typeof value === 'string'
       ? value.trim()
       : value;
-
-/** Whether a From/To value is written as the filters take times (a date, or a UTC time). */
-export const isAuditTime = (value: string): boolean =>
-  DATE.test(value) || MINUTE.test(value) || SECOND.test(value);
-
-/** The HTML pattern of the same, for a form sent without JavaScript: nothing else reaches its URL. */
-export const AUDIT_TIME_PATTERN = String.raw`\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?Z?)?)?`;
-
-export const AUDIT_TIME_ERROR = 'must be a date (2026-11-21) or a UTC time (2026-11-21T14:30)';
 
 const timeBound = z.preprocess(
   blankToUndefined,

@@ -10,7 +10,8 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
 import { auditActions } from '@/lib/audit/actions';
-import { AUDIT_TIME_ERROR, AUDIT_TIME_PATTERN, type AuditFilters, isAuditTime } from '@/lib/audit/filters';
+import type { AuditFilters } from '@/lib/audit/filters';
+import { AUDIT_TIME_ERROR, AUDIT_TIME_PATTERN, isAuditTime } from '@/lib/audit/time-bounds';
 import { environmentFromSlug, environments, slugOf } from '@/lib/environments';
 import { looksLikeToken } from '@/lib/tokens/contract';
 
