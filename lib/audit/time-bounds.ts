@@ -5,7 +5,7 @@
  */
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
-export const SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z?$/;
+const SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z?$/;
 
 /** Whether a From/To value is written as the filters take times (a date, or a UTC time). */
 export const isAuditTime = (value: string): boolean =>
