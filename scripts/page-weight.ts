@@ -39,10 +39,9 @@ export const GZIP_LEVEL = 9;
 export const ALLOWANCES: Allowances = {
   emptyPageKB: 133,
   pagesKB: {
-    // The next four: +0.01 to +0.26 kB when a 202 became an answer of its own ({ waiting }) in the
+    // The next three: +0.18 to +0.26 kB when a 202 became an answer of its own ({ waiting }) in the
     // route client and its mutation hook (one browser error class, issue #42), 2026-11-28.
     '/[environment]/bulk/[id]': 61,
-    '/[environment]/groups/[id]': 61,
     // 68 until the two-person approval's answer (202, followed by the route client) came to every page.
     '/[environment]/new': 70,
     // 68 until the focus keeper (after an action, the focus goes to its result) came to every console page.
