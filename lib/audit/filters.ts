@@ -7,9 +7,12 @@ import { z } from 'zod';
 import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
 import { auditActionSchema } from './schema';
-import { AUDIT_TIME_ERROR, DATE, isAuditTime, MINUTE } from './time-bounds';
 
 export const AUDIT_PAGE_SIZE = 50;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+const SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z?$/;
 
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === ''
@@ -22,7 +25,9 @@ const timeBound = z.preprocess(
   blankToUndefined,
   z
     .string()
-    .refine(isAuditTime, { error: AUDIT_TIME_ERROR })
+    .refine((value) => DATE.test(value) || MINUTE.test(value) || SECOND.test(value), {
+      error: 'must be a date (2026-11-21) or a UTC time (2026-11-21T14:30)',
+    })
     .refine((value) => isRealDate(value), { error: 'is not a real date' })
     .optional(),
 );
