@@ -15,12 +15,6 @@ import { cn } from './cn';
 export const readableId =
   'inline-block max-w-full break-all align-bottom @min-[40rem]/table-region:max-w-[40ch] @min-[40rem]/table-region:truncate';
 
-/**
- * The former name, which the bulk pages import (another engineer's files): the same classes.
- * @alias
- */
-export const oneLineId = readableId;
-
 export function Identifier({ value, className, ...props }: ComponentProps<'span'> & { value: string }) {
   return (
     <span title={value} className={cn(readableId, 'font-mono', className)} {...props}>

@@ -2,7 +2,7 @@
  * The audit log's filters as SQL that stays fast at ten million entries: every filter the page
  * offers is answered by an index walked newest first, never by a scan of the table.
  * - A person (part of an email) is resolved to the operators' emails first: the operators table is
- *   small, and every entry names a known operator or none (lib/server/auth-route records unknown
+ *   small, and every entry names a known operator or none (lib/auth/proxy records unknown
  *   emails as none). Then `operator_email in (…)` walks (operator_email, id).
  * - Part of a group id is resolved to ids through the directory's trigram index (lib/directory),
  *   which holds every group this console ever touched, deleted ones too; the part itself counts as

@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => sso.close());
 
 async function strayCallback(client: string): Promise<Response> {
-  const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
     (await import('@/lib/server')).consoleServer,
   );
   return handleAuthRequest(

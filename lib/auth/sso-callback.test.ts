@@ -15,7 +15,7 @@ const server = async () => (await import('@/lib/server')).consoleServer();
 
 /** A callback nobody started: what anyone can send without signing in. */
 async function strayCallback(provider: string, client: string): Promise<Response> {
-  const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
     (await import('@/lib/server')).consoleServer,
   );
   return handleAuthRequest(
@@ -72,7 +72,7 @@ describe('the SSO callback, with SSO on and a sign-in limit of 5 per minute', ()
   });
 
   it('counts callbacks apart from password sign-ins: a client over its callback limit may still sign in', async () => {
-    const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+    const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
       (await import('@/lib/server')).consoleServer,
     );
     const response = await handleAuthRequest(

@@ -8,7 +8,7 @@ import { startRouteTestConsole } from '@/lib/testing/route-harness';
 const harness = await startRouteTestConsole('invitations', 3971);
 const { params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
-const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
 const handleInvitationAccept = (await import('@/app/api/invitation/accept/route')).POST;

@@ -15,7 +15,7 @@ Object.assign(process.env, {
   LOG_LEVEL: 'silent',
 });
 
-const handleAuthRequest = (await import('./auth-route')).authRoute(
+const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
 const { consoleServer } = await import('@/lib/server');

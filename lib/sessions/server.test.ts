@@ -7,7 +7,7 @@ const harness = await startRouteTestConsole('sessions', 3992);
 const { params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
 const { browserOf } = await import('@/lib/sessions/store');
-const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
 const listRoute = (await import('@/app/api/account/sessions/route')).GET;

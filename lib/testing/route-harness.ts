@@ -35,7 +35,7 @@ export async function startRouteTestConsole(
     USER_GROUP_API_REQUESTS_PER_MINUTE: 'unlimited',
     ...env,
   });
-  const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
     (await import('@/lib/server')).consoleServer,
   );
   const { consoleServer } = await import('@/lib/server');

@@ -26,7 +26,7 @@ export async function startSsoConsole(env: Record<string, string>) {
     OIDC_CLIENT_SECRET: 'unit-secret',
     ...env,
   });
-  const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+  const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
     (await import('@/lib/server')).consoleServer,
   );
   const { consoleServer } = await import('@/lib/server');

@@ -6,7 +6,7 @@ import { startRouteTestConsole } from '@/lib/testing/route-harness';
 // per session and operator, never under the keys anonymous sign-ins fill.
 const harness = await startRouteTestConsole('proofs', 3982, { CONSOLE_SIGN_IN_RATE_LIMIT: '5/60' });
 const { origin, params } = harness;
-const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
 const stepUpRoute = (await import('@/app/api/step-up/route')).POST;

@@ -15,7 +15,7 @@ const harness = await startRouteTestConsole(
 );
 const { origin, params, server } = harness;
 const { listAuditEvents } = await import('@/lib/audit/store');
-const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
 const startRoute = (await import('@/app/api/account/two-factor/route')).POST;

@@ -27,7 +27,7 @@ Object.assign(process.env, {
   USER_GROUP_API_KEY_TESTING: keys.testing,
 });
 
-const handleAuthRequest = (await import('@/lib/server/auth-route')).authRoute(
+const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
   (await import('@/lib/server')).consoleServer,
 );
 const { consoleServer } = await import('@/lib/server');

@@ -7,7 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import { oneLineId } from '@/components/ui/identifier';
+import { readableId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { routePath } from '@/lib/console-api/define-route';
 import { slugOf } from '@/lib/environments';
@@ -113,12 +113,12 @@ export function JobRowsList({ job, heading = 'Rows' }: JobRowsListProps) {
                         <Link
                           href={groupPath(slug, row.userGroupId)}
                           title={row.userGroupId}
-                          className={cn(oneLineId, 'font-mono underline underline-offset-4')}
+                          className={cn(readableId, 'font-mono underline underline-offset-4')}
                         >
                           {row.userGroupId}
                         </Link>
                       ) : (
-                        <span title={row.userGroupId} className={cn(oneLineId, 'font-mono')}>
+                        <span title={row.userGroupId} className={cn(readableId, 'font-mono')}>
                           {row.userGroupId}
                         </span>
                       )}

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { StandingBadge } from '@/components/token-standing-badge';
 import { cn } from '@/components/ui/cn';
-import { oneLineId } from '@/components/ui/identifier';
+import { readableId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { routePath } from '@/lib/console-api/define-route';
 import { type Environment, slugOf } from '@/lib/environments';
@@ -47,7 +47,7 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
                   <Link
                     href={groupPath(slug, row.userGroupId)}
                     title={row.userGroupId}
-                    className={cn(oneLineId, 'font-mono underline underline-offset-4')}
+                    className={cn(readableId, 'font-mono underline underline-offset-4')}
                   >
                     {row.userGroupId}
                   </Link>
