@@ -103,7 +103,8 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
           {/* Verify's count is the whole log's: this one is what the filters show (#43, item 7). */}
           {filters.reads
             ? ' matching the filters'
-            : ' matching the filters, reads not counted (Include reads)'}
+            : // Said as a sentence: "(Include reads)" in brackets read as a link (#43's second walk).
+              ' matching the filters; reads are counted when Include reads is ticked'}
           {page.previousAfter !== null ? ' · older entries' : ''}
         </p>
         <a
