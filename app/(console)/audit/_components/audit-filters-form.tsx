@@ -73,8 +73,9 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
       // the form's own GET, and the focus on the count of what the filters show (or the error).
       const query = new URLSearchParams();
       for (const [key, value] of form) if (typeof value === 'string' && value.trim()) query.set(key, value);
-      focusResultOnArrival();
-      router.push(query.size > 0 ? `/audit?${query}` : '/audit');
+      const destination = query.size > 0 ? `/audit?${query}` : '/audit';
+      focusResultOnArrival(destination);
+      router.push(destination);
       return;
     }
     setTokenIn(name);
