@@ -30,8 +30,6 @@ const ALLOWED: Record<string, string> = {
   'lib/audit-stream/streamer-crash.test.ts': 'not yet converted: a killed sender process on realClock',
   'lib/audit-stream/two-consoles.test.ts': 'not yet converted: two sender processes on realClock',
   'lib/audit-stream/seals.test.ts': 'not yet converted: reads the stream status at the real time',
-  'lib/user-group-service/instances.test.ts':
-    'two child processes on Redis: their rate and key cache run on real time',
   'lib/launcher/console-http-server.test.ts': 'not yet converted: a real headers timeout',
   'lib/launcher/console-metrics.test.ts':
     'moves realClock on from the real time (vi.spyOn), not yet a testClock',
