@@ -25,11 +25,6 @@ const WAITS: Array<[string, RegExp]> = [
  */
 const ALLOWED: Record<string, string> = {
   'lib/clock.test.ts': 'tests realClock itself, which reads and sleeps on real time',
-  'lib/audit-stream/streamer.test.ts':
-    'not yet converted: real HTTP paced on realClock, polled by eventually',
-  'lib/audit-stream/streamer-crash.test.ts': 'not yet converted: a killed sender process on realClock',
-  'lib/audit-stream/two-consoles.test.ts': 'not yet converted: two sender processes on realClock',
-  'lib/audit-stream/seals.test.ts': 'not yet converted: reads the stream status at the real time',
   'lib/launcher/console-http-server.test.ts': 'not yet converted: a real headers timeout',
   'lib/launcher/console-metrics.test.ts':
     'moves realClock on from the real time (vi.spyOn), not yet a testClock',
