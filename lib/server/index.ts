@@ -242,7 +242,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       durationSeconds: 60,
     }),
     invitationMailer: config.mail
-      ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }))
+      ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }), clock)
       : null,
   };
 }
