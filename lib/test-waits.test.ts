@@ -27,8 +27,6 @@ const ALLOWED: Record<string, string> = {
   'lib/clock.test.ts': 'tests realClock itself, which reads and sleeps on real time',
   'lib/launcher/console-http-server.test.ts':
     "Node's http server times a request head on its own clock (uv_hrtime), which no Clock moves: ~0.3 s",
-  'lib/auth/sso.test.ts': 'better-auth stamps sessions with the real time',
-  'lib/passkeys/server.test.ts': 'better-auth stamps the last sign-in with the real time',
 };
 
 function testFiles(folder: string): string[] {
