@@ -1,12 +1,13 @@
 /**
- * The audit log's actions: a plain list, so the audit page's filter form lists them without
- * loading the log's migrations (kysely) or zod into the browser.
+ * The audit log's actions: those the console routes' definitions declare (`audits`, in their
+ * feature's routes.ts), then those written elsewhere (sign-in, SCIM, approvals, jobs, retention),
+ * listed here until their routes declare them too. The audit page's server component hands the list
+ * to its filter form, so the browser loads no route definitions for it.
  */
-export const auditActions = [
-  'get-or-create',
-  'show-token',
-  'rotate',
-  'delete',
+import { type DeclaredAuditAction, declaredAuditActions } from '@/lib/console-api/routes';
+
+/** Actions no route definition declares (yet). */
+const otherActions = [
   'sign-in',
   'sign-out',
   'operator.create',
@@ -49,4 +50,8 @@ export const auditActions = [
   'approval.withdraw',
   'approval.expire',
 ] as const;
-export type AuditAction = (typeof auditActions)[number];
+
+export type AuditAction = DeclaredAuditAction | (typeof otherActions)[number];
+
+/** Every action, each once: the declared first, in the routes registry's order. */
+export const auditActions: readonly AuditAction[] = [...new Set([...declaredAuditActions, ...otherActions])];

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
+import { auditActions } from '@/lib/audit/actions';
 import {
   type AuditCursor,
   type AuditFilters,
@@ -56,6 +57,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
       {can(operator.role, 'audit:verify') ? <VerifyChain /> : null}
       <AuditFiltersForm
         values={typed}
+        actions={auditActions}
         errors={{ ...(parsed.success ? {} : parsed.fields), ...tokenErrors }}
         mayIdentify={can(operator.role, 'user-groups:reveal-token')}
       />
