@@ -13,14 +13,14 @@ describe("the audit log's actions", () => {
   });
 
   it('list the declared first, in the registry’s order, then the others (the filter’s order)', () => {
-    expect(auditActions.slice(0, 6)).toEqual([
-      'get-or-create',
-      'show-token',
-      'rotate',
-      'delete',
-      'sign-in',
-      'sign-out',
-    ]);
-    expect(auditActions).toContain('approval.expire');
+    const declared = Object.values(consoleRoutes).flatMap((route) =>
+      'audits' in route ? [...(route.audits ?? [])] : [],
+    );
+    expect(auditActions.slice(0, new Set(declared).size)).toEqual([...new Set(declared)]);
+    const userGroups = auditActions.filter((action) =>
+      ['get-or-create', 'show-token', 'rotate', 'delete'].includes(action),
+    );
+    expect(userGroups).toEqual(['get-or-create', 'show-token', 'rotate', 'delete']);
+    expect(auditActions.at(-1)).toBe('approval.expire');
   });
 });
