@@ -54,6 +54,7 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
   handler: Handler<Path, Body, Result, Subject>,
 ): DefinedHandler<PathParams<Path>> {
   assertStepUpPlaced(spec);
+  assertAuditDeclared(spec);
   const served = requestFrame<PathParams<Path>, Operator>(
     {
       name: spec.name,
@@ -77,6 +78,22 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
   );
   // What it serves goes with it: a feature's one app/ file can then route to it (./route-table.ts).
   return Object.assign(served, { route: { method: spec.method, path: spec.path } });
+}
+
+/**
+ * An action the route writes by name is one its definition declares (`audits`), so that the audit
+ * log's list (lib/audit/actions.ts, read from the definitions) has it: checked as the route is built.
+ */
+function assertAuditDeclared(spec: {
+  name: string;
+  audit?: { action: unknown };
+  audits?: readonly string[];
+}) {
+  const action = spec.audit?.action;
+  if (typeof action === 'string' && !spec.audits?.includes(action))
+    throw new Error(
+      `The route ${spec.name} writes ${action}, which its definition does not declare (audits).`,
+    );
 }
 
 /** The URL's environment first (404 for another slug, whoever asks), then the session's guard. */
