@@ -56,7 +56,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </main>
       <StepUpPrompt
         minutes={Math.round(auth.stepUpSeconds / 60)}
-        confirmedForMs={stepUpRemainingMs(operator, server.config)}
+        confirmedForMs={stepUpRemainingMs(operator, server.config, server.clock)}
         hasAuthenticator={operator.twoFactorEnabled}
         hasPasskey={operator.passkeys > 0 && passkeysWorkAt(consoleUrl)}
         sso={oidc && operator.session.signInMethod === 'sso' ? { name: oidc.displayName } : null}

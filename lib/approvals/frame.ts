@@ -271,7 +271,7 @@ async function checkDecision(
   const { server, operator, id } = context;
   const kind = decision.decision;
   if (kind !== 'withdraw') {
-    requireRecentAuthentication(operator, 'privileges', server.config);
+    requireRecentAuthentication(operator, 'privileges', server.config, server.clock);
     if (row.requested_by === operator.id)
       throw new ConsoleError('forbidden', 'You asked for this: another operator must approve or reject it.');
   }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { permissionMinimumRole, roles } from '@/lib/roles';
 import { type ApprovalAction, type ApprovalRule, approvalPermission } from './contract';
@@ -39,12 +39,12 @@ interface Expiry {
   db: ConsoleDb;
   record: (entry: ExpiredEntry) => Promise<unknown>;
   log: (message: string, fields: Record<string, unknown>) => void;
-  clock?: Clock;
+  clock: Clock;
   everyMs?: number;
 }
 
 /** Ends the requests whose time is up (their secret part erased), each on record; answers how many. */
-export async function expireOnce({ db, record, clock = realClock }: Expiry): Promise<number> {
+export async function expireOnce({ db, record, clock }: Expiry): Promise<number> {
   const ended = await expireApprovals(db, new Date(clock.now()));
   for (const row of ended)
     await record({
@@ -60,7 +60,7 @@ export async function expireOnce({ db, record, clock = realClock }: Expiry): Pro
 
 /** Sweeps expired requests every minute until stopped. */
 export function startApprovalExpiry(expiry: Expiry): { stop(): void } {
-  const { clock = realClock, everyMs = 60_000 } = expiry;
+  const { clock, everyMs = 60_000 } = expiry;
   const stopped = new AbortController();
   void (async () => {
     while (!stopped.signal.aborted) {

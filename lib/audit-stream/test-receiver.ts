@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, realClock, type TestClock } from '@/lib/clock';
+import type { Clock, TestClock } from '@/lib/clock';
 
 export interface ReceivedBatch {
   headers: IncomingHttpHeaders;
@@ -29,7 +29,7 @@ export interface Answer {
 
 export async function startReceiver(
   plan: (index: number, batch: ReceivedBatch) => Answer = () => ({ status: 200 }),
-  clock: Clock = realClock,
+  clock: Clock,
 ) {
   const batches: ReceivedBatch[] = [];
   let waiters: Array<{ done: () => boolean; resolve: () => void }> = [];

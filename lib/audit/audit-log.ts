@@ -102,6 +102,7 @@ async function auditMany(log: Log, entries: AuditEntry[]): Promise<void> {
       recordAuditEvents(
         trx,
         entries.map((entry) => stamped(log, entry)),
+        log.clock,
       ),
     ),
   );

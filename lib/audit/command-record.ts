@@ -14,14 +14,14 @@ export async function onRecordFromCommand<T>(
   run: () => Promise<T>,
   settled: (result: T) => AuditSettlement,
 ): Promise<T> {
-  const id = await recordAuditEvent(db, { ...entry, outcome: 'started', at: new Date(clock.now()) });
+  const id = await recordAuditEvent(db, { ...entry, outcome: 'started', at: new Date(clock.now()) }, clock);
   let result: T;
   try {
     result = await run();
   } catch (error) {
-    await settleAuditEvent(db, id, { outcome: 'internal' });
+    await settleAuditEvent(db, id, { outcome: 'internal' }, clock);
     throw error;
   }
-  await settleAuditEvent(db, id, settled(result));
+  await settleAuditEvent(db, id, settled(result), clock);
   return result;
 }

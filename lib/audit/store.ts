@@ -5,7 +5,7 @@
  */
 import type { Insertable, Selectable } from 'kysely';
 import { enqueueStreamed } from '@/lib/audit-stream/outbox';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { AuditEventTable, ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { AuditAction } from './actions';
@@ -49,7 +49,7 @@ const inTransaction = <T>(db: ConsoleDb, run: (trx: ConsoleDb) => Promise<T>): P
 export async function recordAuditEvent(
   db: ConsoleDb,
   entry: AuditEntry,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<number> {
   return inTransaction(db, async (trx) => {
     const row = await trx
@@ -66,7 +66,7 @@ export async function recordAuditEvent(
 export async function recordAuditEvents(
   db: ConsoleDb,
   entries: AuditEntry[],
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<void> {
   // 12 columns: well under SQLite's and PostgreSQL's limits on a statement's parameters.
   const ROWS_PER_STATEMENT = 500;
@@ -109,7 +109,7 @@ export async function settleAuditEvent(
   db: ConsoleDb,
   id: number,
   settlement: AuditSettlement,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     const settled = await trx

@@ -39,5 +39,5 @@ export interface ConsoleAuthDependencies {
    */
   idpAuthentication?: { note(at: string | null): void; read(): string | null };
   /** What stamps a session's second factor (the console's clock; the process's when unsaid). */
-  clock?: Pick<Clock, 'now'>;
+  clock: Pick<Clock, 'now'>;
 }

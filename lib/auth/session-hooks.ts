@@ -1,6 +1,5 @@
 import type { BetterAuthOptions } from 'better-auth';
 import { APIError } from 'better-auth/api';
-import { realClock } from '@/lib/clock';
 import type { ConsoleConfig } from '@/lib/config';
 import { clientAddress } from '@/lib/config/trusted-proxies';
 import type { ConsoleAuthDependencies, NewSession, SignInMethod } from './auth-dependencies';
@@ -61,7 +60,7 @@ export function sessionHooks(config: ConsoleConfig, deps: ConsoleAuthDependencie
         // A sign-in that passed a second factor (a code after the password, or a passkey) says so:
         // a password alone proves none, and an operator who has one is asked for it next.
         const secondFactorAt = provesSecondFactor(context?.path)
-          ? new Date((deps.clock ?? realClock).now()).toISOString()
+          ? new Date(deps.clock.now()).toISOString()
           : null;
         const idpAuthenticatedAt = signInMethod === 'sso' ? (deps.idpAuthentication?.read() ?? null) : null;
         return { data: { ...session, signInMethod, ipAddress, secondFactorAt, idpAuthenticatedAt } };

@@ -12,7 +12,7 @@
 
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { type DirectoryEntryTable, directoryDb } from './schema';
@@ -79,7 +79,7 @@ export interface RotationSeen extends Change {
 export async function recordGroupsSeen(
   db: ConsoleDb,
   changes: ReadonlyArray<({ kind: 'get-or-create' } & GetOrCreateSeen) | ({ kind: 'rotate' } & RotationSeen)>,
-  clock: Clock = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<void> {
   const ROWS_PER_STATEMENT = 200;
   let chunk: Insertable<DirectoryEntryTable>[] = [];
@@ -153,12 +153,12 @@ export async function recordGroupsSeen(
 }
 
 /** After a get-or-create (see recordGroupsSeen). */
-export function recordGetOrCreate(db: ConsoleDb, change: GetOrCreateSeen, clock?: Clock): Promise<void> {
+export function recordGetOrCreate(db: ConsoleDb, change: GetOrCreateSeen, clock: Pick<Clock, 'now'>): Promise<void> {
   return recordGroupsSeen(db, [{ kind: 'get-or-create', ...change }], clock);
 }
 
 /** After a rotation: the new token's fingerprint. */
-export function recordRotation(db: ConsoleDb, change: RotationSeen, clock?: Clock): Promise<void> {
+export function recordRotation(db: ConsoleDb, change: RotationSeen, clock: Pick<Clock, 'now'>): Promise<void> {
   return recordGroupsSeen(db, [{ kind: 'rotate', ...change }], clock);
 }
 
@@ -166,7 +166,7 @@ export function recordRotation(db: ConsoleDb, change: RotationSeen, clock?: Cloc
 export async function recordDeletion(
   db: ConsoleDb,
   change: Change & { userGroupId: string },
-  clock: Clock = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<void> {
   const at = (change.at ?? new Date(clock.now())).toISOString();
   const deleted = {

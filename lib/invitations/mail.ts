@@ -1,7 +1,7 @@
 import 'server-only';
 import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { MailConfig } from '@/lib/config';
 import { type InvitationEmail, invitationMessage } from '@/lib/invitations/mail-message';
 import type { InvitationMail } from '@/lib/operators/contract';
@@ -28,7 +28,7 @@ interface SmtpError {
 export function createInvitationMailer(
   config: MailConfig,
   logger: Pick<Logger, 'info' | 'warn'>,
-  clock: Pick<Clock, 'sleep'> = realClock,
+  clock: Pick<Clock, 'sleep'>,
 ): InvitationMailer {
   const server = new URL(config.url);
   const where = `${server.hostname}${server.port ? `:${server.port}` : ''}`;

@@ -4,7 +4,6 @@
  * secret is stored: the database never holds anything that opens an account. Plain module.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 
 /** How long a link works. */
@@ -32,7 +31,7 @@ export async function makeInvitation(
   db: ConsoleDb,
   userId: string,
   createdBy: string | null,
-  now = new Date(realClock.now()),
+  now: Date,
 ): Promise<MadeInvitation> {
   const secret = newInvitationSecret();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
@@ -59,7 +58,7 @@ export async function makeInvitation(
 export async function voidOpenInvitations(
   db: ConsoleDb,
   userId: string,
-  now = new Date(realClock.now()),
+  now: Date,
 ): Promise<number> {
   const result = await db
     .updateTable('operator_invitation')
@@ -84,7 +83,7 @@ export interface FoundInvitation {
 export async function findInvitation(
   db: ConsoleDb,
   secret: string,
-  now = new Date(realClock.now()),
+  now: Date,
 ): Promise<FoundInvitation | null> {
   const row = await db
     .selectFrom('operator_invitation')
@@ -109,7 +108,7 @@ export async function findInvitation(
 export async function claimInvitation(
   db: ConsoleDb,
   id: string,
-  now = new Date(realClock.now()),
+  now: Date,
 ): Promise<boolean> {
   const at = now.toISOString();
   const result = await db

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { JobInput } from './contract';
@@ -35,7 +35,7 @@ interface JobOrigin {
    */
   input?: JobInput;
   /** Whose time its creation is stamped with; the process's unless given. */
-  clock?: Clock;
+  clock: Clock;
 }
 
 interface NewJob extends JobOrigin {
@@ -51,7 +51,7 @@ interface NewJob extends JobOrigin {
 
 async function insertJob(db: ConsoleDb, job: NewJob): Promise<string> {
   const id = job.id ?? randomUUID();
-  const now = new Date((job.clock ?? realClock).now()).toISOString();
+  const now = new Date(job.clock.now()).toISOString();
   const rows: RowValues[] = [
     ...job.rows.map((row, index) => ({ ...row, job_id: id, row_number: index + 1 })),
     ...job.invalid.map((row, index) => ({

@@ -58,7 +58,7 @@ export async function finishJobIfDone(
   const failed = await count(['failed']);
   // Jobs started outside a route (the bench, tests) have no entry of their own.
   if (job.audit_event_id !== null)
-    await jobRecord(db, job.id, log).ended(job.audit_event_id, {
+    await jobRecord(db, job.id, log, clock).ended(job.audit_event_id, {
       outcome: failed === 0 ? 'success' : 'failed_rows',
     });
   log('info', { jobId: job.id, failed }, 'bulk job finished');

@@ -3,7 +3,7 @@
  * from the statuses lib/jobs/contract.ts's `jobTransitions` lists, and what a job that can run no
  * more gives up.
  */
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { type JobAction, jobTransitions } from '@/lib/jobs/contract';
 import { type BulkJobTable, jobsDb } from './schema';
@@ -14,7 +14,7 @@ export async function steerJob(
   id: string,
   action: JobAction,
   extra: Partial<Pick<BulkJobTable, 'audit_event_id'>> = {},
-  clock: Clock = realClock,
+  clock: Clock,
 ): Promise<BulkJobTable | null> {
   const now = new Date(clock.now()).toISOString();
   const { to, from } = jobTransitions[action];

@@ -13,6 +13,7 @@ import {
   recordAuditEvents,
   settleAuditEvent,
 } from '@/lib/audit/store';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 
 type Log = (level: 'error', fields: Record<string, unknown>, message: string) => void;
@@ -24,14 +25,14 @@ interface JobRecord {
   ended(entryId: number, settlement: AuditSettlement): Promise<void>;
 }
 
-export function jobRecord(db: ConsoleDb, jobId: string, log: Log): JobRecord {
+export function jobRecord(db: ConsoleDb, jobId: string, log: Log, clock: Pick<Clock, 'now'>): JobRecord {
   const failed = (error: unknown, message: string) =>
     log('error', { jobId, requestId: jobId, err: { name: (error as Error)?.name } }, message);
   return {
     rows: async (entries) => {
       if (entries.length === 0) return;
       try {
-        await recordAuditEvents(db, entries);
+        await recordAuditEvents(db, entries, clock);
       } catch (error) {
         failed(error, 'could not write the audit log');
         throw error;
@@ -39,7 +40,7 @@ export function jobRecord(db: ConsoleDb, jobId: string, log: Log): JobRecord {
     },
     ended: async (entryId, settlement) => {
       try {
-        await settleAuditEvent(db, entryId, settlement);
+        await settleAuditEvent(db, entryId, settlement, clock);
       } catch (error) {
         failed(error, 'could not complete an audit entry');
       }

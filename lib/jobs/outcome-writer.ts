@@ -13,7 +13,7 @@
  * A row whose outcome is still queued is `sending` in the database: after a crash it is sent again,
  * as any row that was in flight.
  */
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 
 export interface OutcomeWriter<T> {
   /** Queues an outcome. `durable`: answers once it is committed; otherwise at once, while few wait. */
@@ -32,7 +32,7 @@ export interface OutcomeWriterOptions<T> {
   /** Queued outcomes beyond which every worker waits for its commit. */
   maxQueued?: number;
   /** What the linger waits on; the process's clock unless a test moves one. */
-  clock?: Clock;
+  clock: Clock;
 }
 
 interface Queued<T> {
@@ -43,7 +43,7 @@ interface Queued<T> {
 export function createOutcomeWriter<T>(options: OutcomeWriterOptions<T>): OutcomeWriter<T> {
   const lingerMs = options.lingerMs ?? 20;
   const maxQueued = options.maxQueued ?? 256;
-  const clock = options.clock ?? realClock;
+  const clock = options.clock;
   let queue: Queued<T>[] = [];
   let writing: Promise<void> | null = null;
   let lingering: AbortController | undefined;

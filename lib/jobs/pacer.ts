@@ -1,4 +1,4 @@
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { LimitCounters } from '@/lib/rate-limit/counters';
 
 /**
@@ -35,8 +35,8 @@ export interface SharedSchedule {
  */
 export function createPacer(
   requestsPerMinute: number | null,
-  shared?: SharedSchedule,
-  clock: Clock = realClock,
+  shared: SharedSchedule | undefined,
+  clock: Clock,
 ): Pacer {
   if (!requestsPerMinute) return { wait: async () => {} };
   const interval = (60_000 / requestsPerMinute) * JITTER_MARGIN;

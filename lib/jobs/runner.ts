@@ -12,7 +12,7 @@
  * - directory-catch-up.ts: done rows whose directory write failed reach the directory later.
  */
 
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import type { ConsoleMetrics } from '@/lib/metrics/console-metrics';
@@ -43,7 +43,7 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   pollMs?: number;
   /** What the leases and the paces read and wait on (lib/clock.ts); the real one unless a test moves it. */
-  clock?: Clock;
+  clock: Clock;
   /**
    * Where settled rows are counted: the console's registry, handed down by its composition root;
    * unset (the bench, tests), they are not counted.
@@ -69,7 +69,7 @@ export interface JobRunner {
 
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { db, log } = options;
-  const clock = options.clock ?? realClock;
+  const clock = options.clock;
   const jobs = jobsDb(db);
   const leases = createLeases(jobs, options.leaseMs ?? 10_000, clock);
   const pollMs = options.pollMs ?? 2_000;

@@ -4,7 +4,6 @@
  * Making, steering and emptying a job are their own modules: drafts.ts, job-transitions.ts,
  * result-rows.ts and token-claim.ts.
  */
-import { realClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { type BulkJobTable, jobsDb, type RowStatus } from './schema';
@@ -34,7 +33,7 @@ const LISTED_ROWS = 200;
 export async function jobProgress(
   db: ConsoleDb,
   id: string,
-  now = new Date(realClock.now()),
+  now: Date,
 ): Promise<JobProgress | null> {
   const jobs = jobsDb(db);
   const job = await jobs.selectFrom('bulk_job').selectAll().where('id', '=', id).executeTakeFirst();

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
+import { realClock } from '@/lib/clock';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { findDirectoryEntry, recordGroupsSeen } from '@/lib/directory/store';
 import type { Environment } from '@/lib/environments';
@@ -25,8 +26,11 @@ import { createTokenVault } from './vault';
 
 export const owner = { id: 'op-1', email: 'ann@example.com' };
 
+/** The runs here are paced by real HTTP round trips, not by a moved clock: the process's clock. */
+const clock = realClock;
+
 export const apiFor = (url: string, key: string) =>
-  createUserGroupApi({ baseUrl: url, apiKey: key, timeoutMs: 5_000 });
+  createUserGroupApi({ baseUrl: url, apiKey: key, timeoutMs: 5_000, clock });
 
 /**
  * Until the runners have no look for jobs and no run under way (each told to look first), then what
@@ -94,6 +98,7 @@ export function runnerTestBed(name: string) {
       log: () => {},
       pollMs: 100,
       leaseMs: 1_000,
+      clock,
       ...overrides,
     });
     runners.push(made);
@@ -104,7 +109,7 @@ export function runnerTestBed(name: string) {
   const finished = (id: string) =>
     whenIdle(
       runners,
-      () => jobProgress(database.db, id),
+      () => jobProgress(database.db, id, new Date(clock.now())),
       (progress) => progress?.job.status === 'finished' || progress?.job.status === 'paused',
     );
 
@@ -117,8 +122,9 @@ export function runnerTestBed(name: string) {
       source: 'groups.csv',
       owner,
       ...reading,
+      clock,
     });
-    await steerJob(database.db, id, 'start');
+    await steerJob(database.db, id, 'start', {}, clock);
     return id;
   }
 
@@ -145,6 +151,7 @@ export function runnerTestBed(name: string) {
           group,
           mappingSent: undefined,
         })),
+        clock,
       );
     const reading = readTokenList(groups.map((group) => group.token).join('\n'));
     if (!reading.ok) throw new Error(reading.message);
@@ -155,6 +162,7 @@ export function runnerTestBed(name: string) {
       ...reading,
       // Outside the directory, the tokens are unknown to the console: sent on purpose.
       sendUnknown: !inDirectory,
+      clock,
     });
     return { groups, id };
   }

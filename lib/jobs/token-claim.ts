@@ -1,7 +1,7 @@
 /**
  * Handing a job's tokens out once: the claim that marks them taken, reads them and erases them.
  */
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { type ResultRow, resultRows } from './result-rows';
 import { jobsDb } from './schema';
@@ -29,7 +29,7 @@ export async function claimResultTokens(
   id: string,
   vault: TokenVault,
   takenBy: string,
-  clock: Clock = realClock,
+  clock: Clock,
 ): Promise<TokenClaim> {
   const now = new Date(clock.now()).toISOString();
   return jobsDb(db)

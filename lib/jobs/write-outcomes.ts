@@ -42,6 +42,8 @@ export async function writeOutcomes(
   const environment = job.environment;
   const operator = { id: job.created_by_id, email: job.created_by };
   const at = now;
+  // What the audit log and the directory stamp: the batch's own moment, as its rows carry.
+  const batchClock = { now: () => at.getTime() };
   const finishedAt = at.toISOString();
   const done: Insertable<BulkJobRowTable>[] = [];
   const failed: Insertable<BulkJobRowTable>[] = [];
@@ -108,12 +110,12 @@ export async function writeOutcomes(
   }
   await updateRows(trx, done, DONE_COLUMNS);
   await updateRows(trx, failed, ['status', 'error', 'finished_at']);
-  await jobRecord(trx as unknown as ConsoleDb, job.id, log).rows(audit);
+  await jobRecord(trx as unknown as ConsoleDb, job.id, log, batchClock).rows(audit);
   // The directory is a record of what happened, not where a token is kept: when it cannot be
   // written, the rows (a rotation's new token) still are, marked for the catch-up to retry.
   await sql`savepoint directory`.execute(trx);
   try {
-    await recordGroupsSeen(trx as unknown as ConsoleDb, seen);
+    await recordGroupsSeen(trx as unknown as ConsoleDb, seen, batchClock);
     await sql`release savepoint directory`.execute(trx);
     return true;
   } catch (error) {

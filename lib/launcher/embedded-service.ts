@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleConfig } from '@/lib/config';
 import { type Environment, environments } from '@/lib/environments';
 import { readSecretFile, writeSecretFile } from '@/lib/secret-file';
@@ -31,6 +32,7 @@ const embeddedKeyFileName = 'console-api-keys.json';
 export async function ensureEmbeddedService(
   config: ConsoleConfig,
   log: (message: string) => void,
+  clock: Clock,
 ): Promise<Upstream> {
   const database = path.join(config.dataDir, 'user-group-service.sqlite');
   const service = await startUserGroupService({
@@ -38,6 +40,7 @@ export async function ensureEmbeddedService(
     port: 0,
     database,
     logLevel: config.serviceLogLevel,
+    clock,
   });
 
   const keyFile = path.join(config.dataDir, embeddedKeyFileName);
@@ -45,7 +48,7 @@ export async function ensureEmbeddedService(
   let changed = false;
   for (const environment of environments) {
     const stored = keys[environment];
-    if (stored && (await isAccepted(service.url, stored.key))) continue;
+    if (stored && (await isAccepted(service.url, stored.key, clock))) continue;
     const created = await createApiKey({
       database,
       environment,
@@ -83,9 +86,9 @@ function readKeyFile(file: string): KeyFile {
 }
 
 /** A rotation of a token that cannot exist: 404 means the key was accepted, 401 that it was not. */
-async function isAccepted(baseUrl: string, apiKey: string): Promise<boolean> {
+async function isAccepted(baseUrl: string, apiKey: string, clock: Clock): Promise<boolean> {
   try {
-    await createUserGroupApi({ baseUrl, apiKey }).rotate({ current_token: '0'.repeat(64) });
+    await createUserGroupApi({ baseUrl, apiKey, clock }).rotate({ current_token: '0'.repeat(64) });
     return true;
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'unauthorized') return false;

@@ -4,6 +4,7 @@
  * console's server some other way (`next start`, several instances on one PostgreSQL database).
  * Safe to run from several instances at once, and again at every deploy.
  */
+import { realClock } from '@/lib/clock';
 import { parseConfig } from '@/lib/config';
 import { describeDatabase } from '@/lib/db/describe';
 import { redactUrlsInText } from '@/lib/redact-url';
@@ -15,7 +16,7 @@ function log(message: string): void {
 
 try {
   const config = parseConfig(process.env);
-  const { firstAdminLines } = await prepareOperatorSignIn(config, log);
+  const { firstAdminLines } = await prepareOperatorSignIn(config, log, realClock);
   log(`console database up to date (${describeDatabase(config.database)})`);
   for (const line of firstAdminLines) log(line);
 } catch (error) {

@@ -5,6 +5,7 @@
  * because only the launcher's output reaches the person starting the console.
  */
 import { ensureFirstAdmin } from '@/lib/auth/bootstrap';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleConfig } from '@/lib/config';
 import { scimStartupWarnings } from '@/lib/config/scim';
 import { describeDatabase } from '@/lib/db/describe';
@@ -24,10 +25,11 @@ export interface OperatorSignIn {
 export async function prepareOperatorSignIn(
   config: ConsoleConfig,
   log: (message: string) => void,
+  clock: Clock,
 ): Promise<OperatorSignIn> {
   const { auth, database } = composeConsole(config, (level, message) => {
     if (level === 'warn' || level === 'error') log(`sign-in setup: ${message}`);
-  });
+  }, clock);
   try {
     // Under the lock: console instances starting together on one PostgreSQL database would each
     // find no operator and each create the first admin.

@@ -17,6 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { realClock } from '@/lib/clock';
 import { type ConsoleConfig, parseConfig } from '@/lib/config';
 import { environments } from '@/lib/environments';
 import { redactUrlCredentials, redactUrlsInText } from '@/lib/redact-url';
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
   }
 
   const upstream = await upstreamFor(config);
-  const signIn = await prepareOperatorSignIn(config, log).catch(async (error: unknown) => {
+  const signIn = await prepareOperatorSignIn(config, log, realClock).catch(async (error: unknown) => {
     await upstream.close();
     throw error;
   });
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
 async function upstreamFor(config: ConsoleConfig): Promise<Upstream> {
   const configured = environments.map((environment) => config.upstreams[environment]).find(Boolean);
   if (configured) return { env: {}, url: configured.baseUrl, close: async () => {} };
-  return ensureEmbeddedService(config, log);
+  return ensureEmbeddedService(config, log, realClock);
 }
 
 main().catch((error: unknown) => {

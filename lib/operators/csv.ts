@@ -6,7 +6,6 @@
  */
 
 import { spreadsheetCsv } from '@/lib/audit/csv';
-import { realClock } from '@/lib/clock';
 import type { OperatorSummary } from './contract';
 
 const operatorCsvHeader = [
@@ -30,7 +29,7 @@ function statusOf(operator: OperatorSummary, now: string): string {
 
 export function operatorsToCsv(
   operators: readonly OperatorSummary[],
-  now = new Date(realClock.now()).toISOString(),
+  now: string,
 ): string {
   return spreadsheetCsv(
     operatorCsvHeader,

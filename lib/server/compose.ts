@@ -4,6 +4,7 @@
  * launcher alike. Plain module: the launcher runs it under tsx, outside React's server environment.
  */
 import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth/options';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { idpAuthentication, replacedSessionCarry } from './request-context';
@@ -29,12 +30,14 @@ export interface SignInRecord {
 export function composeConsole(
   config: ConsoleConfig,
   log: Log,
+  clock: Clock,
   signIns?: (database: ConsoleDatabase) => SignInRecord,
 ): ConsoleParts {
   const database = openConsoleDatabase(config.database);
   const record = signIns?.(database);
   const auth = createConsoleAuth(config, database, {
     log,
+    clock,
     onSessionCreating: record?.start,
     onSessionCreated: record?.settle,
     replacedSessionCarry,

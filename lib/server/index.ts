@@ -112,7 +112,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   // The one audit writer, fail-closed, built on the database composeConsole opens: sign-ins too.
   const metrics = consoleMetrics();
   const built: { auditLog?: AuditLog } = {};
-  const parts = composeConsole(config, authLog, (database) => {
+  const parts = composeConsole(config, authLog, clock, (database) => {
     built.auditLog = createAuditLog(database.db, { clock, metrics, logger });
     return signInRecord({ database, auditLog: built.auditLog, clock, log: authLog });
   });
@@ -209,6 +209,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       // Through the frame's writer, like every entry outside a route: the fail-closed log.
       record: onRecord({ auditLog }, 'approval-expiry').outcome,
       log: (message, fields) => approvalLogger.warn(fields, message),
+      clock,
     });
     const short = await approversShort(parts.database.db, config.approvals.rules);
     if (short.length > 0)

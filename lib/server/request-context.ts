@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { SignInMethod } from '@/lib/auth/options';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 
 /**
  * The request id of the request being handled, for code that runs deep inside better-auth (its
@@ -27,7 +27,7 @@ export function carriedFrom(
     signInMethod: SignInMethod;
     secondFactorProved: boolean;
   },
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): SessionCarry {
   return {
     signInMethod: session.signInMethod,

@@ -13,7 +13,7 @@ import { endSessions, listSessions } from './store';
 // /api/account/sessions
 /** The operator's own open sessions, this browser's first. */
 export const listSessionsRoute = consoleRoute(consoleRoutes.listSessions, async ({ operator, server }) => ({
-  sessions: await listSessions(server.database.db, operator.id, operator.session.id),
+  sessions: await listSessions(server.database.db, operator.id, operator.session.id, server.clock),
 }));
 
 // /api/account/sessions/end

@@ -4,7 +4,7 @@
  */
 
 import type { SignInMethod } from '@/lib/auth/options';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { SessionSummary } from '@/lib/sessions/contract';
 
@@ -14,7 +14,7 @@ export async function listSessions(
   db: ConsoleDb,
   userId: string,
   currentId: string,
-  clock: Clock = realClock,
+  clock: Clock,
 ): Promise<SessionSummary[]> {
   const rows = await db
     .selectFrom('session')

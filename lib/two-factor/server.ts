@@ -124,7 +124,7 @@ export async function removeSecondFactor(
       requestId,
       () => server.auth.api.disableTwoFactor({ body: { password }, headers, returnHeaders: true }),
       // Removing the app leaves what the session proved: a passkey may still be its second factor.
-      carriedFrom(session),
+      carriedFrom(session, server.clock),
     ),
   );
   return answer.headers;
@@ -161,7 +161,7 @@ export async function verifyStepUp(
   if (isAuthenticatorCode(proof.code)) {
     // Once only (lib/two-factor/used-codes.ts): a code seen over a shoulder does not confirm again.
     const { db } = server.database;
-    if (!(await claimCode(db, operator.id, proof.code)))
+    if (!(await claimCode(db, operator.id, proof.code, server.clock)))
       throw fieldError('code', 'was used already: wait for the next one your app shows');
     try {
       await call(() => server.auth.api.verifyTOTP({ body: { code: proof.code }, headers }));

@@ -1,4 +1,4 @@
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import 'server-only';
 import { sql } from 'kysely';
 import type { ConsoleConfig } from '@/lib/config/index';
@@ -78,7 +78,7 @@ export function requireRecentAuthentication(
   operator: Operator,
   scope: StepUpScope,
   config: ConsoleConfig,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): void {
   if (!stepsUp(scope) || windowOpen(operator, config, clock.now())) return;
   const minutes = plural(Math.round(config.auth.stepUpSeconds / 60), 'minute');
@@ -99,7 +99,7 @@ export function requireRecentAuthentication(
 export function stepUpRemainingMs(
   operator: Operator,
   config: ConsoleConfig,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): number {
   return Math.max(0, operator.session.authenticatedAt + config.auth.stepUpSeconds * 1000 - clock.now());
 }
@@ -112,7 +112,7 @@ export async function recordStepUp(
   db: ConsoleDb,
   sessionId: string,
   secondFactor: boolean,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<void> {
   const now = new Date(clock.now()).toISOString();
   await db
@@ -126,7 +126,7 @@ export async function recordStepUp(
 export async function recordSecondFactor(
   db: ConsoleDb,
   sessionId: string,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): Promise<void> {
   await db
     .updateTable('session')

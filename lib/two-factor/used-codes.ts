@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { migrateModule } from '@/lib/db/migrate';
 
@@ -30,7 +30,7 @@ export async function claimCode(
   db: ConsoleDb,
   userId: string,
   code: string,
-  clock: Clock = realClock,
+  clock: Clock,
 ): Promise<boolean> {
   const now = new Date(clock.now());
   const claimed = await db

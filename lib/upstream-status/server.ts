@@ -1,5 +1,5 @@
 import 'server-only';
-import { type Clock, realClock } from '@/lib/clock';
+import type { Clock } from '@/lib/clock';
 import type { Environment } from '@/lib/environments';
 import type { UpstreamState, UpstreamStatus } from '@/lib/upstream-status/contract';
 import { UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
@@ -61,7 +61,7 @@ export interface UpstreamProbe {
  */
 export function createUpstreamProbe(
   api: (environment: Environment) => UserGroupApi,
-  clock: Pick<Clock, 'now'> = realClock,
+  clock: Pick<Clock, 'now'>,
 ): UpstreamProbe {
   const last = new Map<Environment, Probed>();
   const running = new Map<Environment, Promise<UpstreamStatus>>();

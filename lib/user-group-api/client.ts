@@ -8,7 +8,7 @@
 
 import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
 import * as z from 'zod/mini';
-import { type Clock, realClock } from '../clock';
+import type { Clock } from '../clock';
 import { redactUrlCredentials } from '../redact-url';
 import {
   type DeleteRequest,
@@ -59,7 +59,7 @@ export interface UserGroupApiOptions {
   /** Told of every call once it ends: its operation, `success` or the failure's kind, and its duration. */
   observe?: (call: UpstreamCall) => void;
   /** What a call's duration and a Retry-After date are read against; the process's unless handed one. */
-  clock?: Clock;
+  clock: Clock;
 }
 
 type UpstreamOperation = 'get-or-create' | 'rotate' | 'delete';
@@ -79,7 +79,7 @@ export interface UserGroupApi {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function createUserGroupApi(options: UserGroupApiOptions): UserGroupApi {
-  const clock = options.clock ?? realClock;
+  const clock = options.clock;
   const endpoint = new URL('/api/user', options.baseUrl).toString();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 });

@@ -1,6 +1,6 @@
 /** API keys in the database: stored only as SHA-256 digests, revoked by stamping revoked_at. */
 import { randomBytes } from 'node:crypto';
-import { type Clock, realClock } from '../clock';
+import type { Clock } from '../clock';
 import type { Environment } from '../user-group-api/contract';
 import type { ServiceDatabase } from './database';
 import { apiKeyDigest, generateApiKey } from './token-crypto';
@@ -24,8 +24,8 @@ export interface CreatedApiKey {
 export async function insertApiKey(
   { db }: ServiceDatabase,
   environment: Environment,
-  name?: string,
-  clock: Clock = realClock,
+  name: string | undefined,
+  clock: Clock,
 ): Promise<CreatedApiKey> {
   const id = `key_${randomBytes(8).toString('hex')}`;
   const key = generateApiKey();
@@ -58,7 +58,7 @@ export async function selectApiKeys({ db }: ServiceDatabase): Promise<ApiKeyReco
 export async function markApiKeyRevoked(
   { db }: ServiceDatabase,
   id: string,
-  clock: Clock = realClock,
+  clock: Clock,
 ): Promise<boolean> {
   const result = await db
     .updateTable('api_keys')

@@ -4,6 +4,7 @@
  * encryption key. A running server sees a new key at once and a revocation within its API key cache
  * TTL (4 s by default and at most).
  */
+import { realClock } from '../clock';
 import { type Environment, environmentSchema } from '../user-group-api/contract';
 import {
   type ApiKeyRecord,
@@ -34,7 +35,7 @@ export async function createApiKey(options: {
   name?: string;
 }): Promise<CreatedApiKey> {
   const environment = environmentSchema.parse(options.environment);
-  return withDatabase(options.database, (opened) => insertApiKey(opened, environment, options.name));
+  return withDatabase(options.database, (opened) => insertApiKey(opened, environment, options.name, realClock));
 }
 
 /** Every key, revoked ones included, oldest first; never the keys themselves. */
@@ -44,5 +45,5 @@ export async function listApiKeys(options: { database: string }): Promise<ApiKey
 
 /** True when an active key with this id was revoked now; false for an unknown or already revoked id. */
 export async function revokeApiKey(options: { database: string; id: string }): Promise<boolean> {
-  return withDatabase(options.database, (opened) => markApiKeyRevoked(opened, options.id));
+  return withDatabase(options.database, (opened) => markApiKeyRevoked(opened, options.id, realClock));
 }

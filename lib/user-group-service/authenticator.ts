@@ -4,7 +4,7 @@
  * revocation takes effect within that TTL. Unknown keys are not cached (an attacker could fill the
  * cache); each costs a SHA-256 and one indexed lookup of the digest.
  */
-import { type Clock, realClock } from '../clock';
+import type { Clock } from '../clock';
 import { type ApiKeyRecord, findActiveApiKey } from './api-key-store';
 import type { ServiceDatabase } from './database';
 import { ServiceError } from './errors';
@@ -28,7 +28,7 @@ export interface Authenticator {
 export function createAuthenticator(
   database: ServiceDatabase,
   requestedTtlMs: number,
-  clock: Clock = realClock,
+  clock: Clock,
 ): Authenticator {
   const cacheTtlMs = Math.min(requestedTtlMs, MAX_API_KEY_CACHE_TTL_MS);
   // Keyed by the presented key: it is in memory for the request anyway, and this skips hashing.

@@ -4,6 +4,7 @@
  * to stderr with exit code 1. `keys create` prints the new key alone on its last line of stdout.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { realClock } from '../clock';
 import { redactUrlsInText } from '../redact-url';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
 import { createLogger } from './logger';
@@ -113,7 +114,7 @@ program
         keepAliveTimeoutMs: options.keepAliveTimeoutMs,
         maxConnections: options.maxConnections,
         logger,
-        clock: clockFromParent(),
+        clock: clockFromParent() ?? realClock,
       });
       stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');

@@ -11,7 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { type Clock, realClock } from '../clock';
+import type { Clock } from '../clock';
 import { createServiceMetrics } from '../metrics/service-metrics';
 import {
   checkHttpLimits,
@@ -65,7 +65,7 @@ export interface UserGroupServiceOptions extends Partial<HttpLimits> {
    */
   apiKeyCacheTtlMs?: number;
   /** What stamps groups, times requests and the key cache, and paces the shutdown; the process's by default. */
-  clock?: Clock;
+  clock: Clock;
 }
 
 export interface RunningUserGroupService {
@@ -87,7 +87,7 @@ export async function startUserGroupService(
   options: UserGroupServiceOptions,
 ): Promise<RunningUserGroupService> {
   const limits = resolveHttpLimits(options);
-  const clock = options.clock ?? realClock;
+  const clock = options.clock;
   const metricsToken =
     options.metricsToken === undefined ? process.env.METRICS_TOKEN || null : options.metricsToken;
   if (metricsToken !== null && metricsToken.length < 16) {

@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import pg from 'pg';
 import { pino } from 'pino';
 import { request } from 'undici';
+import { realClock } from '../clock';
 import { createApiKey } from './api-keys';
 import { type RunningUserGroupService, startUserGroupService, type UserGroupServiceOptions } from './server';
 
@@ -126,6 +127,8 @@ export async function startTestService(
     encryptionKey: TEST_ENCRYPTION_KEY,
     rateLimit: false,
     logger: quietLogger,
+    // A test that moves time hands its own clock in `overrides`.
+    clock: realClock,
     ...overrides,
   });
 }

@@ -9,7 +9,7 @@
  *   still holds that digest (a concurrent rotation makes the delete miss: 404, nothing deleted).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { type Clock, realClock } from '../clock';
+import type { Clock } from '../clock';
 import type { Environment, GetOrCreateRequest } from '../user-group-api/contract';
 import type { ServiceDatabase } from './database';
 import type { TokenCrypto } from './token-crypto';
@@ -49,7 +49,7 @@ const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 export function createUserGroupStore(
   database: ServiceDatabase,
   crypto: TokenCrypto,
-  clock: Clock = realClock,
+  clock: Clock,
 ): UserGroupStore {
   const queries = prepareUserGroupQueries(database);
   const writes = createWriteBatcher(database.db, database.kind === 'sqlite');

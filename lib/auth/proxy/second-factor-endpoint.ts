@@ -23,7 +23,7 @@ export async function signInSecondStep(call: AuthCall): Promise<Response> {
   // An authenticator code signs in once: claimed before it is checked, given back if it fails.
   const totp = path.endsWith('/verify-totp') && challenged !== null;
   const code = typeof call.body.json?.code === 'string' ? call.body.json.code : '';
-  if (totp && !(await claimCode(database.db, challenged.id, code))) {
+  if (totp && !(await claimCode(database.db, challenged.id, code, server.clock))) {
     await call.record.outcome({
       action: 'sign-in',
       operator: challenged,
