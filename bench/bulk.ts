@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrateAuditLog } from '../lib/audit/schema';
+import { realClock } from '../lib/clock';
 import { openConsoleDatabase } from '../lib/db/console-database';
 import { migrateDirectory } from '../lib/directory/schema';
 import { readGetOrCreateCsv } from '../lib/jobs/csv';
@@ -72,6 +73,7 @@ async function throughRunner(api: UserGroupApi, rows: number, prefix: string, di
       source: 'bench.csv',
       owner,
       ...reading,
+      clock: realClock,
     });
     const seconds = await runToEnd(database, api, id, { pace: null, concurrency: CONCURRENCY, pollMs: 50 });
     return rows / seconds;
@@ -86,7 +88,7 @@ export async function benchBulk(rows = Number(process.env.BENCH_BULK_ROWS ?? 10_
   const { key } = await createApiKey({ database, environment: 'Testing', name: 'bulk' });
   const service = await startServer('bench/servers/user-group-service.ts', [database]);
   try {
-    const api = createUserGroupApi({ baseUrl: service.url, apiKey: key });
+    const api = createUserGroupApi({ baseUrl: service.url, apiKey: key, clock: realClock });
     await throughClient(api, 500, 'warm'); // connections, JIT, the service's caches
     const client: number[] = [];
     const runner: number[] = [];

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { migrateAuditLog } from '../lib/audit/schema';
+import { realClock } from '../lib/clock';
 import { openConsoleDatabase } from '../lib/db/console-database';
 import { migrateDirectory } from '../lib/directory/schema';
 import { readGetOrCreateCsv } from '../lib/jobs/csv';
@@ -47,7 +48,7 @@ async function refusals(serviceUrl: string): Promise<number> {
 
 /** The baseline: one request per slot, sent by the typed client itself; a 429 waits and tries again. */
 async function throughPacedClient(api: UserGroupApi, rows: number): Promise<number> {
-  const pacer = createPacer(PACE);
+  const pacer = createPacer(PACE, undefined, realClock);
   const started = performance.now();
   for (let n = 0; n < rows; n++) {
     for (;;) {
@@ -78,6 +79,7 @@ async function throughRunner(api: UserGroupApi, rows: number, dir: string): Prom
       source: 'pace.csv',
       owner: { id: 'bench', email: 'bench@example.com' },
       ...reading,
+      clock: realClock,
     });
     const seconds = await runToEnd(database, api, id, { pace: PACE, concurrency: CONCURRENCY, pollMs: 20 });
     return rows / seconds;
@@ -101,9 +103,10 @@ export async function benchPace(rows = Number(process.env.BENCH_PACE_ROWS ?? 60)
     rateLimit: LIMIT,
     redisUrl: null,
     logger: pino({ level: 'silent' }),
+    clock: realClock,
   });
   try {
-    const api = (key: string) => createUserGroupApi({ baseUrl: service.url, apiKey: key });
+    const api = (key: string) => createUserGroupApi({ baseUrl: service.url, apiKey: key, clock: realClock });
     const clientRate = await throughPacedClient(api(keys[0]?.key as string), rows);
     const afterClient = await refusals(service.url);
     const runnerRate = await throughRunner(api(keys[1]?.key as string), rows, dir);

@@ -4,6 +4,7 @@
  * progress page's counts would compete for the database). Shared by the bulk and pace benches.
  */
 import { randomBytes } from 'node:crypto';
+import { realClock } from '../lib/clock';
 import type { ConsoleDatabase } from '../lib/db/console-database';
 import { steerJob } from '../lib/jobs/job-transitions';
 import { createJobRunner } from '../lib/jobs/runner';
@@ -26,9 +27,10 @@ export async function runToEnd(
     concurrency,
     log: () => {},
     pollMs: 20,
+    clock: realClock,
   });
   const started = performance.now();
-  await steerJob(database.db, id, 'start');
+  await steerJob(database.db, id, 'start', {}, realClock);
   runner.start();
   const jobs = jobsDb(database.db);
   for (;;) {
@@ -39,7 +41,7 @@ export async function runToEnd(
   }
   const seconds = (performance.now() - started) / 1000;
   await runner.stop();
-  const progress = await jobProgress(database.db, id);
+  const progress = await jobProgress(database.db, id, new Date(realClock.now()));
   if (progress?.counts.failed) throw new Error(`bench: ${progress.counts.failed} rows failed`);
   return seconds;
 }

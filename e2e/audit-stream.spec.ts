@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type Receiver, startReceiver } from '../lib/audit-stream/test-receiver';
+import { realClock } from '../lib/clock';
 import { adminCredentials } from './support/auth-states';
 import { outputOf, startNode, stopProcess, waitForHttp } from './support/processes';
 import { e2eDataDir, consolePort as runConsolePort } from './support/servers';
@@ -25,7 +26,7 @@ test('streams the audit log to the endpoint set, and tells the admin how it goes
   let receiver: Receiver | undefined;
   let consoleProcess: ChildProcess | undefined;
   try {
-    receiver = await startReceiver();
+    receiver = await startReceiver(undefined, realClock);
     consoleProcess = startNode('lib/launcher/start.ts', [], {
       PORT: String(consolePort),
       DATA_DIR: path.join(dataDir, 'console'),

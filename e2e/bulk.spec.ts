@@ -4,6 +4,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
+import { realClock } from '@/lib/clock';
 import { createUserGroupApi, UpstreamError } from '@/lib/user-group-api/client';
 import { adminCredentials } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
@@ -99,7 +100,11 @@ test('a 500-row CSV: the preview lists exactly its 3 bad rows, the run reaches 1
   const run = result.filter((row) => row.status !== 'invalid');
   expect(run).toHaveLength(497);
   expect(run.every((row) => row.status === 'done' && /^[0-9a-f]{64}$/.test(row.token ?? ''))).toBe(true);
-  const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: consoleApiKeyOf('Testing') });
+  const api = createUserGroupApi({
+    baseUrl: serviceUrlOfRun(),
+    apiKey: consoleApiKeyOf('Testing'),
+    clock: realClock,
+  });
   for (const row of run) {
     const group = await politely(() => api.getOrCreate({ user_group_id: row.user_group_id as string }));
     expect(group.new_user_group).toBe(false);
@@ -252,7 +257,11 @@ test('in Customer, groups chosen in the directory are rotated after the count is
   page,
 }) => {
   test.setTimeout(120_000);
-  const api = createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: consoleApiKeyOf('Customer') });
+  const api = createUserGroupApi({
+    baseUrl: serviceUrlOfRun(),
+    apiKey: consoleApiKeyOf('Customer'),
+    clock: realClock,
+  });
   const prefix = `chosen-${Date.now().toString(36)}`;
   const before = new Map<string, string>();
   for (const n of [1, 2]) {

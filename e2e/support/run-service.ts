@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { realClock } from '@/lib/clock';
 import { createUserGroupApi, type UserGroupApi } from '@/lib/user-group-api/client';
 import { consoleApiKeyOf } from './fixtures';
 import { e2eDataDir } from './servers';
@@ -14,7 +15,11 @@ function serviceUrlOfRun(): string {
 
 /** The run's service, called directly with an environment's key: what happens behind the console's back. */
 export function runServiceApi(environment: 'Customer' | 'Testing'): UserGroupApi {
-  return createUserGroupApi({ baseUrl: serviceUrlOfRun(), apiKey: consoleApiKeyOf(environment) });
+  return createUserGroupApi({
+    baseUrl: serviceUrlOfRun(),
+    apiKey: consoleApiKeyOf(environment),
+    clock: realClock,
+  });
 }
 
 /** Whether the service has the group, asked without leaving one behind. */
