@@ -224,7 +224,14 @@ describe('an action the policy names waits for a second operator', () => {
     const read = await readRoute(get('requester', `/api/approvals/${id}`), params({ id }));
     expect(((await read.json()) as { approval: { state: string } }).approval.state).toBe('expired');
     expect((await decide('approver', id, { decision: 'approve' })).status).toBe(409);
-    expect(await expireOnce({ db, record: (entry) => server.auditLog.record(entry), log: () => {} })).toBe(1);
+    expect(
+      await expireOnce({
+        db,
+        record: (entry) => server.auditLog.record(entry),
+        log: () => {},
+        clock: server.clock,
+      }),
+    ).toBe(1);
     expect(await row(id)).toMatchObject({ state: 'expired', sealed_secret: null });
     expect((await entries('approval.expire'))[0]?.detail).toContain('expired');
     expect(await stillThere('expired')).toBe(true);

@@ -62,7 +62,7 @@ describe("the sealer's checkpoint", () => {
     cleanups.push(() => database.dispose());
     await migrateAuditLog(database);
     await migrateAuditChain(database);
-    await recordAuditEvents(database.db, [entry(1), entry(2)]);
+    await recordAuditEvents(database.db, [entry(1), entry(2)], clock);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'audit-checkpoint-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const logged: string[] = [];
@@ -94,7 +94,7 @@ describe("the sealer's checkpoint", () => {
     expect(await database.db.selectFrom('audit_seal').select('id').execute()).toEqual([]);
 
     await database.db.insertInto('audit_seal').values(sealed).execute();
-    await recordAuditEvents(database.db, [entry(3)]);
+    await recordAuditEvents(database.db, [entry(3)], clock);
     await pass();
     expect(sealer.state.refused).toBeNull();
     expect(await database.db.selectFrom('audit_seal').select('id').execute()).toHaveLength(2);

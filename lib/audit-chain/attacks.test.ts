@@ -49,6 +49,7 @@ async function consoleLog(count: number, { prunes }: { prunes?: boolean } = {}) 
   await recordAuditEvents(
     database.db,
     Array.from({ length: count }, (_, index) => entry(index + 1)),
+    clock,
   );
   const checkpoint = memoryCheckpoint();
   const tampered: string[] = [];
@@ -84,7 +85,7 @@ describe('an attacker who writes the database but holds no key', () => {
 
   it('deletes every seal and the working set, edits entry 1: refused, and never "Nothing is sealed yet"', async () => {
     const { db, seal, verify } = await consoleLog(12);
-    await recordAuditEvent(db, entry(13, 'started'));
+    await recordAuditEvent(db, entry(13, 'started'), clock);
     expect(await seal()).toBe(2);
     await sql`delete from audit_seal`.execute(db);
     await sql`delete from audit_chain_open`.execute(db);
@@ -102,7 +103,7 @@ describe('an attacker who writes the database but holds no key', () => {
     const { db, seal, verify, checkpoint } = await consoleLog(10);
     await seal();
     const older = checkpoint.current();
-    await recordAuditEvents(db, [entry(11), entry(12)]);
+    await recordAuditEvents(db, [entry(11), entry(12)], clock);
     await seal();
     // Back to the state of the first seal: its entries and seals alone, consistent by themselves.
     await sql`delete from audit_event where id > 10`.execute(db);
@@ -117,11 +118,11 @@ describe('an attacker who writes the database but holds no key', () => {
     await seal();
     expect(checkpoint.current()?.id).toBe(2);
     // Another console seals on; then seals 1 and 2 go with their batches, as retention prunes them.
-    await recordAuditEvents(db, [entry(21), entry(22)]);
+    await recordAuditEvents(db, [entry(21), entry(22)], clock);
     await sealAll({ db, signer, clock });
     await sql`delete from audit_event where id <= 20`.execute(db);
     await sql`delete from audit_seal where id <= 2`.execute(db);
-    await recordAuditEvents(db, [entry(23)]);
+    await recordAuditEvents(db, [entry(23)], clock);
     expect(await seal()).toBe(1);
     expect(checkpoint.current()?.id).toBe(4);
   });
@@ -142,7 +143,7 @@ describe('an attacker who writes the database but holds no key', () => {
     'changes the $field of an entry sealed while started: not sealed as a settlement, verify fails',
     async ({ change }) => {
       const { db, seal, verify, tampered } = await consoleLog(2);
-      const job = await recordAuditEvent(db, entry(3, 'started'));
+      const job = await recordAuditEvent(db, entry(3, 'started'), clock);
       await seal();
       await sql`update audit_event set ${change} where id = ${job}`.execute(db);
       // Still started, or settled at once: either way no settlement may take the change in.
@@ -157,15 +158,20 @@ describe('an attacker who writes the database but holds no key', () => {
 
   it('leaves a settlement that fills what it learned to verify: outcome, group, token, detail', async () => {
     const { db, seal, verify, tampered } = await consoleLog(2);
-    const job = await recordAuditEvent(db, entry(3, 'started', null));
+    const job = await recordAuditEvent(db, entry(3, 'started', null), clock);
     await seal();
-    await settleAuditEvent(db, job, {
-      outcome: 'success',
-      userGroupId: 'group-found',
-      userGroupName: 'Found',
-      token: 'a-new-token',
-      detail: '1 row',
-    });
+    await settleAuditEvent(
+      db,
+      job,
+      {
+        outcome: 'success',
+        userGroupId: 'group-found',
+        userGroupName: 'Found',
+        token: 'a-new-token',
+        detail: '1 row',
+      },
+      clock,
+    );
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 1 });
     expect(await seal()).toBe(1);
     expect(tampered).toEqual([]);
@@ -196,7 +202,7 @@ describe('a writer of the database forges what the console would sign', () => {
       const { db, seal, verify, tampered } = await consoleLog(3);
       expect(await seal()).toBe(1);
       if (!newest) {
-        await recordAuditEvents(db, [entry(4)]);
+        await recordAuditEvents(db, [entry(4)], clock);
         expect(await seal()).toBe(1);
       }
       const row = await db
@@ -231,9 +237,9 @@ describe('a writer of the database forges what the console would sign', () => {
 
   it('reopens an entry whose settlement is sealed and rewrites it: no second settlement, verify names it', async () => {
     const { db, seal, verify, tampered } = await consoleLog(2);
-    const job = await recordAuditEvent(db, entry(3, 'started', null));
+    const job = await recordAuditEvent(db, entry(3, 'started', null), clock);
     expect(await seal()).toBe(1);
-    await settleAuditEvent(db, job, { outcome: 'success', userGroupId: 'grpA', detail: '1 row' });
+    await settleAuditEvent(db, job, { outcome: 'success', userGroupId: 'grpA', detail: '1 row' }, clock);
     expect(await seal()).toBe(1);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
 
@@ -251,10 +257,10 @@ describe('a writer of the database forges what the console would sign', () => {
 
   it('drops a started entry from the working set so that its settlement stays pending for good: sealed all the same', async () => {
     const { db, seal, verify } = await consoleLog(2);
-    const job = await recordAuditEvent(db, entry(3, 'started', null));
+    const job = await recordAuditEvent(db, entry(3, 'started', null), clock);
     expect(await seal()).toBe(1);
     await sql`delete from audit_chain_open where event_id = ${job}`.execute(db);
-    await settleAuditEvent(db, job, { outcome: 'failure', detail: 'upstream refused' });
+    await settleAuditEvent(db, job, { outcome: 'failure', detail: 'upstream refused' }, clock);
     expect(await seal()).toBe(1);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
     // Sealed: the outcome is no longer the database writer's to choose.
@@ -275,7 +281,7 @@ describe('a writer of the database cuts the start of the chain', () => {
     expect(report.firstProblem?.message).toContain(
       'seals 1 to 1 were removed (entries up to 10): no seal records them pruned',
     );
-    await recordAuditEvents(db, [entry(26)]);
+    await recordAuditEvents(db, [entry(26)], clock);
     await expect(seal()).rejects.toThrow(/seals 1 to 1 were removed, and this console does not prune/);
   });
 
@@ -285,7 +291,7 @@ describe('a writer of the database cuts the start of the chain', () => {
     await sql`delete from audit_event where id <= 10`.execute(db);
     await sql`delete from audit_seal where id = 1`.execute(db);
     // Until a seal records it, only a pruning under way (its entry not sealed yet) explains it.
-    await recordAuditEvent(db, { ...entry(26), action: 'audit.prune', userGroupId: null });
+    await recordAuditEvent(db, { ...entry(26), action: 'audit.prune', userGroupId: null }, clock);
     expect(await verify()).toMatchObject({ ok: true, firstSeal: 2 });
     expect(await seal()).toBe(1);
     expect(await verify()).toMatchObject({ ok: true, firstSeal: 2 });
@@ -297,7 +303,7 @@ describe('seals signed before the manifest was (v1)', () => {
   async function legacyLog(version: 'v1' | 'v2') {
     const log = await consoleLog(1);
     const { db } = log;
-    await recordAuditEvent(db, entry(2, 'started', null));
+    await recordAuditEvent(db, entry(2, 'started', null), clock);
     const [one, two] = await db.selectFrom('audit_event').selectAll().orderBy('id').execute();
     if (!one || !two) throw new Error('no entries');
     const head1 = chainHash(GENESIS, 'entry', 1, contentHash(one));
@@ -337,7 +343,7 @@ describe('seals signed before the manifest was (v1)', () => {
   it("still verify, legacy links included, and the sealer carries on from one, sealing its entry's settlement", async () => {
     const { db, seal, verify } = await legacyLog('v1');
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
-    await settleAuditEvent(db, 2, { outcome: 'success', detail: 'done' });
+    await settleAuditEvent(db, 2, { outcome: 'success', detail: 'done' }, clock);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 1 });
     expect(await seal()).toBe(1);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
@@ -347,7 +353,7 @@ describe('seals signed before the manifest was (v1)', () => {
 
   it("forges a legacy link into a v1 seal after a v2 seal: the v2 seal's signed open list tells", async () => {
     const { db, seal, verify } = await legacyLog('v1');
-    await recordAuditEvents(db, [entry(3)]);
+    await recordAuditEvents(db, [entry(3)], clock);
     expect(await seal()).toBe(1);
     const row = await db.selectFrom('audit_event').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     const { manifest } = await sealHolding(db, 1);
@@ -369,7 +375,7 @@ describe('seals signed before the manifest was (v1)', () => {
 describe('a writer of the database holds sealing back', () => {
   it('dates one entry far in the future: the sealer refuses, naming it, and seals nothing past it', async () => {
     const { db, seal } = await consoleLog(3);
-    await recordAuditEvents(db, [entry(4), entry(5), entry(6)]);
+    await recordAuditEvents(db, [entry(4), entry(5), entry(6)], clock);
     await sql`update audit_event set at = '9999-01-01T00:00:00.000Z' where id = 4`.execute(db);
     await expect(seal()).rejects.toThrow(
       /entry 4 is dated "9999-01-01T00:00:00.000Z", later than this console's clock/,
@@ -401,7 +407,7 @@ describe('a writer of the database holds sealing back', () => {
       await live.advance(10_000);
       await live.sleeping();
       expect(checkpoint.current()?.through_id).toBe(3);
-      await recordAuditEvents(db, [entry(4), entry(5), entry(6)]);
+      await recordAuditEvents(db, [entry(4), entry(5), entry(6)], clock);
       for (let pass = 0; pass < 32; pass += 1) {
         // Always "just written": within the settle delay, never past the clock.
         await sql`update audit_event set at = ${new Date(live.now() + 10_000).toISOString()} where id = 4`.execute(
@@ -456,7 +462,7 @@ describe('verifying from the last verified seal', () => {
     const first = await verifyAuditChainFrom(db, signer, { anchor: checkpoint.current() });
     expect(first.report).toMatchObject({ ok: true, seals: 3, entries: 30 });
 
-    await recordAuditEvents(db, [entry(31), entry(32)]);
+    await recordAuditEvents(db, [entry(31), entry(32)], clock);
     await seal();
     const next = await verifyAuditChainFrom(db, signer, { anchor: checkpoint.current(), from: first.point });
     expect(next.report).toMatchObject({ ok: true, seals: 1, entries: 2, sinceSeal: 3, verifiedFrom: 31 });

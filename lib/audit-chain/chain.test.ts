@@ -37,6 +37,7 @@ async function sealedLog(count: number) {
   await recordAuditEvents(
     database.db,
     Array.from({ length: count }, (_, index) => entry(index + 1)),
+    clock,
   );
   const seal = () => sealAll({ db: database.db, signer, clock, batchSize: 10 });
   const verify = () => verifyAuditChain(database.db, signer);
@@ -46,7 +47,7 @@ async function sealedLog(count: number) {
 describe('the audit chain', () => {
   it('seals the log in signed batches and verifies it, leaving entries younger than the settle delay', async () => {
     const { db, seal, verify } = await sealedLog(25);
-    await recordAuditEvent(db, { ...entry(26), at: new Date(clock.now() - 1_000) });
+    await recordAuditEvent(db, { ...entry(26), at: new Date(clock.now() - 1_000) }, clock);
     expect(await seal()).toBe(3);
     expect(await seal()).toBe(0);
     expect(await verify()).toMatchObject({
@@ -99,12 +100,12 @@ describe('the audit chain', () => {
 
   it('follows an entry sealed while started until its settlement is sealed, and catches an edit after', async () => {
     const { db, seal, verify } = await sealedLog(3);
-    const job = await recordAuditEvent(db, entry(4, 'started'));
+    const job = await recordAuditEvent(db, entry(4, 'started'), clock);
     await seal();
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
 
     // Settled after its seal (a bulk job ending hours later): not tampering, sealed on the next pass.
-    await settleAuditEvent(db, job, { outcome: 'success', detail: '500 rows' });
+    await settleAuditEvent(db, job, { outcome: 'success', detail: '500 rows' }, clock);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 1 });
     expect(await seal()).toBe(1);
     expect(await verify()).toMatchObject({ ok: true, pendingSettlements: 0 });
@@ -116,7 +117,7 @@ describe('the audit chain', () => {
 
   it('catches a started entry whose operator is changed before it settles', async () => {
     const { db, seal, verify } = await sealedLog(2);
-    const job = await recordAuditEvent(db, entry(3, 'started'));
+    const job = await recordAuditEvent(db, entry(3, 'started'), clock);
     await seal();
     await sql`update audit_event set operator_email = 'mallory@example.com', outcome = 'success' where id = ${job}`.execute(
       db,

@@ -40,6 +40,7 @@ beforeAll(async () => {
   await recordAuditEvents(
     database.db,
     Array.from({ length: 40 }, (_, index) => entry(index)),
+    realClock,
   );
   await sealAll({
     db: database.db,
@@ -129,9 +130,11 @@ describe('exit codes, one meaning each', () => {
 
   it('switches the stream off only when told to, on record', async () => {
     await openAuditStream(database.db);
-    await recordAuditEvents(database.db, [
-      { action: 'rotate', operator: null, outcome: 'success', requestId: 'r' },
-    ]);
+    await recordAuditEvents(
+      database.db,
+      [{ action: 'rotate', operator: null, outcome: 'success', requestId: 'r' }],
+      realClock,
+    );
     const off = await audit(['stream-off']);
     expect(off).toMatchObject({ code: 0 });
     // The entry written, and stream-off's own entry (on record, and so in the outbox, before it ran).

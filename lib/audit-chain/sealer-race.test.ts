@@ -73,13 +73,17 @@ describe('two consoles sealing at once', () => {
   it('build the same next seal: one writes it, the other writes nothing', async () => {
     const [first, second] = consoles as [ConsoleDatabase, ConsoleDatabase];
     const clock = testClock();
-    await recordAuditEvent(first.db, {
-      action: 'sign-in',
-      operator: null,
-      outcome: 'success',
-      requestId: 'before-the-race',
-      at: new Date(clock.now() - 60_000),
-    });
+    await recordAuditEvent(
+      first.db,
+      {
+        action: 'sign-in',
+        operator: null,
+        outcome: 'success',
+        requestId: 'before-the-race',
+        at: new Date(clock.now() - 60_000),
+      },
+      clock,
+    );
     const met = meeting(2);
     const outcomes = await Promise.all(
       [first, second].map((database) => sealOnce({ db: meetingBeforeWriting(database, met), signer, clock })),
@@ -96,14 +100,18 @@ describe('two consoles sealing at once', () => {
     const write = async (database: ConsoleDatabase, name: string) => {
       let written = 0;
       while (written < 300) {
-        const id = await recordAuditEvent(database.db, {
-          action: 'rotate',
-          operator: { id: name, email: `${name}@example.com` },
-          outcome: 'started',
-          requestId: `${name}-${written}`,
-          at: new Date(clock.now()),
-        });
-        if (written % 3 !== 0) await settleAuditEvent(database.db, id, { outcome: 'success' });
+        const id = await recordAuditEvent(
+          database.db,
+          {
+            action: 'rotate',
+            operator: { id: name, email: `${name}@example.com` },
+            outcome: 'started',
+            requestId: `${name}-${written}`,
+            at: new Date(clock.now()),
+          },
+          clock,
+        );
+        if (written % 3 !== 0) await settleAuditEvent(database.db, id, { outcome: 'success' }, clock);
         written += 1;
         await clock.advance(5);
         await turn();

@@ -104,6 +104,7 @@ describe('verifying in a child process', () => {
     await recordAuditEvents(
       database.db,
       Array.from({ length: 12 }, (_, index) => entry(index)),
+      clock,
     );
     await seal();
     const { DATABASE_URL: _unused, ...inherited } = process.env;
@@ -114,7 +115,7 @@ describe('verifying in a child process', () => {
 
     const full = await run(null);
     expect(full.report).toMatchObject({ ok: true, seals: 3, entries: 12, anchorSeal: 3 });
-    await recordAuditEvents(database.db, [entry(12)]);
+    await recordAuditEvents(database.db, [entry(12)], clock);
     await seal();
     const since = await run(full.point);
     expect(since.report).toMatchObject({ ok: true, seals: 1, entries: 1, sinceSeal: 3, anchorSeal: 4 });

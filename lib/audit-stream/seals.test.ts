@@ -92,7 +92,7 @@ describe('the audit stream and the chain', () => {
 describe('a console started without AUDIT_STREAM_URL', () => {
   it("leaves the stream's row and outbox to the consoles that stream", async () => {
     await openAuditStream(database.db);
-    await recordAuditEvents(database.db, [entry(10), entry(11)]);
+    await recordAuditEvents(database.db, [entry(10), entry(11)], clock);
     const waiting = await database.db.selectFrom('audit_outbox').select('id').execute();
     expect(waiting.length).toBeGreaterThanOrEqual(2);
     // As lib/server/index.ts starts it with AUDIT_STREAM_URL unset.

@@ -84,7 +84,7 @@ describe('the audit stream, its console killed mid-batch', () => {
       inFlight = batch;
       held();
       return { status: 200, hang: true };
-    });
+    }, clock);
     try {
       const first = await startChild(receiver.url);
       await holding;

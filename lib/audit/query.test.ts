@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { parseAuditFilters } from './filters';
 import { matchesNothing, resolveAuditFilters } from './query';
 import { migrateAuditLog } from './schema';
 import { type AuditEntry, exportAuditRows, recordAuditEvents } from './store';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const minute = 60_000;
@@ -25,7 +29,7 @@ beforeAll(async () => {
       at: new Date(start + index * minute),
     }),
   );
-  await recordAuditEvents(database.db, entries);
+  await recordAuditEvents(database.db, entries, clock);
 });
 afterAll(async () => {
   await database?.dispose();

@@ -54,11 +54,15 @@ const retention = (holds: Array<() => Promise<number | null>> = []) => ({
 
 describe('audit retention', () => {
   it('prunes only what is older than the days set, in batches, and says so on record before it runs', async () => {
-    await recordAuditEvents(database.db, [
-      ...Array.from({ length: 4_500 }, (_, index) => entry(`old-${index}`, 400)),
-      entry('kept-89', 89),
-      entry('kept-today', 0),
-    ]);
+    await recordAuditEvents(
+      database.db,
+      [
+        ...Array.from({ length: 4_500 }, (_, index) => entry(`old-${index}`, 400)),
+        entry('kept-89', 89),
+        entry('kept-today', 0),
+      ],
+      clock,
+    );
     // Nothing is pruned before it is sealed.
     expect(await pruneOnce(retention())).toBe(0);
     // Nine batches of old entries, then one of kept-89 (kept-today is too young to seal yet).
@@ -104,12 +108,12 @@ describe('audit retention', () => {
         db: own.db,
         auditLog: createAuditLog(own.db, quiet),
       });
-      await recordAuditEvents(own.db, [entry('old-1', 400)]);
+      await recordAuditEvents(own.db, [entry('old-1', 400)], clock);
       await sealOwn();
       // The newest seal is where the next one continues: its batch stays.
       expect(await pruneOnce(ownRetention([]))).toBe(0);
 
-      await recordAuditEvents(own.db, [entry('old-2', 400), entry('old-3', 400), entry('old-4', 400)]);
+      await recordAuditEvents(own.db, [entry('old-2', 400), entry('old-3', 400), entry('old-4', 400)], clock);
       expect(await sealOwn()).toBe(3);
       // A stream that sent ids 1 and 2 only; another hold without a limit.
       expect(await pruneOnce(ownRetention([async () => null, async () => 2]))).toBe(2);
@@ -132,7 +136,7 @@ describe('audit retention', () => {
     try {
       await migrateAuditLog(own);
       await migrateAuditChain(own);
-      await recordAuditEvents(own.db, [entry('old-unrecorded', 400), entry('newer', 400)]);
+      await recordAuditEvents(own.db, [entry('old-unrecorded', 400), entry('newer', 400)], clock);
       await sealAll({ db: own.db, signer, clock, batchSize: 1 });
       const auditLog = { audited: () => Promise.reject(new Error('the log is unavailable')) };
       await expect(pruneOnce({ ...retention(), db: own.db, auditLog })).rejects.toThrow();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { recordGetOrCreate } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -15,6 +16,9 @@ import {
   recordAuditEvent,
   recordAuditEvents,
 } from './store';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const ann = { id: 'op-ann', email: 'ann@example.com' };
@@ -44,13 +48,17 @@ beforeAll(async () => {
     .execute();
   // The groups the directory knows: a part of an id is looked up there.
   for (const id of ['acme', 'ACME-west', 'globex', 'initech', 'hooli'])
-    await recordGetOrCreate(database.db, {
-      environment: 'Customer',
-      operatorEmail: ann.email,
-      isNew: true,
-      group: { provided_id: id, name: id, team_id: 1, token: `token-${id}` },
-      mappingSent: undefined,
-    });
+    await recordGetOrCreate(
+      database.db,
+      {
+        environment: 'Customer',
+        operatorEmail: ann.email,
+        isNew: true,
+        group: { provided_id: id, name: id, team_id: 1, token: `token-${id}` },
+        mappingSent: undefined,
+      },
+      clock,
+    );
   const entries: AuditEntry[] = [
     entry({ userGroupId: 'acme', userGroupName: 'Acme', token: 'token-acme-1' }, 0),
     entry({ userGroupId: 'globex', userGroupName: 'Globex', token: 'token-globex', operator: bob }, 1),
@@ -68,7 +76,7 @@ beforeAll(async () => {
       7,
     ),
   ];
-  for (const item of entries) await recordAuditEvent(database.db, item);
+  for (const item of entries) await recordAuditEvent(database.db, item, clock);
 });
 
 afterAll(async () => {
@@ -111,7 +119,7 @@ describe('audit store', () => {
   });
 
   it('lists changes only unless reads are asked for, or an action is', async () => {
-    await recordAuditEvent(database.db, entry({ action: 'show-token', requestId: 'req-look' }, 20));
+    await recordAuditEvent(database.db, entry({ action: 'show-token', requestId: 'req-look' }, 20), clock);
     try {
       const requests = async (query: Record<string, string>) =>
         (await listAuditEvents(database, filters(query))).events.map((event) => event.request_id);
@@ -127,7 +135,7 @@ describe('audit store', () => {
     const many = Array.from({ length: AUDIT_COUNT_LIMIT + 1 }, (_, index) =>
       entry({ action: 'sign-out', requestId: `many-${index}` }, 30),
     );
-    await recordAuditEvents(database.db, many);
+    await recordAuditEvents(database.db, many, clock);
     try {
       const page = await listAuditEvents(database, filters({ action: 'sign-out' }), 2);
       expect(page).toMatchObject({ total: AUDIT_COUNT_LIMIT, totalIsLowerBound: true });
@@ -158,7 +166,7 @@ describe('audit store', () => {
 
   it('finds a group by part of its id, ignoring case; a group page asks for the id exactly', async () => {
     const ids = (page: { events: { request_id: string }[] }) => page.events.map((event) => event.request_id);
-    await recordAuditEvent(database.db, entry({ userGroupId: 'ACME-west', requestId: 'req-west' }, 8));
+    await recordAuditEvent(database.db, entry({ userGroupId: 'ACME-west', requestId: 'req-west' }, 8), clock);
     try {
       const part = await listAuditEvents(database, filters({ group: 'cMe' }));
       expect(part.events.map((event) => event.request_id)).toEqual(['req-west', 'req-3', 'req-2', 'req-0']);
@@ -170,7 +178,11 @@ describe('audit store', () => {
       // Under three characters, only a whole id: a trigram index cannot answer less.
       expect((await listAuditEvents(database, filters({ group: 'cm' }))).total).toBe(0);
       // An id the directory never recorded is found whole.
-      await recordAuditEvent(database.db, entry({ userGroupId: 'never-seen', requestId: 'req-unseen' }, 9));
+      await recordAuditEvent(
+        database.db,
+        entry({ userGroupId: 'never-seen', requestId: 'req-unseen' }, 9),
+        clock,
+      );
       expect(ids(await listAuditEvents(database, filters({ group: 'never-seen' })))).toEqual(['req-unseen']);
     } finally {
       await database.db
@@ -194,8 +206,12 @@ describe('the audit page listing', () => {
       ),
       entry({ action: 'rotate', requestId: job, userGroupId: 'bulk-14', outcome: 'not_found' }, 14),
     ];
-    for (const item of jobEntries) await recordAuditEvent(database.db, item);
-    await recordAuditEvent(database.db, entry({ userGroupId: 'after-the-job', requestId: 'req-after' }, 15));
+    for (const item of jobEntries) await recordAuditEvent(database.db, item, clock);
+    await recordAuditEvent(
+      database.db,
+      entry({ userGroupId: 'after-the-job', requestId: 'req-after' }, 15),
+      clock,
+    );
     try {
       const first = await listAuditItems(database, filters({}), 2);
       expect(first.total).toBe(8 + 6);
@@ -238,7 +254,7 @@ describe('the audit page listing', () => {
       expect(lines(back)).toEqual(['req-after', job]);
       expect(back.previousAfter).toBeNull();
       // A job whose entries straddle a page's end is one line, on the page of its newest entry.
-      await recordAuditEvent(database.db, entry({ action: 'bulk.download', requestId: job }, 16));
+      await recordAuditEvent(database.db, entry({ action: 'bulk.download', requestId: job }, 16), clock);
       const straddling = await listAuditItems(database, filters({}), 1);
       expect(lines(straddling)).toEqual([job]);
       const next = await listAuditItems(database, { ...filters({}), before: straddling.nextBefore ?? 0 }, 3);

@@ -72,14 +72,18 @@ describe('single sign-on (new people welcome as viewers, one allowed domain)', (
     const fresh = await operatorOf((await sso.signIn({ email })).cookie);
     const freshAge = (await sessionMadeAt(fresh.session.id)) - fresh.session.authenticatedAt;
     expect(Math.abs(freshAge)).toBeLessThan(60_000);
-    expect(() => requireRecentAuthentication(fresh, customer, server.config)).not.toThrow();
+    expect(() => requireRecentAuthentication(fresh, customer, server.config, server.clock)).not.toThrow();
 
     const old = await operatorOf((await sso.signIn({ email, authAgeSeconds: 3600 })).cookie);
     expect((await sessionMadeAt(old.session.id)) - old.session.authenticatedAt).toBeGreaterThan(3_500_000);
-    expect(() => requireRecentAuthentication(old, customer, server.config)).toThrow(/Confirm it is you/);
+    expect(() => requireRecentAuthentication(old, customer, server.config, server.clock)).toThrow(
+      /Confirm it is you/,
+    );
 
     const undated = await operatorOf((await sso.signIn({ email, authAgeSeconds: null })).cookie);
     expect(undated.session.authenticatedAt).toBe(0);
-    expect(() => requireRecentAuthentication(undated, customer, server.config)).toThrow(/Confirm it is you/);
+    expect(() => requireRecentAuthentication(undated, customer, server.config, server.clock)).toThrow(
+      /Confirm it is you/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
+import { testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { directoryDb, migrateDirectory } from './schema';
 import { directoryMatchingIds, LIST_COUNT_LIMIT, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
@@ -11,6 +12,9 @@ import {
   recordGroupsSeen,
   recordRotation,
 } from './store';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 
@@ -37,28 +41,40 @@ describe('the directory', () => {
     // be to today's upserts: a get-or-create, a re-creation, a rotation and a deletion leave it be.
     await sql`alter table directory_entry add column console_note text`.execute(database.db);
     const seen = (isNew: boolean, token: string) =>
-      recordGetOrCreate(database.db, {
-        environment: 'Testing',
-        operatorEmail: 'ann@example.com',
-        isNew,
-        group: group('noted', token, 'Name from the service'),
-        mappingSent: undefined,
-      });
+      recordGetOrCreate(
+        database.db,
+        {
+          environment: 'Testing',
+          operatorEmail: 'ann@example.com',
+          isNew,
+          group: group('noted', token, 'Name from the service'),
+          mappingSent: undefined,
+        },
+        clock,
+      );
     await seen(true, 'n'.repeat(64));
     await sql`update directory_entry set console_note = 'renewal in May' where user_group_id = 'noted'`.execute(
       database.db,
     );
     await seen(false, 'n'.repeat(64));
-    await recordRotation(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'bob@example.com',
-      group: group('noted', 'o'.repeat(64), 'Renamed by the service'),
-    });
-    await recordDeletion(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'bob@example.com',
-      userGroupId: 'noted',
-    });
+    await recordRotation(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'bob@example.com',
+        group: group('noted', 'o'.repeat(64), 'Renamed by the service'),
+      },
+      clock,
+    );
+    await recordDeletion(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'bob@example.com',
+        userGroupId: 'noted',
+      },
+      clock,
+    );
     await seen(true, 'p'.repeat(64));
     const { rows } = await sql<{
       name: string;
@@ -68,13 +84,17 @@ describe('the directory', () => {
   });
 
   it('records a created group with the mapping sent, by whom, and a token fingerprint only', async () => {
-    await recordGetOrCreate(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'ann@example.com',
-      isNew: true,
-      group: group('acme', 'a'.repeat(64), 'Acme Inc.'),
-      mappingSent: { schema1: 'warehouse' },
-    });
+    await recordGetOrCreate(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'ann@example.com',
+        isNew: true,
+        group: group('acme', 'a'.repeat(64), 'Acme Inc.'),
+        mappingSent: { schema1: 'warehouse' },
+      },
+      clock,
+    );
     const entry = await findDirectoryEntry(database.db, 'Testing', 'acme');
     expect(entry).toMatchObject({
       name: 'Acme Inc.',
@@ -91,13 +111,17 @@ describe('the directory', () => {
   });
 
   it('keeps the recorded mapping, and who changed it last, when an existing group is returned unchanged', async () => {
-    await recordGetOrCreate(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'bob@example.com',
-      isNew: false,
-      group: group('acme', 'a'.repeat(64), 'Acme Inc.'),
-      mappingSent: { other: 'ignored' },
-    });
+    await recordGetOrCreate(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'bob@example.com',
+        isNew: false,
+        group: group('acme', 'a'.repeat(64), 'Acme Inc.'),
+        mappingSent: { other: 'ignored' },
+      },
+      clock,
+    );
     expect(await findDirectoryEntry(database.db, 'Testing', 'acme')).toMatchObject({
       mapping: { schema1: 'warehouse' },
       createdBy: 'ann@example.com',
@@ -108,19 +132,27 @@ describe('the directory', () => {
   });
 
   it('follows rotations and deletions, and a group created anew after one', async () => {
-    await recordRotation(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'ann@example.com',
-      group: group('acme', 'b'.repeat(64), 'Acme Inc.'),
-    });
+    await recordRotation(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'ann@example.com',
+        group: group('acme', 'b'.repeat(64), 'Acme Inc.'),
+      },
+      clock,
+    );
     expect((await findDirectoryEntry(database.db, 'Testing', 'acme'))?.tokenFingerprint).toBe(
       tokenFingerprint('b'.repeat(64)),
     );
-    await recordDeletion(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'ann@example.com',
-      userGroupId: 'acme',
-    });
+    await recordDeletion(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'ann@example.com',
+        userGroupId: 'acme',
+      },
+      clock,
+    );
     expect(await findDirectoryEntry(database.db, 'Testing', 'acme')).toMatchObject({
       deletedBy: 'ann@example.com',
       tokenFingerprint: null,
@@ -131,13 +163,17 @@ describe('the directory', () => {
         .total,
     ).toBe(1);
 
-    await recordGetOrCreate(database.db, {
-      environment: 'Testing',
-      operatorEmail: 'cy@example.com',
-      isNew: true,
-      group: group('acme', 'c'.repeat(64), 'Acme Again'),
-      mappingSent: undefined,
-    });
+    await recordGetOrCreate(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: 'cy@example.com',
+        isNew: true,
+        group: group('acme', 'c'.repeat(64), 'Acme Again'),
+        mappingSent: undefined,
+      },
+      clock,
+    );
     expect(await findDirectoryEntry(database.db, 'Testing', 'acme')).toMatchObject({
       name: 'Acme Again',
       mapping: null,
@@ -161,24 +197,28 @@ describe('the directory', () => {
       isNew: true,
       mappingSent: { n },
     }));
-    await recordGroupsSeen(database.db, [
-      ...many,
-      // The same group again: created, returned unchanged (its mapping stays), then rotated twice.
-      {
-        kind: 'get-or-create',
-        ...seen('twice', 'f'.repeat(64), 'First', 2),
-        isNew: true,
-        mappingSent: { a: 1 },
-      },
-      {
-        kind: 'get-or-create',
-        ...seen('twice', 'f'.repeat(64), 'Second', 3),
-        isNew: false,
-        mappingSent: { b: 2 },
-      },
-      { kind: 'rotate', ...seen('twice', 'g'.repeat(64), 'Second', 4) },
-      { kind: 'rotate', ...seen('twice', 'h'.repeat(64), 'Third', 5) },
-    ]);
+    await recordGroupsSeen(
+      database.db,
+      [
+        ...many,
+        // The same group again: created, returned unchanged (its mapping stays), then rotated twice.
+        {
+          kind: 'get-or-create',
+          ...seen('twice', 'f'.repeat(64), 'First', 2),
+          isNew: true,
+          mappingSent: { a: 1 },
+        },
+        {
+          kind: 'get-or-create',
+          ...seen('twice', 'f'.repeat(64), 'Second', 3),
+          isNew: false,
+          mappingSent: { b: 2 },
+        },
+        { kind: 'rotate', ...seen('twice', 'g'.repeat(64), 'Second', 4) },
+        { kind: 'rotate', ...seen('twice', 'h'.repeat(64), 'Third', 5) },
+      ],
+      clock,
+    );
     expect(await findDirectoryEntry(database.db, 'Testing', 'batch-449')).toMatchObject({
       name: 'Batch 449',
       mapping: { n: 449 },
@@ -204,13 +244,17 @@ describe('the directory', () => {
       ['south_1', 'Fabrikam'],
       ['100%', 'Percent Co'],
     ] as const) {
-      await recordGetOrCreate(database.db, {
-        environment: 'Customer',
-        operatorEmail: 'ann@example.com',
-        isNew: true,
-        group: group(id, 'd'.repeat(64), name),
-        mappingSent: undefined,
-      });
+      await recordGetOrCreate(
+        database.db,
+        {
+          environment: 'Customer',
+          operatorEmail: 'ann@example.com',
+          isNew: true,
+          group: group(id, 'd'.repeat(64), name),
+          mappingSent: undefined,
+        },
+        clock,
+      );
     }
     const ids = async (search: string, extra = {}) =>
       (await searchDirectory(database, { environment: 'Customer', search, sort: 'id', ...extra })).groups.map(
@@ -251,20 +295,28 @@ describe('the directory', () => {
       ['sort-c', 'Charlie'],
       ['sort-a', 'alpha'],
     ] as const) {
-      await recordGetOrCreate(database.db, {
-        environment: 'Customer',
-        operatorEmail: 'ann@example.com',
-        isNew: true,
-        group: group(id, 'e'.repeat(64), name),
-        mappingSent: undefined,
-      });
+      await recordGetOrCreate(
+        database.db,
+        {
+          environment: 'Customer',
+          operatorEmail: 'ann@example.com',
+          isNew: true,
+          group: group(id, 'e'.repeat(64), name),
+          mappingSent: undefined,
+        },
+        clock,
+      );
     }
     // Deleted before this console ever saw it: no name.
-    await recordDeletion(database.db, {
-      environment: 'Customer',
-      operatorEmail: 'ann@example.com',
-      userGroupId: 'sort-x',
-    });
+    await recordDeletion(
+      database.db,
+      {
+        environment: 'Customer',
+        operatorEmail: 'ann@example.com',
+        userGroupId: 'sort-x',
+      },
+      clock,
+    );
     const names = async (descending: boolean) =>
       (
         await searchDirectory(database, {

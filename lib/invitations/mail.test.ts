@@ -35,6 +35,7 @@ if (!server.config.mail) throw new Error('SMTP_URL did not configure mail');
 server.invitationMailer = createInvitationMailer(
   server.config.mail,
   pino({ level: 'info', redact: logRedaction }, logStream),
+  server.clock,
 );
 
 afterAll(async () => {

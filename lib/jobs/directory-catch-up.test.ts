@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
-import { testClock } from '@/lib/clock';
+import { realClock, testClock } from '@/lib/clock';
 import { directoryDb } from '@/lib/directory/schema';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
@@ -59,7 +59,7 @@ describe('the directory catch-up, through the runner', () => {
       const jobRunner = runner();
       jobRunner.start();
       try {
-        await steerJob(bed.database.db, id, 'start');
+        await steerJob(bed.database.db, id, 'start', {}, realClock);
         expect((await finished(id))?.counts).toMatchObject({ done: 12, failed: 0 });
       } finally {
         await jobRunner.stop();
@@ -90,6 +90,7 @@ async function doneRowsDue(prefix: string, count: number) {
     source: 'due.csv',
     owner,
     ...reading,
+    clock: realClock,
   });
   await jobsDb(bed.database.db)
     .updateTable('bulk_job_row')

@@ -6,10 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { type AuditEntry, recordAuditEvent } from '@/lib/audit/store';
+import { testClock } from '@/lib/clock';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { whileInsertsFail } from '@/lib/testing/failing-inserts';
 import { jobRecord } from './on-record';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 
@@ -46,7 +50,7 @@ const logInto = (logged: Logged[]) => (level: string, fields: Record<string, unk
 describe('the job runner on record', () => {
   it('writes a batch of row entries, all of them', async () => {
     const logged: Logged[] = [];
-    await jobRecord(database.db, 'job-rows', logInto(logged)).rows([
+    await jobRecord(database.db, 'job-rows', logInto(logged), clock).rows([
       entry('job-rows', 'a'),
       entry('job-rows', 'b'),
     ]);
@@ -56,7 +60,7 @@ describe('the job runner on record', () => {
 
   it('fails the batch when its entries cannot be written, and logs the error by name only', async () => {
     const logged: Logged[] = [];
-    const record = jobRecord(database.db, 'job-refused', logInto(logged));
+    const record = jobRecord(database.db, 'job-refused', logInto(logged), clock);
     await expect(
       whileInsertsFail(database, 'audit_event', () => record.rows([entry('job-refused', 'a')])),
     ).rejects.toThrow();
@@ -71,8 +75,8 @@ describe('the job runner on record', () => {
   });
 
   it("settles the job's own entry as the job ends", async () => {
-    const id = await recordAuditEvent(database.db, { ...entry('job-ended', 'x'), outcome: 'started' });
-    await jobRecord(database.db, 'job-ended', logInto([])).ended(id, { outcome: 'failed_rows' });
+    const id = await recordAuditEvent(database.db, { ...entry('job-ended', 'x'), outcome: 'started' }, clock);
+    await jobRecord(database.db, 'job-ended', logInto([]), clock).ended(id, { outcome: 'failed_rows' });
     expect(await entriesOf('job-ended')).toEqual([{ id, outcome: 'failed_rows', user_group_id: 'x' }]);
   });
 
@@ -82,7 +86,7 @@ describe('the job runner on record', () => {
       isTransaction: false,
       transaction: () => ({ execute: () => Promise.reject(new TypeError('closed')) }),
     } as unknown as ConsoleDb;
-    await jobRecord(closed, 'job-closed', logInto(logged)).ended(1, { outcome: 'success' });
+    await jobRecord(closed, 'job-closed', logInto(logged), clock).ended(1, { outcome: 'success' });
     expect(logged).toEqual([
       {
         level: 'error',

@@ -18,7 +18,7 @@ function recordingWrite(options: { fail?: (batch: number[]) => boolean; turns?: 
 describe('the outcome writer (group commit of a job’s rows)', () => {
   it('answers a durable outcome only once it is written, in one batch with the others of that turn', async () => {
     const { batches, write } = recordingWrite({ turns: 3 });
-    const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
+    const writer = createOutcomeWriter({ write, lingerMs: 10_000, clock: testClock() });
     let answered = 0;
     const adds = [1, 2, 3].map((n) => writer.add(n, true).then(() => answered++));
     await new Promise((resolve) => setImmediate(resolve));
@@ -41,7 +41,7 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
 
   it('flush writes what is queued at once and waits for it', async () => {
     const { batches, write } = recordingWrite({ turns: 3 });
-    const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
+    const writer = createOutcomeWriter({ write, lingerMs: 10_000, clock: testClock() });
     await writer.add(1, false);
     await writer.add(2, false);
     await writer.flush();
@@ -50,7 +50,7 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
 
   it('makes workers wait once too many outcomes are queued (back-pressure)', async () => {
     const { batches, write } = recordingWrite({ turns: 3 });
-    const writer = createOutcomeWriter({ write, lingerMs: 10_000, maxQueued: 3 });
+    const writer = createOutcomeWriter({ write, lingerMs: 10_000, maxQueued: 3, clock: testClock() });
     for (const n of [1, 2, 3]) await writer.add(n, false);
     let fourthAnswered = false;
     const fourth = writer.add(4, false).then(() => {
@@ -64,7 +64,7 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
 
   it('keeps a write’s failure: the durable outcome is refused, the job told, flush throws', async () => {
     const { batches, write } = recordingWrite({ fail: (batch) => batch.includes(2) });
-    const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
+    const writer = createOutcomeWriter({ write, lingerMs: 10_000, clock: testClock() });
     await writer.add(1, false);
     await expect(writer.add(2, true)).rejects.toThrow('disk full');
     expect(writer.failure()).toBeInstanceOf(Error);
@@ -74,7 +74,7 @@ describe('the outcome writer (group commit of a job’s rows)', () => {
 
   it('writes an outcome queued while the last write was settling', async () => {
     const { batches, write } = recordingWrite({ turns: 2 });
-    const writer = createOutcomeWriter({ write, lingerMs: 10_000 });
+    const writer = createOutcomeWriter({ write, lingerMs: 10_000, clock: testClock() });
     // Each durable answer queues the next the moment it is settled, as a worker does.
     let n = 0;
     const worker = async () => {

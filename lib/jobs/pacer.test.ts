@@ -132,7 +132,7 @@ describe.skipIf(!redisUrl)('createPacer, sharing a schedule in Redis', () => {
       // (the test's timeout says so). Three slots, each after a 100 ms command timeout; they come now
       // and at once: the timeouts have spaced them already.
       relay.hang();
-      await waitAll([createPacer(600, { slots, name: 'Testing' })], 3);
+      await waitAll([createPacer(600, { slots, name: 'Testing' }, realClock)], 3);
     } finally {
       relay.resume();
       await relay.close();

@@ -3,12 +3,16 @@
  * database (SQLite, or PostgreSQL in the PostgreSQL pass).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import type { Environment } from '@/lib/environments';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { readGetOrCreateCsv } from './csv';
 import { createGetOrCreateJob } from './drafts';
 import { migratePauseReasons } from './pause-reasons-migration';
 import { jobsDb, migrateJobs } from './schema';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 
@@ -24,7 +28,13 @@ async function pausedJob(reason: string | null, environment: Environment = 'Test
   const reading = readGetOrCreateCsv('user_group_id\npaused-1');
   if (!reading.ok) throw new Error(reading.message);
   const owner = { id: 'op-1', email: 'ann@example.com' };
-  const id = await createGetOrCreateJob(database.db, { environment, source: 'x.csv', owner, ...reading });
+  const id = await createGetOrCreateJob(database.db, {
+    environment,
+    source: 'x.csv',
+    owner,
+    ...reading,
+    clock,
+  });
   await jobsDb(database.db)
     .updateTable('bulk_job')
     .set({ status: 'paused', paused_reason: reason })

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { migrateAuditLog } from '@/lib/audit/schema';
 import { recordAuditEvent } from '@/lib/audit/store';
+import { testClock } from '@/lib/clock';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { recordDeletion, recordGetOrCreate, recordRotation } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -12,6 +13,9 @@ import { rotationPreview, rotationPreviewToCsv } from './rotation-preview';
 import { jobsDb, migrateJobs } from './schema';
 import { readTokenList, readUserGroupIds } from './token-list';
 import { createTokenVault } from './vault';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 const owner = { id: 'op-1', email: 'ann@example.com' };
 const vault = createTokenVault(randomBytes(32));
@@ -33,38 +37,58 @@ beforeAll(async () => {
     ['initech', 'Initech', replaced],
     ['hooli', 'Hooli', ofDeleted],
   ] as const)
-    await recordGetOrCreate(database.db, {
-      environment: 'Testing',
-      operatorEmail: owner.email,
-      isNew: true,
-      group: { provided_id: id, name, team_id: 1, token },
-      mappingSent: undefined,
-    });
+    await recordGetOrCreate(
+      database.db,
+      {
+        environment: 'Testing',
+        operatorEmail: owner.email,
+        isNew: true,
+        group: { provided_id: id, name, team_id: 1, token },
+        mappingSent: undefined,
+      },
+      clock,
+    );
   // As the console's routes leave them: on record, then in the directory.
   const change = { operator: owner, outcome: 'success', requestId: 'r', environment: 'Testing' as const };
-  await recordAuditEvent(database.db, {
-    ...change,
-    action: 'rotate',
-    userGroupId: 'initech',
-    token: 'e'.repeat(64),
-    previousToken: replaced,
-  });
-  await recordRotation(database.db, {
-    environment: 'Testing',
-    operatorEmail: owner.email,
-    group: { provided_id: 'initech', name: 'Initech', team_id: 1, token: 'e'.repeat(64) },
-  });
-  await recordAuditEvent(database.db, {
-    ...change,
-    action: 'delete',
-    userGroupId: 'hooli',
-    previousToken: ofDeleted,
-  });
-  await recordDeletion(database.db, {
-    environment: 'Testing',
-    operatorEmail: owner.email,
-    userGroupId: 'hooli',
-  });
+  await recordAuditEvent(
+    database.db,
+    {
+      ...change,
+      action: 'rotate',
+      userGroupId: 'initech',
+      token: 'e'.repeat(64),
+      previousToken: replaced,
+    },
+    clock,
+  );
+  await recordRotation(
+    database.db,
+    {
+      environment: 'Testing',
+      operatorEmail: owner.email,
+      group: { provided_id: 'initech', name: 'Initech', team_id: 1, token: 'e'.repeat(64) },
+    },
+    clock,
+  );
+  await recordAuditEvent(
+    database.db,
+    {
+      ...change,
+      action: 'delete',
+      userGroupId: 'hooli',
+      previousToken: ofDeleted,
+    },
+    clock,
+  );
+  await recordDeletion(
+    database.db,
+    {
+      environment: 'Testing',
+      operatorEmail: owner.email,
+      userGroupId: 'hooli',
+    },
+    clock,
+  );
 });
 afterAll(async () => {
   await database?.dispose();
@@ -81,6 +105,7 @@ describe('rotationPreview', () => {
       rows: reading.rows,
       invalid: [{ line: 9, userGroupId: null, problems: ['bad'] }],
       sendUnknown: true,
+      clock,
     });
     const preview = await rotationPreview(database.db, vault, { id, environment: 'Testing' }, 1);
     expect(preview).toEqual({
@@ -130,6 +155,7 @@ describe('rotationPreview', () => {
       owner,
       rows: reading.rows,
       invalid: [],
+      clock,
     });
     const preview = await rotationPreview(database.db, vault, { id, environment: 'Testing' });
     expect(preview.rows).toEqual([
@@ -151,6 +177,7 @@ describe('rotationPreview', () => {
         rows: reading.rows,
         invalid: [],
         sendUnknown,
+        clock,
       });
     const refused = async (id: string) =>
       (
@@ -191,6 +218,7 @@ describe('rotationPreview', () => {
       owner,
       rows: reading.rows,
       invalid: [],
+      clock,
     });
     const preview = await rotationPreview(database.db, vault, { id, environment: 'Testing' });
     expect(preview.rows.map((row) => row.userGroupId)).toEqual(['acme']);

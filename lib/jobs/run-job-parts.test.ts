@@ -42,8 +42,9 @@ async function rotation(count: number) {
     ...reading,
     // Tokens the console never saw (groups made outside it): sent on purpose.
     sendUnknown: true,
+    clock,
   });
-  await steerJob(database.db, id, 'start');
+  await steerJob(database.db, id, 'start', {}, clock);
   return id;
 }
 
@@ -81,12 +82,16 @@ describe('pauseJob and finishJobIfDone', () => {
 
   it('finishes a job only once no row is left, erasing its pasted tokens and settling its audit entry', async () => {
     const id = await rotation(2);
-    const entry = await recordAuditEvent(database.db, {
-      action: 'rotate',
-      operator: owner,
-      outcome: 'started',
-      requestId: id,
-    });
+    const entry = await recordAuditEvent(
+      database.db,
+      {
+        action: 'rotate',
+        operator: owner,
+        outcome: 'started',
+        requestId: id,
+      },
+      clock,
+    );
     await jobs().updateTable('bulk_job').set({ audit_event_id: entry }).where('id', '=', id).execute();
     await jobs()
       .updateTable('bulk_job_row')
@@ -115,7 +120,7 @@ describe('pauseJob and finishJobIfDone', () => {
 
   it('leaves a job a person paused or cancelled meanwhile as they left it', async () => {
     const cancelled = await rotation(1);
-    await steerJob(database.db, cancelled, 'cancel');
+    await steerJob(database.db, cancelled, 'cancel', {}, clock);
     await jobs()
       .updateTable('bulk_job_row')
       .set({ status: 'done' })

@@ -84,7 +84,7 @@ async function runSlotBySlot(
   let done = false;
   // Once every run the runners took has ended (no polling: the runners say so).
   const finishing = Promise.all(runners.map((runner) => runner.idle()))
-    .then(() => Promise.all(ids.map((id) => jobProgress(bed.database.db, id))))
+    .then(() => Promise.all(ids.map((id) => jobProgress(bed.database.db, id, new Date(clock.now())))))
     .finally(() => {
       done = true;
     });

@@ -79,7 +79,7 @@ describe('the bulk job runner', () => {
     const api = apiFor(service.url, keys.testing);
     const { groups, id } = await rotateJobFor('rot', 200);
     const old = groups.map((group) => group.token);
-    await steerJob(database.db, id, 'start');
+    await steerJob(database.db, id, 'start', {}, realClock);
     const jobRunner = runner();
     jobRunner.start();
     try {
@@ -182,7 +182,7 @@ describe('the bulk job runner', () => {
     const api = apiFor(service.url, keys.testing);
     // Known to the directory, so the job can find each token's group.
     const { groups, id } = await rotateJobFor('crash', 6, { inDirectory: true });
-    await steerJob(database.db, id, 'start');
+    await steerJob(database.db, id, 'start', {}, realClock);
     // The dead console: its lease ran out; it had sent rows 1 and 2, and the service rotated row 1
     // before the console died (its answer was lost); row 2's request never arrived.
     const lost = await api.rotate({ current_token: groups[0]?.token as string });

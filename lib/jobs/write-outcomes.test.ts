@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { migrateAuditLog } from '@/lib/audit/schema';
+import { testClock } from '@/lib/clock';
 import { migrateDirectory } from '@/lib/directory/schema';
 import { findDirectoryEntry } from '@/lib/directory/store';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
@@ -23,6 +24,9 @@ import {
   type WriteOutcomesOptions,
   writeOutcomes,
 } from './write-outcomes';
+
+/** What stamps what the entries here do not: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 const vault = createTokenVault(randomBytes(32));
 const owner = { id: 'op-1', email: 'ann@example.com' };
@@ -42,7 +46,13 @@ afterAll(async () => {
 async function draftJob(csv: string): Promise<string> {
   const reading = readGetOrCreateCsv(csv);
   if (!reading.ok) throw new Error(reading.message);
-  return createGetOrCreateJob(database.db, { environment: 'Testing', source: 'x.csv', owner, ...reading });
+  return createGetOrCreateJob(database.db, {
+    environment: 'Testing',
+    source: 'x.csv',
+    owner,
+    ...reading,
+    clock,
+  });
 }
 
 /** A job of two get-or-create rows and their outcomes: the first made anew, the second refused. */

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { parseConfig } from '@/lib/config';
 import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { prepareOperatorSignIn } from './operator-sign-in';
@@ -22,7 +23,7 @@ const startingWith = async (
     SCIM_GROUP_ROLES: groupRoles,
     ...approval,
   });
-  await prepareOperatorSignIn(config, (line) => lines.push(line));
+  await prepareOperatorSignIn(config, (line) => lines.push(line), testClock());
   return lines.filter((line) => line.includes(about));
 };
 

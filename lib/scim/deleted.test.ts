@@ -71,7 +71,7 @@ describe('a deleted operator', () => {
       data: { secret: 'encrypted-secret', backupCodes: 'encrypted-codes', userId: id },
     });
     await context.internalAdapter.updateUser(id, { twoFactorEnabled: true });
-    await makeInvitation(harness.server.database.db, id, null);
+    await makeInvitation(harness.server.database.db, id, null, new Date(harness.server.clock.now()));
     expect(await waysIn(id)).toEqual({
       passkeys: 1,
       authenticatorApp: 2,

@@ -78,6 +78,8 @@ describe('the route frame', () => {
     );
     expect(entries[2]?.detail).toMatch(/^Pause job “frame\.csv” \([0-9a-f]{8}\); request /);
     const { jobProgress } = await import('@/lib/jobs/store');
-    expect((await jobProgress(server.database.db, job.id))?.job.status).toBe('draft');
+    expect((await jobProgress(server.database.db, job.id, new Date(server.clock.now())))?.job.status).toBe(
+      'draft',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testClock } from '@/lib/clock';
+import { realClock, testClock } from '@/lib/clock';
 import type { Environment } from '@/lib/environments';
 import { createUserGroupApi, UpstreamError, type UserGroupApi } from '@/lib/user-group-api/client';
 import type { RunningUserGroupService } from '@/lib/user-group-service/index';
@@ -36,7 +36,7 @@ describe('the upstream probe', () => {
     [failure('malformed', 200), 'failing'],
   ] as const)('reads %s as %s', async (error, state) => {
     const { api } = scripted([error]);
-    expect((await createUpstreamProbe(() => api).status('Customer')).state).toBe(state);
+    expect((await createUpstreamProbe(() => api, testClock()).status('Customer')).state).toBe(state);
   });
 
   it('keeps an answer a few seconds, shares a probe in flight, and says since when it is in trouble', async () => {
@@ -79,7 +79,7 @@ describe('the upstream probe', () => {
   it('asks nothing of an environment without an API key', async () => {
     const probe = createUpstreamProbe((environment: Environment) => {
       throw new Error(`no key for ${environment}`);
-    });
+    }, testClock());
     expect(await probe.status('Testing')).toEqual({
       environment: 'Testing',
       state: 'not_configured',
@@ -116,9 +116,10 @@ describe('the probe against the built-in service', () => {
       }
     };
     const client = (apiKey: string, baseUrl = service.url) =>
-      createUserGroupApi({ baseUrl, apiKey, timeoutMs: 2_000 });
-    const probe = createUpstreamProbe((environment) =>
-      environment === 'Customer' ? client(keys.customer) : client('not-a-key'),
+      createUserGroupApi({ baseUrl, apiKey, timeoutMs: 2_000, clock: realClock });
+    const probe = createUpstreamProbe(
+      (environment) => (environment === 'Customer' ? client(keys.customer) : client('not-a-key')),
+      testClock(),
     );
     await client(keys.customer).getOrCreate({ user_group_id: 'probe-neighbour' });
     const before = changes();
@@ -129,7 +130,7 @@ describe('the probe against the built-in service', () => {
     expect((await probe.status('Customer')).state).toBe('answering');
     expect((await probe.status('Testing')).state).toBe('key_refused');
     expect(changes()).toEqual(before);
-    const closed = createUpstreamProbe(() => client(keys.customer, 'http://127.0.0.1:9'));
+    const closed = createUpstreamProbe(() => client(keys.customer, 'http://127.0.0.1:9'), testClock());
     expect((await closed.status('Customer')).state).toBe('not_answering');
   });
 });

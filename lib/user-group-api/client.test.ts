@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../clock';
 import { createUserGroupApi, UpstreamError, type UpstreamErrorKind } from './client';
 
 /**
@@ -56,7 +57,7 @@ describe('createUserGroupApi', () => {
       };
       json(response, 200, { success: 1, new_user_group: true, user_group: group });
     };
-    const api = createUserGroupApi({ baseUrl, apiKey });
+    const api = createUserGroupApi({ baseUrl, apiKey, clock: realClock });
     const answer = await api.getOrCreate({ user_group_id: 'acme', name: 'Acme', mapping: { s: 1 } });
     expect(seen).toEqual({
       method: 'GET',
@@ -76,7 +77,7 @@ describe('createUserGroupApi', () => {
         json(response, 200, { success: 1, user_group: { ...group, api_environment_tag: 'Testing' } });
       } else json(response, 200, { success: 1 });
     };
-    const api = createUserGroupApi({ baseUrl, apiKey });
+    const api = createUserGroupApi({ baseUrl, apiKey, clock: realClock });
     const rotated = await api.rotate({ current_token: 'x' });
     expect(rotated.user_group.api_environment_tag).toBe('Testing');
     expect(await api.deleteUserGroup({ user_group_id: 'acme', current_token: 'x' })).toEqual({ success: 1 });
@@ -147,7 +148,7 @@ describe('createUserGroupApi', () => {
 
   it.each(failures)('$name', async ({ reply: caseReply, kind, check }) => {
     reply = caseReply;
-    const error = await createUserGroupApi({ baseUrl, apiKey })
+    const error = await createUserGroupApi({ baseUrl, apiKey, clock: realClock })
       .getOrCreate({ user_group_id: 'acme' })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamError);
@@ -162,6 +163,7 @@ describe('createUserGroupApi', () => {
     const error = (await createUserGroupApi({
       baseUrl: baseUrl.replace('http://', 'http://vendor:s3cret-pass@'),
       apiKey,
+      clock: realClock,
     })
       .getOrCreate({ user_group_id: 'acme' })
       .catch((caught: unknown) => caught)) as UpstreamError;
@@ -181,7 +183,7 @@ describe('createUserGroupApi', () => {
         json(response, 200, { success: 1, new_user_group: false, user_group: group });
       else json(response, 200, { success: 1 });
     };
-    const api = createUserGroupApi({ baseUrl, apiKey });
+    const api = createUserGroupApi({ baseUrl, apiKey, clock: realClock });
     for (let i = 0; i < 10; i++) {
       await api.getOrCreate({ user_group_id: 'acme' });
       await api.deleteUserGroup({ user_group_id: 'acme', current_token: 'x' });
@@ -193,7 +195,7 @@ describe('createUserGroupApi', () => {
 
   it('reports a server that does not answer in time as a timeout naming the URL', async () => {
     reply = () => {}; // never answers
-    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 200 })
+    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 200, clock: realClock })
       .getOrCreate({ user_group_id: 'acme' })
       .catch((caught: unknown) => caught)) as UpstreamError;
     expect(error.kind).toBe('timeout');
@@ -206,7 +208,7 @@ describe('createUserGroupApi', () => {
       response.write('{"user_group":');
     };
     // The body's stall ends in the timeout, awaited: a client that hung on would fail the test's own timeout.
-    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 50 })
+    const error = (await createUserGroupApi({ baseUrl, apiKey, timeoutMs: 50, clock: realClock })
       .getOrCreate({ user_group_id: 'acme' })
       .catch((caught: unknown) => caught)) as UpstreamError;
     expect(error.kind).toBe('timeout');
@@ -219,7 +221,7 @@ describe('createUserGroupApi', () => {
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     closed.close();
     await once(closed, 'close');
-    const error = (await createUserGroupApi({ baseUrl: url, apiKey })
+    const error = (await createUserGroupApi({ baseUrl: url, apiKey, clock: realClock })
       .rotate({ current_token: 'x' })
       .catch((caught: unknown) => caught)) as UpstreamError;
     expect(error.kind).toBe('unreachable');
@@ -236,6 +238,7 @@ describe('createUserGroupApi', () => {
     const error = (await createUserGroupApi({
       baseUrl: `http://vendor:s3cret-pass@127.0.0.1:${port}`,
       apiKey,
+      clock: realClock,
     })
       .rotate({ current_token: 'x' })
       .catch((caught: unknown) => caught)) as UpstreamError;

@@ -16,7 +16,11 @@ const remove = (await import('@/app/api/user-groups/[environment]/delete/route')
 const showToken = (await import('@/app/api/user-groups/[environment]/show-token/route')).POST;
 
 /** The service itself, behind the console's back: what another system (or person) does. */
-const serviceApi = createUserGroupApi({ baseUrl: harness.service.url, apiKey: harness.testingKey });
+const serviceApi = createUserGroupApi({
+  baseUrl: harness.service.url,
+  apiKey: harness.testingKey,
+  clock: harness.server.clock,
+});
 
 const sessions = { admin: harness.adminCookie, viewer: '' };
 const post = (body: unknown, cookie = sessions.admin) => harness.request('POST', body, { cookie });
