@@ -153,12 +153,20 @@ export async function recordGroupsSeen(
 }
 
 /** After a get-or-create (see recordGroupsSeen). */
-export function recordGetOrCreate(db: ConsoleDb, change: GetOrCreateSeen, clock: Pick<Clock, 'now'>): Promise<void> {
+export function recordGetOrCreate(
+  db: ConsoleDb,
+  change: GetOrCreateSeen,
+  clock: Pick<Clock, 'now'>,
+): Promise<void> {
   return recordGroupsSeen(db, [{ kind: 'get-or-create', ...change }], clock);
 }
 
 /** After a rotation: the new token's fingerprint. */
-export function recordRotation(db: ConsoleDb, change: RotationSeen, clock: Pick<Clock, 'now'>): Promise<void> {
+export function recordRotation(
+  db: ConsoleDb,
+  change: RotationSeen,
+  clock: Pick<Clock, 'now'>,
+): Promise<void> {
   return recordGroupsSeen(db, [{ kind: 'rotate', ...change }], clock);
 }
 

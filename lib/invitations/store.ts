@@ -55,11 +55,7 @@ export async function makeInvitation(
 }
 
 /** Voids the operator's links not yet used or voided (expired ones too); answers how many. */
-export async function voidOpenInvitations(
-  db: ConsoleDb,
-  userId: string,
-  now: Date,
-): Promise<number> {
+export async function voidOpenInvitations(db: ConsoleDb, userId: string, now: Date): Promise<number> {
   const result = await db
     .updateTable('operator_invitation')
     .set({ voided_at: now.toISOString() })
@@ -105,11 +101,7 @@ export async function findInvitation(
  * Marks a link used, if it still works: true for the one request that used it, false for any
  * other (two tabs at once, a link voided or expired meanwhile).
  */
-export async function claimInvitation(
-  db: ConsoleDb,
-  id: string,
-  now: Date,
-): Promise<boolean> {
+export async function claimInvitation(db: ConsoleDb, id: string, now: Date): Promise<boolean> {
   const at = now.toISOString();
   const result = await db
     .updateTable('operator_invitation')

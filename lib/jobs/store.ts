@@ -30,11 +30,7 @@ export interface JobProgress {
 
 const LISTED_ROWS = 200;
 
-export async function jobProgress(
-  db: ConsoleDb,
-  id: string,
-  now: Date,
-): Promise<JobProgress | null> {
+export async function jobProgress(db: ConsoleDb, id: string, now: Date): Promise<JobProgress | null> {
   const jobs = jobsDb(db);
   const job = await jobs.selectFrom('bulk_job').selectAll().where('id', '=', id).executeTakeFirst();
   if (!job) return null;

@@ -27,9 +27,13 @@ export async function prepareOperatorSignIn(
   log: (message: string) => void,
   clock: Clock,
 ): Promise<OperatorSignIn> {
-  const { auth, database } = composeConsole(config, (level, message) => {
-    if (level === 'warn' || level === 'error') log(`sign-in setup: ${message}`);
-  }, clock);
+  const { auth, database } = composeConsole(
+    config,
+    (level, message) => {
+      if (level === 'warn' || level === 'error') log(`sign-in setup: ${message}`);
+    },
+    clock,
+  );
   try {
     // Under the lock: console instances starting together on one PostgreSQL database would each
     // find no operator and each create the first admin.

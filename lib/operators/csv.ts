@@ -27,10 +27,7 @@ function statusOf(operator: OperatorSummary, now: string): string {
   return operator.invitationExpiresAt > now ? 'invited' : 'invitation expired';
 }
 
-export function operatorsToCsv(
-  operators: readonly OperatorSummary[],
-  now: string,
-): string {
+export function operatorsToCsv(operators: readonly OperatorSummary[], now: string): string {
   return spreadsheetCsv(
     operatorCsvHeader,
     operators.map((operator) => [

@@ -26,12 +26,7 @@ const identifierOf = (userId: string, code: string) =>
  * True when this use is the first within the code's life; false when it was used already. A row
  * whose life is over is taken over by the same insert (the conflict's update applies only then).
  */
-export async function claimCode(
-  db: ConsoleDb,
-  userId: string,
-  code: string,
-  clock: Clock,
-): Promise<boolean> {
+export async function claimCode(db: ConsoleDb, userId: string, code: string, clock: Clock): Promise<boolean> {
   const now = new Date(clock.now());
   const claimed = await db
     .insertInto('used_code')

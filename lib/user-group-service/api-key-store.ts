@@ -55,11 +55,7 @@ export async function selectApiKeys({ db }: ServiceDatabase): Promise<ApiKeyReco
 }
 
 /** True when the key existed and was active; revoking twice or an unknown id gives false. */
-export async function markApiKeyRevoked(
-  { db }: ServiceDatabase,
-  id: string,
-  clock: Clock,
-): Promise<boolean> {
+export async function markApiKeyRevoked({ db }: ServiceDatabase, id: string, clock: Clock): Promise<boolean> {
   const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: new Date(clock.now()).toISOString() })

@@ -35,7 +35,9 @@ export async function createApiKey(options: {
   name?: string;
 }): Promise<CreatedApiKey> {
   const environment = environmentSchema.parse(options.environment);
-  return withDatabase(options.database, (opened) => insertApiKey(opened, environment, options.name, realClock));
+  return withDatabase(options.database, (opened) =>
+    insertApiKey(opened, environment, options.name, realClock),
+  );
 }
 
 /** Every key, revoked ones included, oldest first; never the keys themselves. */
