@@ -1,7 +1,7 @@
 /**
  * Time as a dependency: what leases, paces and caches ask of it, so that a test can move it on
- * instead of waiting for it (testClock). The process's own clock is realClock; every factory that
- * takes a clock defaults to it.
+ * instead of waiting for it (testClock). The process's own clock is realClock, named only where a
+ * process begins (lib/clock-reads.test.ts lists where): everything else is handed its clock.
  */
 export interface Clock {
   /** Wall time in ms since the epoch: for what is written down or compared between processes. */

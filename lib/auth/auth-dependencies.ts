@@ -38,6 +38,6 @@ export interface ConsoleAuthDependencies {
    * read where better-auth stores the token on the account) for the session created next.
    */
   idpAuthentication?: { note(at: string | null): void; read(): string | null };
-  /** What stamps a session's second factor (the console's clock; the process's when unsaid). */
+  /** What stamps a session's second factor (the console's clock). */
   clock: Pick<Clock, 'now'>;
 }

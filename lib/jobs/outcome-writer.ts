@@ -31,7 +31,7 @@ export interface OutcomeWriterOptions<T> {
   lingerMs?: number;
   /** Queued outcomes beyond which every worker waits for its commit. */
   maxQueued?: number;
-  /** What the linger waits on; the process's clock unless a test moves one. */
+  /** What the linger waits on: the runner's clock. */
   clock: Clock;
 }
 

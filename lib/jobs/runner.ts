@@ -42,7 +42,7 @@ export interface JobRunnerOptions {
   /** For tests: how long a lease lasts and how often running jobs are looked for. */
   leaseMs?: number;
   pollMs?: number;
-  /** What the leases and the paces read and wait on (lib/clock.ts); the real one unless a test moves it. */
+  /** What the leases and the paces read and wait on: the server's (lib/clock.ts). */
   clock: Clock;
   /**
    * Where settled rows are counted: the console's registry, handed down by its composition root;
