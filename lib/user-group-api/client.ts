@@ -58,7 +58,7 @@ export interface UserGroupApiOptions {
   dispatcher?: Dispatcher;
   /** Told of every call once it ends: its operation, `success` or the failure's kind, and its duration. */
   observe?: (call: UpstreamCall) => void;
-  /** What a call's duration and a Retry-After date are read against; the process's unless handed one. */
+  /** What a call's duration and a Retry-After date are read against: the caller's. */
   clock: Clock;
 }
 

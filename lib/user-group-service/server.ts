@@ -64,7 +64,7 @@ export interface UserGroupServiceOptions extends Partial<HttpLimits> {
    * default and at most 5000.
    */
   apiKeyCacheTtlMs?: number;
-  /** What stamps groups, times requests and the key cache, and paces the shutdown; the process's by default. */
+  /** What stamps groups, times requests and the key cache, and paces the shutdown: the CLI's or the test's. */
   clock: Clock;
 }
 
