@@ -64,6 +64,12 @@ export const LIST_COUNT_LIMIT = 10_000;
  */
 const WALK_WINDOW = 5_000;
 
+/**
+ * How many rows of the sort's index a search of one or two characters reads on PostgreSQL for its
+ * thousand matches before it asks the index of characters and pairs: a part one group in twenty holds.
+ */
+const COUNT_WINDOW = 20_000;
+
 type DirectoryRows = ReturnType<typeof liveRows>;
 
 export async function searchDirectory(
@@ -77,6 +83,10 @@ export async function searchDirectory(
   const sort = sortColumn[query.sort ?? 'updated'];
   const descending = query.descending ?? query.sort === undefined;
   if (search) {
+    // PostgreSQL reads a part's rows from the GIN index as a whole bitmap, which cannot stop at the
+    // limit: one or two characters common among the first rows of the sort are "1,000+" at once.
+    if (database.dialect === 'postgres' && isShortSearch(search) && (await manyInWindow(search)))
+      return manyMatches(search);
     const keys = await matchingKeys(database, query, search, SEARCH_MATCH_LIMIT);
     if (keys.length <= SEARCH_MATCH_LIMIT) return fewMatches(database, query, keys, pageSize);
     return manyMatches(search);
@@ -142,6 +152,16 @@ export async function searchDirectory(
       .orderBy(sql`${sql.ref(`directory_entry.${sort}`)} ${direction}${nulls}`)
       .orderBy('directory_entry.user_group_id', descending ? 'desc' : 'asc')
       .limit(walked);
+  }
+
+  /** Whether the first COUNT_WINDOW rows in the sort's order hold more than SEARCH_MATCH_LIMIT matches. */
+  async function manyInWindow(search: string): Promise<boolean> {
+    const pattern = `%${escapeLike(search)}%`;
+    const { rows } = await sql<{ matches: number }>`select count(*) as matches from (
+        select 1 from (${sortWindow(COUNT_WINDOW)}) as walked
+        where user_group_id ilike ${pattern} escape '\\' or name ilike ${pattern} escape '\\'
+        limit ${SEARCH_MATCH_LIMIT + 1}) as found`.execute(database.reads);
+    return Number(rows[0]?.matches ?? 0) > SEARCH_MATCH_LIMIT;
   }
 
   /**
