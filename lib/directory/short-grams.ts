@@ -10,7 +10,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /** Fewer characters than a trigram: searched in this index. */
-export const MIN_INDEXED_SEARCH = 3;
+const MIN_INDEXED_SEARCH = 3;
 
 export const isShortSearch = (search: string) => [...search].length < MIN_INDEXED_SEARCH;
 
@@ -19,7 +19,7 @@ export const isShortSearch = (search: string) => [...search].length < MIN_INDEXE
  * `directory_entry` in the backfill. The positions come from json_each over an array of as many
  * zeros as the text has characters (triggers may not use a recursive WITH).
  */
-export function sqliteGramDocument(row: 'new' | 'directory_entry') {
+function sqliteGramDocument(row: 'new' | 'directory_entry') {
   return sql.raw(`(select group_concat(gram, ' ') from (
     select distinct hex(substr(t.v, p.key + 1, w.n)) as gram
     from (select lower(${row}.user_group_id) as v union all select lower(${row}.name)) as t
