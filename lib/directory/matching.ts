@@ -34,11 +34,17 @@ export const rowKeyOf = (database: ConsoleDatabase) =>
     : sql<RowKey>`directory_entry.rowid`;
 
 /** A LIKE of part of the id or the name, wildcards in the search taken literally. */
-export function containing(database: ConsoleDatabase, search: string) {
+export function containing(database: ConsoleDatabase, search: string, table = 'directory_entry') {
   const pattern = `%${escapeLike(search)}%`;
-  // PostgreSQL: ILIKE ignores case as SQLite's LIKE does, and pg_trgm's GIN indexes answer it.
+  // PostgreSQL: ILIKE ignores case as SQLite's LIKE does, and pg_trgm's GIN indexes answer it. Under
+  // three characters pg_trgm has no trigram to look up and reads its whole index (a second at a
+  // million groups): the columns are then compared as an expression that no index holds, each row
+  // the index of characters and pairs found (postgresHoldsShort) checked.
+  const unindexed = database.dialect === 'postgres' && isShortSearch(search);
+  const column = (name: string) =>
+    unindexed ? sql`(${sql.ref(`${table}.${name}`)} || '')` : sql.ref(`${table}.${name}`);
   const like = database.dialect === 'postgres' ? sql`ilike` : sql`like`;
-  return sql<SqlBool>`(${sql.ref('directory_entry.user_group_id')} ${like} ${pattern} escape '\\' or ${sql.ref('directory_entry.name')} ${like} ${pattern} escape '\\')`;
+  return sql<SqlBool>`(${column('user_group_id')} ${like} ${pattern} escape '\\' or ${column('name')} ${like} ${pattern} escape '\\')`;
 }
 
 /**

@@ -212,7 +212,7 @@ export async function searchDirectory(
         : await sql<{ row_key: RowKey }>`with matches as materialized (
               select entry.user_group_id, ${sql.ref(`entry.${sort}`)} as sort_value from directory_entry as entry
               where entry.environment = ${query.environment} ${live}
-                and (entry.user_group_id ilike ${pattern} escape '\\' or entry.name ilike ${pattern} escape '\\') ${short})
+                and ${containing(database, search, 'entry')} ${short})
             select user_group_id as row_key from matches
             order by sort_value ${direction}${nulls}, user_group_id ${direction}
             limit ${pageSize} offset ${offset}`.execute(reads);
