@@ -94,8 +94,9 @@ function findCycle(graph: Map<string, Set<string>>): string[] | null {
  * more it names here. The composition root (lib/server, lib/launcher) wires any of it.
  */
 const features: Record<string, string[]> = {
-  // The approval frame and body reader: what the route frame's approval stage calls; the policy the config checks.
-  approvals: ['waiting-route', 'frame', 'body', 'policy'],
+  // The approval frame and body reader: what the route frame's approval stage calls; the policy the config checks;
+  // sponsors: who brought whom in, written by the operators' and invitations' handlers before a grant.
+  approvals: ['waiting-route', 'frame', 'body', 'policy', 'sponsors'],
   // Sign-in and its proxy: the options the composition root builds better-auth from, the limiter and
   // the origin and return-path checks the frame's guards use, the first admin's bootstrap.
   auth: ['options', 'sign-in-limiter', 'origin', 'return-path', 'bootstrap', 'route'],
@@ -106,7 +107,8 @@ const features: Record<string, string[]> = {
   directory: ['search'],
   invitations: [],
   jobs: ['steering', 'files', 'csv', 'token-list'],
-  operators: [],
+  // grants: which change gives power, asked by the operators page and the invitations' handlers alike.
+  operators: ['grants'],
   passkeys: ['browser-ceremony'],
   // SCIM's frame and handlers, which its route files under app/api/scim/v2 adapt.
   scim: ['route', 'user-handlers', 'group-handlers'],
