@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readBodyText, readJson } from './request-body';
 
 /** A 20 MB body produced on demand, counting what the reader actually pulled. */
@@ -57,16 +57,24 @@ describe('readBodyText', () => {
         cancelled = true;
       },
     });
-    // A real timer, made short: the test waits for the reading to end, not for a time.
-    let ended = false;
-    const reading = readBodyText(post(stalled), 1024, { maxBytes: 1024 * 1024, maxMs: 50 }).finally(() => {
-      ended = true;
-    });
-    // Not cancelled at once: what came was read, and the rest is waited for until maxMs.
-    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
-    expect([ended, cancelled]).toEqual([false, false]);
-    expect(await reading).toEqual({ tooLarge: true });
-    expect(cancelled).toBe(true);
+    // The bound's timer moved by hand: under load, a real one ran out before the turns below.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let ended = false;
+      const reading = readBodyText(post(stalled), 1024, { maxBytes: 1024 * 1024, maxMs: 50 }).finally(() => {
+        ended = true;
+      });
+      // Not cancelled at once, nor a moment before maxMs: what came was read, the rest waited for.
+      for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(49);
+      for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect([ended, cancelled]).toEqual([false, false]);
+      vi.advanceTimersByTime(1);
+      expect(await reading).toEqual({ tooLarge: true });
+      expect(cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a declared Content-Length over the limit without reading', async () => {

@@ -1,8 +1,3 @@
-import { listApprovals } from '@/lib/approvals/store';
-import { consoleRoutes } from '@/lib/console-api/routes';
-import { consoleRoute } from '@/lib/server/route';
+import { listApprovalsRoute } from '@/lib/approvals/handlers';
 
-/** The requests the reader may decide or asked for, and how many wait for them (the header's count). */
-export const GET = consoleRoute(consoleRoutes.listApprovals, ({ operator, server }) =>
-  listApprovals(server.database.db, operator, new Date(server.clock.now())),
-);
+export const GET = listApprovalsRoute;

@@ -1,10 +1,3 @@
-import { consoleRoutes } from '@/lib/console-api/routes';
-import { draftRotateJob } from '@/lib/jobs/server';
-import { consoleRoute } from '@/lib/server/route';
+import { draftRotateJobRoute } from '@/lib/jobs/handlers';
 
-/** Tokens pasted or uploaded, or groups chosen in the directory, checked into a draft rotation job. */
-export const POST = consoleRoute(
-  consoleRoutes.createRotateJob,
-  ({ body, environment, operator, requestId, server }) =>
-    draftRotateJob(server, environment, operator, requestId, body),
-);
+export const POST = draftRotateJobRoute;
