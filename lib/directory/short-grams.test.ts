@@ -1,9 +1,13 @@
 import { type Kysely, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { directoryDb, directoryMigrations, migrateDirectory } from './schema';
 import { searchDirectory } from './search';
 import { recordDeletion, recordGetOrCreate } from './store';
+
+/** What stamps the directory's rows: a moment far from today's, so a real-clock read shows. */
+const clock = testClock();
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 
@@ -27,13 +31,17 @@ const ids = async (search: string, includeDeleted = false) =>
   ).groups.map((entry) => entry.userGroupId);
 
 const seen = (id: string, name: string) =>
-  recordGetOrCreate(database.db, {
-    environment: 'Customer',
-    operatorEmail: 'p@example.com',
-    isNew: true,
-    group: { provided_id: id, name, team_id: 1, token: `token-${id}` },
-    mappingSent: undefined,
-  });
+  recordGetOrCreate(
+    database.db,
+    {
+      environment: 'Customer',
+      operatorEmail: 'p@example.com',
+      isNew: true,
+      group: { provided_id: id, name, team_id: 1, token: `token-${id}` },
+      mappingSent: undefined,
+    },
+    clock,
+  );
 
 describe('a search of one or two characters, looked up in the index of characters and pairs', () => {
   it('finds a part of the id or the name, ASCII case ignored, wildcards taken literally', async () => {
@@ -61,11 +69,15 @@ describe('a search of one or two characters, looked up in the index of character
     await seen('gamma-1', 'Sapphire');
     expect(await ids('qu')).toEqual([]);
     expect(await ids('ph')).toEqual(['gamma-1']);
-    await recordDeletion(database.db, {
-      environment: 'Customer',
-      operatorEmail: 'p@example.com',
-      userGroupId: 'gamma-1',
-    });
+    await recordDeletion(
+      database.db,
+      {
+        environment: 'Customer',
+        operatorEmail: 'p@example.com',
+        userGroupId: 'gamma-1',
+      },
+      clock,
+    );
     expect(await ids('ph')).toEqual([]);
     expect(await ids('ph', true)).toEqual(['gamma-1']);
     await directoryDb(database.db)
