@@ -70,8 +70,16 @@ export function jsonRows(field: string): (text: string) => number {
 export interface SizeFigure {
   p50Ms: number;
   p95Ms: number;
-  /** The rows the answer held (the last one). */
+  /** The rows the answer held (the last one answered 200). */
   rows: number;
+  /** Answers other than 200 (status and error code), timed with the rest. */
+  failures: string[];
+}
+
+interface Measured {
+  samples: number[];
+  rows: number;
+  failures?: string[];
 }
 
 export interface ScaleFigure {
@@ -83,18 +91,21 @@ export interface ScaleFigure {
   goalP95Ms: number | null;
   withinGrowth: boolean;
   withinP95: boolean;
+  /** Every answer at both sizes was a 200. */
+  answered: boolean;
 }
 
 export function scaleFigure(
   request: string,
   goalP95Ms: number | null,
-  small: { samples: number[]; rows: number },
-  large: { samples: number[]; rows: number },
+  small: Measured,
+  large: Measured,
 ): ScaleFigure {
-  const at = ({ samples, rows }: { samples: number[]; rows: number }): SizeFigure => ({
+  const at = ({ samples, rows, failures = [] }: Measured): SizeFigure => ({
     p50Ms: percentile(samples, 50),
     p95Ms: percentile(samples, 95),
     rows,
+    failures,
   });
   const smallFigure = at(small);
   const largeFigure = at(large);
@@ -107,6 +118,7 @@ export function scaleFigure(
     goalP95Ms,
     withinGrowth: ratio <= SCALE_GOALS.growth,
     withinP95: goalP95Ms === null || largeFigure.p95Ms < goalP95Ms,
+    answered: smallFigure.failures.length === 0 && largeFigure.failures.length === 0,
   };
 }
 

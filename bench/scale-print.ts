@@ -27,11 +27,12 @@ export function printScale(scale: ScaleBench): void {
       [`≤ ${SCALE_GOALS.growth}`]: yes(figure.withinGrowth),
       'p95 goal': figure.goalP95Ms ?? '—',
       within: figure.goalP95Ms === null ? '—' : yes(figure.withinP95),
+      'not 200 small / large': failed(figure),
     })),
   );
   const { figures, heavy } = scale.underLoad;
   console.info(
-    `\nat the large size: health and sign-in at rest, then while ${heavy.length} of the heaviest ran at once, each in a loop of its own (completed meanwhile: ${heavy.map((h) => `${h.request} ×${h.completed}`).join(', ')}); p50 / p95 ms, goal: p95 within ${SCALE_GOALS.responsivenessMs} ms of at rest`,
+    `\nat the large size: health and sign-in at rest, then while ${heavy.length} of the heaviest ran at once, each in a loop of its own (completed meanwhile: ${heavy.map((h) => `${h.request} ×${h.completed}${h.failed ? `, ${h.failed} not 200` : ''}`).join('; ')}); p50 / p95 ms, goal: p95 within ${SCALE_GOALS.responsivenessMs} ms of at rest`,
   );
   console.table(
     figures.map((figure) => ({
@@ -61,6 +62,12 @@ export function printScale(scale: ScaleBench): void {
   );
 }
 
+function failed({ small, large }: ScaleFigure): string {
+  if (small.failures.length === 0 && large.failures.length === 0) return '';
+  const first = [...small.failures, ...large.failures][0];
+  return `${small.failures.length} / ${large.failures.length} (${first})`;
+}
+
 function warnMissed(figures: ScaleFigure[], slowedDown: string[]): void {
   const grew = figures
     .filter((figure) => !figure.withinGrowth)
@@ -68,6 +75,12 @@ function warnMissed(figures: ScaleFigure[], slowedDown: string[]): void {
   const slow = figures
     .filter((figure) => !figure.withinP95)
     .map((figure) => `${figure.request} (${figure.large.p95Ms} ms)`);
+  const unanswered = figures.filter((figure) => !figure.answered).map((figure) => figure.request);
+  if (unanswered.length > 0) {
+    // Timed all the same (a person waited that long), but a figure over refusals is no figure.
+    console.error(`\n!!! answered other than 200: ${unanswered.join(', ')} !!!\n`);
+    process.exitCode = 1;
+  }
   if (grew.length > 0) console.warn(`!!! grew more than ${SCALE_GOALS.growth}×: ${grew.join(', ')} !!!`);
   if (slow.length > 0) console.warn(`!!! over their p95 goal at the large size: ${slow.join(', ')} !!!`);
   if (slowedDown.length > 0)

@@ -85,11 +85,15 @@ export function scaleRequests(cursors: Cursors): ScaleRequest[] {
   ];
 }
 
-/** One request through the console as a signed-in admin: its time to the answer's last byte, and its rows. */
+/**
+ * One request through the console as a signed-in admin: its time to the answer's last byte, and
+ * its rows; an answer other than 200 is what the person met too: its status and error come back
+ * with the time (the figure counts it, and the bench fails at its end).
+ */
 export async function timeRequest(
   target: BenchConsole,
   ask: ScaleRequest,
-): Promise<{ ms: number; rows: number }> {
+): Promise<{ ms: number; rows: number; failure?: string }> {
   const headers: Record<string, string> = { cookie: target.cookie };
   if (ask.method === 'POST')
     Object.assign(headers, { origin: target.origin, 'content-type': 'application/json' });
