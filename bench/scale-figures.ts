@@ -67,7 +67,7 @@ export function jsonRows(field: string): (text: string) => number {
   };
 }
 
-export interface SizeFigure {
+interface SizeFigure {
   p50Ms: number;
   p95Ms: number;
   /** The rows the answer held (the last one answered 200). */
