@@ -55,6 +55,8 @@ describe('the scale bench figures', () => {
     });
     expect(refused).toMatchObject({ withinP95: false, answered: false });
     expect(scaleFigure('export', null, fast, fast).withinP95).toBe(true);
+    const slowWhenSmall = scaleFigure('directory, wonka', 100, { samples: [3000], rows: 25 }, fast);
+    expect(slowWhenSmall).toMatchObject({ withinGrowth: true, withinP95: false });
   });
 
   it('compares health and sign-in under load with at rest, within 100 ms', () => {
