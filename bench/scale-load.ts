@@ -6,7 +6,8 @@
  *   reads), a bulk job's 1,000 entries in every 100,000;
  * - groups named like `acme-12345` / `Acme 12345 Ltd` (bench/directory.ts's words, one in ten each),
  *   one in five in Testing, one in twenty deleted;
- * - one token whose fingerprint a group and one entry hold, for Identify to find.
+ * - one token whose fingerprint a group and one entry hold, for Identify to find;
+ * - the 50 operators, beside the first admin.
  */
 import { sql } from 'kysely';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
@@ -94,6 +95,21 @@ export async function loadDirectory(database: ConsoleDatabase, groups: number): 
       to_char(to_timestamp(1767225600 + i * 7) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'person1@example.com', ${deleted}
     from generate_series(1::bigint, ${groups}::bigint) as i`.execute(db);
+}
+
+/**
+ * The 50 operators the entries name, as better-auth's table holds them (copies of the first admin's
+ * row): a person filter (`operator=person7`) is resolved through them before the log is read.
+ */
+export async function addOperators(database: ConsoleDatabase): Promise<void> {
+  const admin = await database.db.selectFrom('user').selectAll().executeTakeFirstOrThrow();
+  const operators = Array.from({ length: OPERATORS }, (_, i) => ({
+    ...admin,
+    id: `op-${i}`,
+    email: `person${i}@example.com`,
+    name: `Person ${i}`,
+  }));
+  await database.db.insertInto('user').values(operators).execute();
 }
 
 /**

@@ -51,7 +51,7 @@ export function scaleRequests(cursors: Cursors): ScaleRequest[] {
   return [
     get('/audit page (HTML), unfiltered', '/audit', htmlTableRows, SCALE_GOALS.pageP95Ms),
     get('audit, unfiltered', '/api/audit', audit),
-    get('audit, by person', '/api/audit?operator=person7%40example.com', audit),
+    get('audit, by person (person7)', '/api/audit?operator=person7', audit),
     get('audit, by action (rotate)', '/api/audit?action=rotate', audit),
     get('audit, with reads', '/api/audit?reads=include', audit),
     get('audit, one day', '/api/audit?from=2025-11-28&to=2025-11-28', audit),

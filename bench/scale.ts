@@ -19,7 +19,7 @@ import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/tes
 import { type BenchConsole, startBenchConsole } from './console-server';
 import { serverCommand } from './processes';
 import { heaviest, type ScaleFigure } from './scale-figures';
-import { firstIdAt, loadAudit, loadDirectory, plantTokenAndAnalyze } from './scale-load';
+import { addOperators, firstIdAt, loadAudit, loadDirectory, plantTokenAndAnalyze } from './scale-load';
 import {
   type ExportMemory,
   exportMemory,
@@ -98,6 +98,7 @@ async function startLoaded(
       try {
         await loadAudit(database, size.audit, size.groups);
         await loadDirectory(database, size.groups);
+        await addOperators(database);
         await plantTokenAndAnalyze(database);
         const last = await sql<{ id: number }>`select max(id) as id from audit_event`.execute(database.db);
         lastLoadedId = Number(last.rows[0]?.id ?? 0);
