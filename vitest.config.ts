@@ -4,11 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test files that only compute: they start no server, open no database or Redis, spawn nothing, mock
- * nothing and neither read nor write process.env. They share one module cache per worker
- * (`isolate: false`), which saves each of them a fresh worker and a fresh import of its modules.
- * Every other test file runs isolated, as before: the route tests set process.env and then import
- * modules that read it once (consoleServer(), lib/testing/route-harness.ts), so they need their own.
- * A new test file is isolated unless it is added here.
+ * nothing and neither read nor write process.env. They share one module cache per worker and run in
+ * `npm run test:fast` alone. Every other test file is in the `unit` project below.
  */
 /**
  * What holds the pages' weight rather than their behaviour, run by `npm run test:build` beside the
@@ -17,6 +14,12 @@ import { defineConfig } from 'vitest/config';
  * was 81% of test:fast on a loaded machine.
  */
 const buildTests = ['components/ui/cn.test.ts'];
+
+/**
+ * Test files that need a process of their own rather than a worker thread: they set process.umask(),
+ * which Node refuses in worker threads.
+ */
+const processTests = ['lib/user-group-service/database-file.test.ts'];
 
 const pureTests = [
   'app/**/*.test.ts',
@@ -63,12 +66,28 @@ export default defineConfig({
     // route test imports the whole server, and its TypeScript need not be transformed again until it
     // changes. Measured 2026-11-28 on two route test files, one worker, at load 20: transform 5.4 and
     // 10.1 s without, 1.7 s with a warm cache (the imports' own evaluation is unchanged).
-    experimental: { fsModuleCache: true },
+    // IMPORT_DURATIONS=1 prints the slowest imports of each file (where a run's time goes).
+    experimental: {
+      fsModuleCache: true,
+      ...(process.env.IMPORT_DURATIONS ? { importDurations: { print: true, limit: 40 } } : {}),
+    },
     projects: [
       {
         extends: true,
         test: {
-          name: 'isolated',
+          name: 'unit',
+          // The route tests set process.env and then import modules that read it once
+          // (consoleServer(), lib/testing/route-harness.ts), so each file needs the project's own
+          // modules fresh. It gets them without a fresh worker: lib/testing/fresh-modules.ts resets
+          // Vitest's module registry before each file and puts back process.env and globalThis after
+          // it, while node_modules (better-auth, kysely, pg: most of a route test's import) stay
+          // loaded in the worker thread. Measured idle on this 2-core machine, 2026-11-28, 1,247
+          // tests: a fresh forked worker per file, 65.1 and 69.7 s (imports 55 s summed); a fresh
+          // thread per file, 58.7 s; one thread per worker with fresh modules, 34.8 s (imports 11.6 s).
+          // Held order-independent by two runs in shuffled file order (seeds 7 and 42): all passed.
+          pool: 'threads',
+          isolate: false,
+          setupFiles: ['lib/testing/test-password-cost.ts', 'lib/testing/fresh-modules.ts'],
           include: [
             'lib/**/*.test.ts',
             'app/**/*.test.ts',
@@ -76,9 +95,10 @@ export default defineConfig({
             'bench/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
-          exclude: ['**/node_modules/**', ...pureTests, ...buildTests],
+          exclude: ['**/node_modules/**', ...pureTests, ...buildTests, ...processTests],
         },
       },
+      { extends: true, test: { name: 'process', pool: 'forks', include: processTests } },
       {
         extends: true,
         test: {

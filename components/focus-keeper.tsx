@@ -54,16 +54,20 @@ export function focusIsUnplaced(): boolean {
 let arrivalFrom: string | null = null;
 
 /**
- * Called by an action that navigates within the console (the audit filters' Apply): once the
- * address has changed and the new page is shown, the focus goes to its result (above), whatever
- * had it; the control that was pressed may well still be there, but what happened is elsewhere.
+ * Called by an action that navigates within the console (the audit filters' Apply) with where it
+ * goes: once the address has changed and the new page is shown, the focus goes to its result
+ * (above), whatever had it; the control that was pressed may well still be there, but what happened
+ * is elsewhere. Going to the address already shown (Apply with the filters unchanged) changes no
+ * address: the result shown is the answer, and the focus goes to it at once.
  */
-export function focusResultOnArrival(): void {
-  arrivalFrom = window.location.href;
+export function focusResultOnArrival(destination: string): void {
+  const leaving = window.location.href;
+  const sameAddress = new URL(destination, leaving).href === leaving;
+  arrivalFrom = leaving;
   let frames = 0;
   const land = () => {
     if (arrivalFrom === null) return;
-    const target = window.location.href !== arrivalFrom ? resultTarget() : null;
+    const target = sameAddress || window.location.href !== arrivalFrom ? resultTarget() : null;
     if (target) {
       arrivalFrom = null;
       focusResult(target);

@@ -160,6 +160,10 @@ test.describe('as a viewer', () => {
     await filters.getByLabel('Action').selectOption('get-or-create');
     await filters.getByRole('button', { name: 'Apply filters' }).click();
     await expect(page.getByTestId('audit-summary')).toContainText('3 entries');
+    // The count says how to include reads in words, not as bracketed text that reads as a link.
+    await expect(page.getByTestId('audit-summary')).toContainText(
+      'reads are counted when Include reads is ticked',
+    );
     const rows = page.getByTestId('audit-row');
     await expect(rows).toHaveCount(3);
 

@@ -139,6 +139,9 @@ test.describe('as support', () => {
     await pressEnterOn(form.getByRole('button', { name: 'Apply filters' }));
     await expect(page).toHaveURL(new RegExp(`group=${id}`));
     await expect(page.getByTestId('audit-summary')).toBeFocused();
+    // Apply again with the filters unchanged: no new address, the count still gets the focus.
+    await pressEnterOn(form.getByRole('button', { name: 'Apply filters' }));
+    await expect(page.getByTestId('audit-summary')).toBeFocused();
 
     // The pager above the entries: reached without tabbing through 50 rows.
     const top = page.getByRole('navigation', { name: 'Pages, above the entries' });

@@ -30,7 +30,7 @@ const steps: Array<[string, string, string]> = [
   [
     'test:unit',
     `Vitest: ${unitFiles.length} test files against real servers, SQLite, and PostgreSQL and Redis when they answer on 127.0.0.1`,
-    '~90 s',
+    '~40 s',
   ],
   [
     'test:e2e',

@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { consoleRoutes } from '@/lib/console-api/routes';
 
 /**
  * The console's routes as the file system declares them, read at test time: every `page.tsx` and
  * every method a `route.ts` exports. Route groups `(name)` add no segment; private folders `_name`
- * and parallel slots are not routes; dynamic segments stay as written (`[id]`, `[...all]`).
+ * and parallel slots are not routes; dynamic segments stay as written (`[id]`, `[...all]`). A
+ * feature's one file (lib/server/route-table.ts) is listed as the defined routes it serves.
  */
 export interface AppRoute {
   kind: 'page' | 'api';
@@ -33,14 +35,37 @@ export function appRoutes(appDir = path.resolve('app')): AppRoute[] {
         routes.push({ kind: 'page', method: 'GET', pattern, file: full });
       }
       if (/^route\.(ts|js)$/.test(entry.name)) {
-        for (const method of exportedMethods(readFileSync(full, 'utf8'))) {
-          routes.push({ kind: 'api', method, pattern, file: full });
+        const source = readFileSync(full, 'utf8');
+        for (const method of exportedMethods(source)) {
+          // A feature's one file (lib/server/route-table.ts) stands for the routes it serves.
+          if (/\brouteTable\(/.test(source)) tables.push({ method, pattern, file: full });
+          else routes.push({ kind: 'api', method, pattern, file: full });
         }
       }
     }
   };
+  const tables: Array<Omit<AppRoute, 'kind'>> = [];
   walk(appDir, []);
+  const own = new Set(routes.map(routeKey));
+  for (const table of tables) {
+    for (const route of Object.values(consoleRoutes)) {
+      const key = `${route.method} ${route.path}`;
+      if (route.method === table.method && !own.has(key) && fits(table.pattern, route.path))
+        routes.push({ kind: 'api', method: route.method, pattern: route.path, file: table.file });
+    }
+  }
   return routes.sort((a, b) => routeKey(a).localeCompare(routeKey(b)));
+}
+
+/** A path a table's pattern serves: the same segments, a name where the pattern has a parameter. */
+function fits(pattern: string, path: string): boolean {
+  const segments = pattern.split('/');
+  const parts = path.split('/');
+  const isParam = (segment: string) => /^\[\w+\]$/.test(segment);
+  return (
+    segments.length === parts.length &&
+    segments.every((segment, i) => segment === parts[i] || (isParam(segment) && !isParam(parts[i] ?? '')))
+  );
 }
 
 /** `export const POST =`, `export async function GET(`, `export { GET, POST }`, `export const { GET } =`. */

@@ -8,6 +8,7 @@ import { defineRoute } from '@/lib/console-api/define-route';
 export const auditChainRoutes = {
   /** Recomputes the chain as `npm run audit -- verify` does; on record, changes nothing. */
   verifyAuditChain: defineRoute({
+    audits: ['audit.verify'],
     name: 'audit.verify',
     method: 'POST',
     path: '/api/audit/verify',

@@ -5,14 +5,14 @@ import { type AuditEntry, recordAuditEvents } from '@/lib/audit/store';
 import { migrateAuditChain } from '@/lib/audit-chain/schema';
 import { sealAll } from '@/lib/audit-chain/sealer';
 import { auditSigningKey } from '@/lib/audit-chain/signing-key';
-import { realClock, testClock } from '@/lib/clock';
+import { testClock } from '@/lib/clock';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { openAuditStream } from './delivery';
 import { enqueueSeal } from './outbox';
 import { readStreamStatus } from './status';
 import { startAuditStreamer } from './streamer';
-import { eventually, startReceiver } from './test-receiver';
+import { keepTime, startReceiver } from './test-receiver';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const clock = testClock(Date.UTC(2026, 10, 27, 12));
@@ -43,6 +43,7 @@ describe('the audit stream and the chain', () => {
     await recordAuditEvents(
       database.db,
       Array.from({ length: 3 }, (_, index) => entry(index + 1)),
+      clock,
     );
     // As the console wires them (lib/server/index.ts): each seal goes to the outbox once written.
     const sealed = await sealAll({
@@ -53,22 +54,26 @@ describe('the audit stream and the chain', () => {
       withSeal: enqueueSeal,
     });
     expect(sealed).toBe(1);
-    const receiver = await startReceiver();
+    const receiver = await startReceiver(undefined, clock);
     const streamer = startAuditStreamer({
       db: database.db,
-      // The sender's loop on real time: it paces real HTTP to a real receiver.
-      clock: realClock,
+      clock,
       config: { url: receiver.url, token: null, format: 'ndjson', batchSize: 50 },
       metrics: consoleMetrics(),
       log: () => {},
       timing: { leaseMs: 3_000, pollMs: 20, settleMs: 0, backoffMs: 40, maxBackoffMs: 150 },
     });
+    const time = keepTime(clock);
     try {
-      await eventually(async () => (await readStreamStatus(database.db, Date.now()))?.pending === 0);
+      // Three entries and their seal.
+      await receiver.accepting((objects) => objects.length >= 4);
     } finally {
+      // Stopping lets the batch in hand be acknowledged first.
       await streamer.stop();
+      time.stop();
       await receiver.close();
     }
+    expect((await readStreamStatus(database.db, clock.now()))?.pending).toBe(0);
     const accepted = receiver.accepted() as unknown as Array<Record<string, unknown>>;
     expect(accepted.map((object) => object.kind)).toEqual([
       'audit.entry',

@@ -1,24 +1,27 @@
 /**
  * The console killed with `kill -9` in the middle of a batch: the stream runs in a child process
  * (stream-child.ts) on a real database, the receiver holds the second batch unanswered, the child is
- * SIGKILLed, and a second one takes over once the dead one's lease has run out.
+ * SIGKILLed, and a second one takes over once the dead one's lease has run out (on the children's
+ * clocks, which move as they poll: stream-child.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
-import { realClock } from '@/lib/clock';
+import { testClock } from '@/lib/clock';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { openAuditStream } from './delivery';
 import { readStreamStatus } from './status';
-import { eventually, type ReceivedBatch, startReceiver } from './test-receiver';
+import { type ReceivedBatch, startReceiver } from './test-receiver';
 
 let created: TestDatabaseLocation;
 let database: ConsoleDatabase;
 const children: ChildProcess[] = [];
+// Starts where the children's clocks do: the entries are written at their start, settled at once.
+const clock = testClock();
 
 beforeAll(async () => {
   created = await createTestDatabaseLocation('audit-stream-crash');
@@ -59,7 +62,7 @@ describe('the audit stream, its console killed mid-batch', () => {
     const auditLog = createAuditLog(database.db, {
       metrics: consoleMetrics(),
       logger: { error: () => {} },
-      clock: realClock,
+      clock,
     });
     const write = async (from: number, count: number) => {
       for (let index = from; index < from + count; index += 1)
@@ -72,26 +75,32 @@ describe('the audit stream, its console killed mid-batch', () => {
     };
     await write(0, 30);
     let inFlight: ReceivedBatch | undefined;
+    let held: () => void = () => {};
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
     const receiver = await startReceiver((index, batch) => {
       if (index !== 1) return { status: 200 };
       inFlight = batch;
+      held();
       return { status: 200, hang: true };
     });
     try {
       const first = await startChild(receiver.url);
-      await eventually(() => inFlight !== undefined, 60_000, 'the second batch');
+      await holding;
       first.kill('SIGKILL');
       await once(first, 'exit');
       await write(30, 10);
-      await startChild(receiver.url);
-      await eventually(
-        async () => (await readStreamStatus(database.db, Date.now()))?.pending === 0,
-        60_000,
-        'the outbox to empty',
-      );
+      const second = await startChild(receiver.url);
+      // The first batch, the held one again, and the 20 after it.
+      await receiver.accepting((objects) => objects.length >= 40);
+      // Stopped, it acknowledges the batch in hand first.
+      second.kill('SIGTERM');
+      await once(second, 'exit');
     } finally {
       await receiver.close();
     }
+    expect((await readStreamStatus(database.db, clock.now()))?.pending).toBe(0);
 
     const ids = (await database.db.selectFrom('audit_event').select('id').orderBy('id').execute()).map(
       (row) => row.id,

@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
-import { realClock } from '@/lib/clock';
+import { testClock } from '@/lib/clock';
 import type { AuditStreamConfig } from '@/lib/config/audit-stream';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { closeAuditStream, openAuditStream } from './delivery';
 import { describeStreamStatus, readStreamStatus, streamedThrough } from './status';
 import { startAuditStreamer } from './streamer';
-import { eventually, type Receiver, startReceiver } from './test-receiver';
+import { keepTime, type Receiver, startReceiver } from './test-receiver';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 const metrics = consoleMetrics();
-const quiet = { metrics, logger: { error: () => {} }, clock: realClock };
+// The stream's pace, the receiver's delays and the entries' stamps, on one clock this file moves.
+const clock = testClock();
+const quiet = { metrics, logger: { error: () => {} }, clock };
 const STREAM_TOKEN = 'stream-secret-0123456789';
 const GROUP_TOKEN = 'a'.repeat(64);
 const timing = { leaseMs: 3_000, pollMs: 20, settleMs: 0, backoffMs: 40, maxBackoffMs: 150 };
@@ -46,8 +48,14 @@ async function expectedKeys(sinceId: number) {
 
 describe('the audit stream', () => {
   it('delivers every entry in order, once, through an endpoint down, answering 429 and 503, and slow', async () => {
-    const receiver = await startReceiver();
+    const receiver = await startReceiver(undefined, clock);
     const logged: string[] = [];
+    // The failures the streamer logs (after recording them), each resolving what waits for it.
+    const failed = new Map<string, () => void>();
+    const failing = (failure: string) =>
+      new Promise<void>((resolve) => {
+        failed.set(failure, resolve);
+      });
     const auditLog = createAuditLog(database.db, quiet);
     const before = (await streamedThrough(database.db)) ?? 0;
     expect(await streamedThrough(database.db)).toBeNull();
@@ -79,21 +87,26 @@ describe('the audit stream', () => {
       }
     };
     await write(12);
+    // They have waited 2 s when the stream starts: its first look finds it behind.
+    await clock.advance(2_000);
     // Down first: nothing listens on its port.
     await receiver.down();
+    const unreachable = failing('unreachable');
     const streamer = startAuditStreamer({
       db: database.db,
-      // The sender's loop on real time: it paces real HTTP to a real receiver.
-      clock: realClock,
+      clock,
       config: configOf(receiver),
       metrics,
-      log: (_level, fields, message) => logged.push(`${message} ${JSON.stringify(fields)}`),
+      log: (_level, fields, message) => {
+        logged.push(`${message} ${JSON.stringify(fields)}`);
+        if (typeof fields.failure === 'string') failed.get(fields.failure)?.();
+      },
       timing,
     });
+    const time = keepTime(clock);
     try {
-      await eventually(
-        async () => (await readStreamStatus(database.db, Date.now()))?.failure === 'unreachable',
-      );
+      await unreachable;
+      expect((await readStreamStatus(database.db, clock.now()))?.failure).toBe('unreachable');
       await write(8);
       // Back, but busy: 429 with Retry-After: 1 (longer than any backoff here), then 503 until told.
       let answering503 = true;
@@ -106,12 +119,12 @@ describe('the audit stream', () => {
               ? { status: 200, delayMs: 400 }
               : { status: 200 },
       );
+      const answering = failing('answering 503');
       await receiver.up();
-      await eventually(
-        async () => (await readStreamStatus(database.db, Date.now()))?.failure === 'answering 503',
-      );
-      const failing = await readStreamStatus(database.db, Date.now());
-      expect(failing && describeStreamStatus(failing)).toMatch(
+      await answering;
+      const behind = await readStreamStatus(database.db, clock.now());
+      expect(behind?.failure).toBe('answering 503');
+      expect(behind && describeStreamStatus(behind)).toMatch(
         /^streaming: \d+ s behind, endpoint answering 503$/,
       );
       expect(await metrics.registry.getSingleMetricAsString('console_audit_stream_failures_total')).toMatch(
@@ -119,17 +132,22 @@ describe('the audit stream', () => {
       );
       expect((await metrics.auditStreamLag.get()).values[0]?.value).toBeGreaterThan(0);
       expect((await metrics.auditStreamPending.get()).values[0]?.value).toBeGreaterThan(0);
-      // The retry after the 429 waited for its Retry-After.
+      // The retry after the 429 waited for its Retry-After (1 s, on the stream's clock).
       const [refused, retried] = receiver.batches;
-      expect((retried?.receivedAt ?? 0) - (refused?.receivedAt ?? 0)).toBeGreaterThanOrEqual(950);
+      expect((retried?.receivedAt ?? 0) - (refused?.receivedAt ?? 0)).toBeGreaterThanOrEqual(1_000);
       answering503 = false;
       await write(15);
-      await eventually(async () => (await readStreamStatus(database.db, Date.now()))?.pending === 0);
-      await eventually(async () => (await readStreamStatus(database.db, Date.now()))?.failure === null);
+      // 35 entries, every fifth settled again: 42 revisions.
+      await receiver.accepting((objects) => objects.length >= 42);
     } finally {
+      // Stopping lets the batch in hand be acknowledged first.
       await streamer.stop();
+      time.stop();
       await receiver.close();
     }
+    const drained = await readStreamStatus(database.db, clock.now());
+    expect(drained?.pending).toBe(0);
+    expect(drained?.failure).toBeNull();
 
     const entries = await expectedKeys(before);
     expect(entries).toHaveLength(35);
@@ -163,7 +181,7 @@ describe('the audit stream', () => {
     expect(logged.some((line) => line.includes('answering 503'))).toBe(true);
     // Everything delivered: retention may prune up to the newest entry.
     expect(await streamedThrough(database.db)).toBe(entries.at(-1)?.id);
-    const upToDate = await readStreamStatus(database.db, Date.now());
+    const upToDate = await readStreamStatus(database.db, clock.now());
     expect(upToDate && describeStreamStatus(upToDate)).toBe('streaming: up to date');
   }, 60_000);
 
@@ -181,7 +199,7 @@ describe('the audit stream', () => {
     expect(waiting).toBeGreaterThan(newest);
     // Not delivered yet (no streamer runs): retention may prune up to the entry before it.
     expect(await streamedThrough(database.db)).toBe(waiting - 1);
-    expect((await readStreamStatus(database.db, Date.now()))?.pending).toBe(2);
+    expect((await readStreamStatus(database.db, clock.now()))?.pending).toBe(2);
     // AUDIT_STREAM_URL unset: what was waiting is dropped, and the log writes no outbox row.
     expect(await closeAuditStream(database.db)).toBe(2);
     expect(await closeAuditStream(database.db)).toBeNull();

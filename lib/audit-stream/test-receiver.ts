@@ -1,10 +1,12 @@
 /**
  * A real HTTP receiver for the stream's tests (node:http on loopback): it records every request it
- * read in full, answers as the test's plan says (a status, a Retry-After, a delay, or never), and can
- * go down and come back on the same port.
+ * read in full, answers as the test's plan says (a status, a Retry-After, a delay on its clock, or
+ * never), can go down and come back on the same port, and tells a test when it has taken enough
+ * (accepting) instead of being polled.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Clock, realClock, type TestClock } from '@/lib/clock';
 
 export interface ReceivedBatch {
   headers: IncomingHttpHeaders;
@@ -13,6 +15,7 @@ export interface ReceivedBatch {
   objects: Array<{ idempotency_key: string; id: number; revision: number } & Record<string, unknown>>;
   /** The status it was answered with; null while unanswered (or never: the sender died). */
   status: number | null;
+  /** On the receiver's clock. */
   receivedAt: number;
 }
 
@@ -26,8 +29,15 @@ export interface Answer {
 
 export async function startReceiver(
   plan: (index: number, batch: ReceivedBatch) => Answer = () => ({ status: 200 }),
+  clock: Clock = realClock,
 ) {
   const batches: ReceivedBatch[] = [];
+  let waiters: Array<{ done: () => boolean; resolve: () => void }> = [];
+  const answered = () => {
+    const ready = waiters.filter((waiter) => waiter.done());
+    waiters = waiters.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) waiter.resolve();
+  };
   let inFlight = 0;
   let maxInFlight = 0;
   const hanging: ServerResponse[] = [];
@@ -47,7 +57,7 @@ export async function startReceiver(
           .filter((line) => line.trim() !== '')
           .map((line) => JSON.parse(line)),
         status: null,
-        receivedAt: Date.now(),
+        receivedAt: clock.now(),
       };
       batches.push(batch);
       const answer = answerOf(batches.length - 1, batch);
@@ -55,25 +65,32 @@ export async function startReceiver(
         hanging.push(res);
         return;
       }
-      setTimeout(() => {
+      void clock.sleep(answer.delayMs ?? 0).then(() => {
         batch.status = answer.status;
         inFlight -= 1;
         res.writeHead(answer.status, answer.retryAfter ? { 'retry-after': answer.retryAfter } : {});
         res.end();
-      }, answer.delayMs ?? 0);
+        answered();
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  const accepted = () =>
+    batches.filter((batch) => batch.status !== null && batch.status < 300).flatMap((batch) => batch.objects);
   return {
     url: new URL(`http://127.0.0.1:${port}/ingest`),
     batches,
     maxInFlight: () => maxInFlight,
     /** The objects of every batch answered 2xx, in the order received. */
-    accepted: () =>
-      batches
-        .filter((batch) => batch.status !== null && batch.status < 300)
-        .flatMap((batch) => batch.objects),
+    accepted,
+    /** Resolves once `done` holds of what was accepted, looked at as each answer goes out. */
+    accepting(done: (objects: ReceivedBatch['objects']) => boolean): Promise<void> {
+      return new Promise((resolve) => {
+        waiters.push({ done: () => done(accepted()), resolve });
+        answered();
+      });
+    },
     plan(next: (index: number, batch: ReceivedBatch) => Answer) {
       answerOf = next;
     },
@@ -94,15 +111,21 @@ export async function startReceiver(
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-/** Polls until `done` answers true, or fails after `timeoutMs`. */
-export async function eventually(
-  done: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-  what = 'the condition',
-) {
-  const until = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/**
+ * Moves `clock` on whenever what runs on it sleeps, to the end of the earliest sleep: time passes
+ * only while the code waits for it, as fast as the real I/O between allows. stop() ends it.
+ */
+export function keepTime(clock: TestClock): { stop(): void } {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      await clock.sleeping();
+      if (!stopped) await clock.next();
+    }
+  })();
+  return {
+    stop() {
+      stopped = true;
+    },
+  };
 }

@@ -1,40 +1,21 @@
 /**
- * The audit log's actions: a plain list, so the audit page's filter form lists them without
- * loading the log's migrations (kysely) or zod into the browser.
+ * The audit log's actions: those the console routes' definitions declare (`audits`, in their
+ * feature's routes.ts), then those no definition of the console's writes (sign-in, SCIM, approval
+ * decisions, retention), listed here. The audit page's server component hands the list
+ * to its filter form, so the browser loads no route definitions for it.
  */
-export const auditActions = [
-  'get-or-create',
-  'show-token',
-  'rotate',
-  'delete',
+import { type DeclaredAuditAction, declaredAuditActions } from '@/lib/console-api/routes';
+
+/** Actions no route definition of the console's declares. */
+const otherActions = [
+  // The auth proxy's (better-auth's endpoints, no definition of the console's).
   'sign-in',
   'sign-out',
-  'operator.create',
-  'operator.set-role',
-  'operator.disable',
-  'operator.enable',
-  'invitation.create',
-  'invitation.use',
-  'invitation.void',
   'password.change',
-  'two-factor.enrol',
-  'two-factor.backup-codes',
-  'two-factor.remove',
-  'two-factor.reset',
-  'passkey.add',
-  'passkey.remove',
-  'step-up',
-  'session.end',
-  'audit.read',
-  'audit.export',
+  // The log's own upkeep: retention and the stream switched off, from the server and the CLI.
   'audit.prune',
-  'audit.verify',
   'audit.stream-off',
-  'bulk.get-or-create',
-  'bulk.rotate',
-  'bulk.download',
-  'token.identify',
-  'operators.export',
+  // SCIM's routes, defined by the SCIM protocol rather than the console's definitions.
   'scim.user.create',
   'scim.user.update',
   'scim.user.deactivate',
@@ -43,10 +24,15 @@ export const auditActions = [
   'scim.group.create',
   'scim.group.update',
   'scim.group.delete',
+  // The approval stage's, on whichever route waits (lib/approvals/frame.ts), and the expiry timer's.
   'approval.request',
   'approval.approve',
   'approval.reject',
   'approval.withdraw',
   'approval.expire',
 ] as const;
-export type AuditAction = (typeof auditActions)[number];
+
+export type AuditAction = DeclaredAuditAction | (typeof otherActions)[number];
+
+/** Every action, each once: the declared first, in the routes registry's order. */
+export const auditActions: readonly AuditAction[] = [...new Set([...declaredAuditActions, ...otherActions])];

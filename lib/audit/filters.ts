@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { environments } from '@/lib/environments';
 import { fieldErrors } from '@/lib/validation/field-errors';
-import { auditActionSchema } from './schema';
+import { auditActions } from './actions';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -37,7 +37,7 @@ const cursor = z.preprocess(blankToUndefined, z.coerce.number().int().min(1).opt
 const auditFiltersSchema = z
   .object({
     operator: z.preprocess(blankToUndefined, z.string().max(255).optional()),
-    action: z.preprocess(blankToUndefined, auditActionSchema.optional()),
+    action: z.preprocess(blankToUndefined, z.enum(auditActions).optional()),
     environment: z.preprocess(blankToUndefined, z.enum(environments).optional()),
     group: z.preprocess(blankToUndefined, z.string().max(255).optional()),
     from: timeBound,

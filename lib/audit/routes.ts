@@ -10,6 +10,7 @@ import { defineRoute } from '@/lib/console-api/define-route';
 export const auditRoutes = {
   /** One page of the audit log, filtered as the audit page's query string. */
   readAudit: defineRoute({
+    audits: ['audit.read'],
     name: 'audit.list',
     method: 'GET',
     path: '/api/audit',
@@ -18,6 +19,7 @@ export const auditRoutes = {
   }),
   /** Every row the filters select (not just one page), as CSV. */
   exportAudit: defineRoute({
+    audits: ['audit.export'],
     name: 'audit.export',
     method: 'GET',
     path: '/api/audit/export',

@@ -1,16 +1,12 @@
 /**
- * The audit log's actions and its table's migrations, on the console database (the table's type
+ * The audit log's table's migrations, on the console database (the table's type
  * is lib/db's AuditEventTable). Times are ISO 8601 UTC strings with milliseconds, so text order
  * is time order.
  */
 import { type Kysely, sql } from 'kysely';
-import { z } from 'zod';
 import { migrateAuditStream } from '@/lib/audit-stream/schema';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { autoIncrementId, type ConsoleMigrations, migrateModule } from '@/lib/db/migrate';
-import { auditActions } from './actions';
-
-export const auditActionSchema = z.enum(auditActions);
 
 const migrations: ConsoleMigrations = (dialect) => ({
   '2026-11-21-001-audit-event': {

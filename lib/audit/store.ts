@@ -151,8 +151,9 @@ export interface AuditPage {
   previousAfter: number | null;
 }
 
-export async function countWithin(database: ConsoleDatabase, where: AuditWhere) {
-  const counted = await database.reads
+/** The count of a page's entries, up to AUDIT_COUNT_LIMIT + 1 (plans.test.ts asks for its plan). */
+export function countQuery(database: ConsoleDatabase, where: AuditWhere) {
+  return database.reads
     .selectFrom(
       // Newest first, as the page walks: an index in another order (an action's) would first cross
       // every entry the filters leave out (a million reads, at ten million entries).
@@ -161,8 +162,11 @@ export async function countWithin(database: ConsoleDatabase, where: AuditWhere) 
         .limit(AUDIT_COUNT_LIMIT + 1)
         .as('matches'),
     )
-    .select((eb) => eb.fn.countAll().as('total'))
-    .executeTakeFirstOrThrow();
+    .select((eb) => eb.fn.countAll().as('total'));
+}
+
+export async function countWithin(database: ConsoleDatabase, where: AuditWhere) {
+  const counted = await countQuery(database, where).executeTakeFirstOrThrow();
   // PostgreSQL answers a count as a bigint string.
   const total = Number(counted.total);
   return { total: Math.min(total, AUDIT_COUNT_LIMIT), totalIsLowerBound: total > AUDIT_COUNT_LIMIT };
@@ -198,6 +202,21 @@ export function keysetPage<T>(found: T[], idOf: (row: T) => number, cursor: Audi
   };
 }
 
+/** The entries of a page and one more (is there an older one?), newest first unless reading newer. */
+export function auditPageQuery(
+  database: ConsoleDatabase,
+  where: AuditWhere,
+  cursor: AuditCursor,
+  pageSize = AUDIT_PAGE_SIZE,
+) {
+  return where(
+    database.reads.selectFrom('audit_event').selectAll(),
+    cursor.before !== undefined ? { below: cursor.before } : { above: cursor.after },
+  )
+    .orderBy('id', readsNewer(cursor) ? 'asc' : 'desc')
+    .limit(pageSize + 1);
+}
+
 /** One page of entries, newest first, older than `before` or newer than `after`. */
 export async function listAuditEvents(
   database: ConsoleDatabase,
@@ -206,15 +225,8 @@ export async function listAuditEvents(
 ): Promise<AuditPage> {
   const where = await resolveAuditFilters(database, filters);
   if (where === matchesNothing) return noPage(pageSize);
-  const page = where(
-    database.reads.selectFrom('audit_event').selectAll(),
-    filters.before !== undefined ? { below: filters.before } : { above: filters.after },
-  );
   const [found, counted] = await Promise.all([
-    page
-      .orderBy('id', readsNewer(filters) ? 'asc' : 'desc')
-      .limit(pageSize + 1)
-      .execute(),
+    auditPageQuery(database, where, filters, pageSize).execute(),
     countWithin(database, where),
   ]);
   const { rows: events, ...cursors } = keysetPage(found, (event) => event.id, filters, pageSize);

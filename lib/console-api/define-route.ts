@@ -61,15 +61,25 @@ type ParamNames<Path extends string> = Path extends `${string}[${infer Name}]${i
 /** `/api/jobs/[id]` → `{ id: string }`. */
 export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
 
+/**
+ * The audit actions a route writes (`['rename']`), declared on its definition: the audit log's list
+ * of actions (its filter, its type) takes them from here (lib/audit/actions.ts), so a new action is
+ * named once. The server's part of the route (its feature's handlers.ts) says when each is written.
+ */
+export interface DeclaredAudits<Audits extends readonly string[]> {
+  audits?: Audits;
+}
+
 /** A route's definition, its literal path and its schemas' types kept (an annotation would widen them). */
 export function defineRoute<
   const Path extends string,
   Body = undefined,
   Answer = Response,
   const Access extends RoutePermission = Permission,
+  const Audits extends readonly string[] = readonly [],
 >(
-  route: ConsoleRouteDefinition<Path, Body, Answer, Access>,
-): ConsoleRouteDefinition<Path, Body, Answer, Access> {
+  route: ConsoleRouteDefinition<Path, Body, Answer, Access> & DeclaredAudits<Audits>,
+): ConsoleRouteDefinition<Path, Body, Answer, Access> & DeclaredAudits<Audits> {
   return route;
 }
 

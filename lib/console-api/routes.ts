@@ -41,3 +41,13 @@ export const consoleRoutes = {
   ...approvalRoutes,
   ...approvalWaitingRoutes,
 };
+
+type DefinedRoute = (typeof consoleRoutes)[keyof typeof consoleRoutes];
+
+/** The audit actions the routes' definitions declare (`audits`), as a type. */
+export type DeclaredAuditAction = NonNullable<DefinedRoute['audits']>[number];
+
+/** …and as a list, in the registry's order: what the audit log adds to its own actions. */
+export const declaredAuditActions: readonly DeclaredAuditAction[] = Object.values(consoleRoutes).flatMap(
+  (route: DefinedRoute): readonly DeclaredAuditAction[] => route.audits ?? [],
+);

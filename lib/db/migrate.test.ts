@@ -61,6 +61,13 @@ describe('migrateModule', () => {
     expect(rows.map((row) => row.name)).toEqual(['001-plain']);
   });
 
+  it('leaves nothing behind for a module without migrations yet', async () => {
+    await migrateModule(database, 'empty', {});
+    await migrateModule(database, 'empty', () => ({}));
+    const tables = await database.db.introspection.getTables({ withInternalKyselyTables: true });
+    expect(tables.map((table) => table.name).filter((name) => name.startsWith('empty'))).toEqual([]);
+  });
+
   // SQLite has one process per database file; instances share a PostgreSQL database.
   it.skipIf(testDialect() === 'sqlite')('lets one instance migrate at a time on PostgreSQL', async () => {
     const events: string[] = [];

@@ -32,6 +32,9 @@ export async function migrateModule(
   migrations: ConsoleMigrations,
 ): Promise<void> {
   const forDialect = typeof migrations === 'function' ? migrations(database.dialect) : migrations;
+  // A feature registered before it has a table (lib/server/migrate.ts lists features, not tables)
+  // leaves no bookkeeping tables behind.
+  if (Object.keys(forDialect).length === 0) return;
   const migrator = new Migrator({
     db: database.db as unknown as Kysely<unknown>,
     provider: { getMigrations: async () => forDialect },

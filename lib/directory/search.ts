@@ -8,8 +8,9 @@ import { type SqlBool, sql } from 'kysely';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
-import { containing, liveRows, MIN_INDEXED_SEARCH, matchingKeys, type RowKey, rowKeyOf } from './matching';
+import { containing, liveRows, matchingKeys, type RowKey, rowKeyOf, sqliteSearchIndex } from './matching';
 import { type DirectoryEntryTable, directoryDb } from './schema';
+import { isShortSearch, postgresHoldsShort } from './short-grams';
 import { type DirectoryEntry, toEntry } from './store';
 
 export const directorySorts = ['updated', 'id', 'name', 'created'] as const;
@@ -64,8 +65,8 @@ export const LIST_COUNT_LIMIT = 10_000;
 const WALK_WINDOW = 5_000;
 
 /**
- * How many rows of the sort's index a search of one or two characters reads for its thousand
- * matches before it scans every id: enough for a part that one group in twenty holds (~10 ms).
+ * How many rows of the sort's index a search of one or two characters reads on PostgreSQL for its
+ * thousand matches before it asks the index of characters and pairs: a part one group in twenty holds.
  */
 const COUNT_WINDOW = 20_000;
 
@@ -82,13 +83,9 @@ export async function searchDirectory(
   const sort = sortColumn[query.sort ?? 'updated'];
   const descending = query.descending ?? query.sort === undefined;
   if (search) {
-    // One or two characters common among the first rows of the sort: "1,000+" without the scan
-    // of every id, which in id order could cross most of the directory before its thousandth match.
-    if (
-      database.dialect === 'sqlite' &&
-      [...search].length < MIN_INDEXED_SEARCH &&
-      (await manyInWindow(search))
-    )
+    // PostgreSQL reads a part's rows from the GIN index as a whole bitmap, which cannot stop at the
+    // limit: one or two characters common among the first rows of the sort are "1,000+" at once.
+    if (database.dialect === 'postgres' && isShortSearch(search) && (await manyInWindow(search)))
       return manyMatches(search);
     const keys = await matchingKeys(database, query, search, SEARCH_MATCH_LIMIT);
     if (keys.length <= SEARCH_MATCH_LIMIT) return fewMatches(database, query, keys, pageSize);
@@ -162,7 +159,7 @@ export async function searchDirectory(
     const pattern = `%${escapeLike(search)}%`;
     const { rows } = await sql<{ matches: number }>`select count(*) as matches from (
         select 1 from (${sortWindow(COUNT_WINDOW)}) as walked
-        where user_group_id like ${pattern} escape '\\' or name like ${pattern} escape '\\'
+        where user_group_id ilike ${pattern} escape '\\' or name ilike ${pattern} escape '\\'
         limit ${SEARCH_MATCH_LIMIT + 1}) as found`.execute(database.reads);
     return Number(rows[0]?.matches ?? 0) > SEARCH_MATCH_LIMIT;
   }
@@ -198,16 +195,16 @@ export async function searchDirectory(
       order by sort_value ${direction}${nulls}, user_group_id ${direction}
       limit ${pageSize} offset ${offset}`.execute(reads);
     if (inWindow.length === pageSize) return done(inWindow.map((row) => row.row_key));
-    if (database.dialect === 'sqlite' && [...search].length < MIN_INDEXED_SEARCH)
-      // No trigram to read the matches from: the walk of the sort's index, to the page.
-      return pageOf(database, query, liveRows(reads, query).where(containing(database, search)), counted);
     const live = query.includeDeleted ? sql`` : sql`and entry.deleted_at is null`;
-    // Materialized: the matches drive, the sort's index is not walked. On SQLite from the FTS
-    // table, the join written CROSS so that its planner keeps that order.
+    // Materialized: the matches drive, the sort's index is not walked. On SQLite from an FTS
+    // table, the join written CROSS so that its planner keeps that order; on PostgreSQL from
+    // pg_trgm's index, or under three characters the index of characters and pairs.
+    const index = sqliteSearchIndex(search);
+    const short = isShortSearch(search) ? sql`and ${postgresHoldsShort(search, 'entry')}` : sql``;
     const { rows: sorted } =
       database.dialect === 'sqlite'
         ? await sql<{ row_key: RowKey }>`with matches as materialized (
-              select rowid from directory_search where directory_search match ${`"${search.replaceAll('"', '""')}"`})
+              select rowid from ${index.table} where ${index.table} match ${index.term})
             select entry.rowid as row_key from matches cross join directory_entry as entry
             where entry.rowid = matches.rowid and entry.environment = ${query.environment} ${live}
             order by ${sql.ref(`entry.${sort}`)} ${direction}, entry.user_group_id ${direction}
@@ -215,7 +212,7 @@ export async function searchDirectory(
         : await sql<{ row_key: RowKey }>`with matches as materialized (
               select entry.user_group_id, ${sql.ref(`entry.${sort}`)} as sort_value from directory_entry as entry
               where entry.environment = ${query.environment} ${live}
-                and (entry.user_group_id ilike ${pattern} escape '\\' or entry.name ilike ${pattern} escape '\\'))
+                and ${containing(database, search, 'entry')} ${short})
             select user_group_id as row_key from matches
             order by sort_value ${direction}${nulls}, user_group_id ${direction}
             limit ${pageSize} offset ${offset}`.execute(reads);
@@ -308,7 +305,7 @@ export async function directoryIdsContaining(
   limit: number,
 ): Promise<string[] | null> {
   const search = part.replaceAll('\0', '').trim();
-  if ([...search].length < MIN_INDEXED_SEARCH) return [];
+  if (isShortSearch(search)) return [];
   const db = database.reads;
   const rows =
     database.dialect === 'sqlite'

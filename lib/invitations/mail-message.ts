@@ -4,6 +4,7 @@
  * lib/invitations/mail.ts.
  */
 import type { Role } from '@/lib/roles';
+import { formatExpiry } from '@/lib/time';
 
 export interface InvitationEmail {
   /** The invited operator's address. */
@@ -20,20 +21,6 @@ export interface InvitationMessage {
   subject: string;
   text: string;
   html: string;
-}
-
-/** "Monday 30 November 2026, 14:05 UTC": a reader in any time zone knows which moment. */
-function formatMailExpiry(iso: string): string {
-  const formatted = new Date(iso).toLocaleString('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  });
-  return `${formatted.replace(' at ', ', ')} UTC`;
 }
 
 const htmlEntities: Record<string, string> = {
@@ -55,7 +42,7 @@ function inviter({ name, email }: InvitationEmail['invitedBy']): string {
 export function invitationMessage(email: InvitationEmail): InvitationMessage {
   const by = inviter(email.invitedBy);
   const as = email.role ? ` as ${email.role}` : '';
-  const until = formatMailExpiry(email.expiresAt);
+  const until = formatExpiry(email.expiresAt, 'long');
   const subject = 'Your invitation to the User Group Console';
   const text = [
     'Hello,',

@@ -17,6 +17,7 @@ import { doneSchema } from '@/lib/two-factor/contract';
 export const invitationRoutes = {
   /** A new invitation link for an operator not yet in; their earlier link stops working at once. */
   resendInvitation: defineRoute({
+    audits: ['invitation.void', 'invitation.create'],
     name: 'operators.invitation.resend',
     method: 'POST',
     path: '/api/operators/[id]/invitation',
@@ -28,6 +29,7 @@ export const invitationRoutes = {
   }),
   /** Withdraws an invitation not yet accepted: the link stops working and the operator is removed. */
   revokeInvitation: defineRoute({
+    audits: ['invitation.void'],
     name: 'operators.invitation.revoke',
     method: 'POST',
     path: '/api/operators/[id]/invitation/revoke',
@@ -46,6 +48,7 @@ export const invitationRoutes = {
   }),
   /** The invited person chooses their password and is signed in; the link is used up: public. */
   acceptInvitation: defineRoute({
+    audits: ['invitation.use'],
     name: 'invitation.accept',
     method: 'POST',
     path: '/api/invitation/accept',

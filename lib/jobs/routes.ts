@@ -51,6 +51,7 @@ export const jobRoutes = {
   }),
   /** Start, pause, resume or cancel; the job's kind asks for more (lib/jobs/server.ts). */
   steerJob: defineRoute({
+    audits: ['bulk.get-or-create', 'bulk.rotate'],
     name: 'jobs.steer',
     method: 'POST',
     path: '/api/jobs/[id]',
@@ -62,6 +63,7 @@ export const jobRoutes = {
   }),
   /** Every row's outcome as CSV, no token: a GET, which a link may fetch. */
   jobResult: defineRoute({
+    audits: ['bulk.download'],
     name: 'jobs.result',
     method: 'GET',
     path: '/api/jobs/[id]/result',
@@ -73,6 +75,7 @@ export const jobRoutes = {
    * who may see tokens.
    */
   jobPreview: defineRoute({
+    audits: ['bulk.download'],
     name: 'jobs.preview',
     method: 'GET',
     path: '/api/jobs/[id]/preview',
@@ -80,6 +83,7 @@ export const jobRoutes = {
   }),
   /** The result with the tokens, handed out once and then erased: a POST, so no link can take them. */
   jobTokens: defineRoute({
+    audits: ['bulk.download'],
     name: 'jobs.tokens',
     method: 'POST',
     path: '/api/jobs/[id]/tokens',

@@ -8,8 +8,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request } from 'undici';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { realClock } from '@/lib/clock';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { startConsoleOverHttp } from '@/lib/testing/console-over-http';
 import { nonLoopbackAddress, sampleValue } from '@/lib/testing/prometheus-text';
 import { startRouteTestConsole } from '@/lib/testing/route-harness';
@@ -18,11 +18,18 @@ import { startTestService } from '@/lib/user-group-service/test-support';
 
 const PORT = 3993;
 const METRICS_TOKEN = 'console-metrics-token-4b1d77e2';
-const harness = await startRouteTestConsole('metrics', PORT, {
-  METRICS_TOKEN,
-  // A reverse proxy on this machine, at a loopback address of its own; the tests speak from 127.0.0.1.
-  CONSOLE_TRUSTED_PROXIES: '127.0.0.2',
-});
+// The console's clock, which its upstream probe reads: moved on here instead of waited out.
+const clock = testClock();
+const harness = await startRouteTestConsole(
+  'metrics',
+  PORT,
+  {
+    METRICS_TOKEN,
+    // A reverse proxy on this machine, at a loopback address of its own; the tests speak from 127.0.0.1.
+    CONSOLE_TRUSTED_PROXIES: '127.0.0.2',
+  },
+  { clock },
+);
 const { parseTrustedProxies } = await import('@/lib/config/trusted-proxies');
 const routes = {
   '/api/health': await import('@/app/api/health/route'),
@@ -200,16 +207,9 @@ describe('GET /api/ready on the console', () => {
     const answer = await fetch(`${base}/api/ready`);
     return { status: answer.status, body: await answer.json() };
   };
-  // A probe's answer is kept 5 s (lib/upstream-status/server.ts): the console's clock (the real one,
-  // lib/clock.ts, which its probe reads) moves past that instead of the test waiting it out.
-  let movedOn = 0;
-  const probeExpires = () => {
-    movedOn += PROBE_FRESH_MS;
-    vi.spyOn(realClock, 'now').mockImplementation(() => Date.now() + movedOn);
-  };
-  afterAll(() => {
-    vi.restoreAllMocks();
-  });
+  // A probe's answer is kept 5 s (lib/upstream-status/server.ts): the console's clock moves past
+  // that instead of the test waiting it out.
+  const probeExpires = () => clock.advance(PROBE_FRESH_MS);
 
   it('turns 503 when the upstream stops answering and 200 when it is back; /api/health stays 200', async () => {
     const up = await ready();
@@ -225,7 +225,7 @@ describe('GET /api/ready on the console', () => {
 
     const port = Number(new URL(service.url).port);
     await service.close();
-    probeExpires();
+    await probeExpires();
     const down = await ready();
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({
@@ -239,7 +239,7 @@ describe('GET /api/ready on the console', () => {
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
 
     service = await startTestService(harness.serviceDatabase, { port });
-    probeExpires();
+    await probeExpires();
     expect((await ready()).status).toBe(200);
   });
 });

@@ -22,6 +22,7 @@ export const operatorRoutes = {
     answer: z.object({ operators: z.array(operatorSummarySchema) }),
   }),
   createOperator: defineRoute({
+    audits: ['operator.create', 'invitation.create'],
     name: 'operators.create',
     method: 'POST',
     path: '/api/operators',
@@ -32,6 +33,7 @@ export const operatorRoutes = {
   }),
   /** The list as CSV, for an audit: second factor, way in, directory, last sign-in. */
   exportOperators: defineRoute({
+    audits: ['operators.export'],
     name: 'operators.export',
     method: 'GET',
     path: '/api/operators/export',
@@ -39,6 +41,7 @@ export const operatorRoutes = {
   }),
   /** `{ role }` or `{ disabled }`. */
   updateOperator: defineRoute({
+    audits: ['operator.set-role', 'operator.disable', 'operator.enable'],
     name: 'operators.update',
     method: 'PATCH',
     path: '/api/operators/[id]',

@@ -39,6 +39,7 @@ export const passkeyRoutes = {
   }),
   /** Step two: the authenticator's answer; the passkey is kept under its name. */
   addPasskey: defineRoute({
+    audits: ['passkey.add'],
     name: 'account.passkeys.add',
     method: 'POST',
     path: '/api/account/passkeys',
@@ -49,6 +50,7 @@ export const passkeyRoutes = {
     answer: addedPasskeySchema,
   }),
   removePasskey: defineRoute({
+    audits: ['passkey.remove'],
     name: 'account.passkeys.remove',
     method: 'POST',
     path: '/api/account/passkeys/[id]/remove',

@@ -19,8 +19,35 @@ const guarded = Object.entries(consoleRoutes).filter(
     entry[1].permission !== 'public',
 );
 
+/**
+ * The file that serves a route: its own, or a feature's one file whose pattern it fits
+ * (lib/server/route-table.ts), with the segments that name it (`[action]` → `rename`).
+ */
+function fileOf(path: string): { file: string; naming: Record<string, string> } | null {
+  if (handlers[`/app${path}/route.ts`]) return { file: `/app${path}/route.ts`, naming: {} };
+  const parts = path.split('/');
+  for (const file of Object.keys(handlers)) {
+    const segments = file
+      .replace(/^\/app/, '')
+      .replace(/\/route\.ts$/, '')
+      .split('/');
+    if (segments.length !== parts.length) continue;
+    const naming: Record<string, string> = {};
+    const fits = segments.every((segment, i) => {
+      const part = parts[i] ?? '';
+      if (segment === part) return true;
+      if (!/^\[\w+\]$/.test(segment) || part.startsWith('[')) return false;
+      naming[segment.slice(1, -1)] = part;
+      return true;
+    });
+    if (fits) return { file, naming };
+  }
+  return null;
+}
+
 async function handlerOf(route: { method: string; path: string }) {
-  const load = handlers[`/app${route.path}/route.ts`];
+  const served = fileOf(route.path);
+  const load = served && handlers[served.file];
   if (!load) throw new Error(`no handler file for ${route.path}`);
   const handler = (await load())[route.method];
   if (typeof handler !== 'function') throw new Error(`${route.path} exports no ${route.method}`);
@@ -31,13 +58,29 @@ async function handlerOf(route: { method: string; path: string }) {
 }
 
 const paramsOf = (path: string) =>
-  harness.params(
-    Object.fromEntries([...path.matchAll(/\[(\w+)\]/g)].map(([, name = '']) => [name, samples[name] ?? 'x'])),
-  );
+  harness.params({
+    ...Object.fromEntries(
+      [...path.matchAll(/\[(\w+)\]/g)].map(([, name = '']) => [name, samples[name] ?? 'x']),
+    ),
+    ...fileOf(path)?.naming,
+  });
 
 async function codeOf(response: Response) {
   return [response.status, ((await response.json()) as { error?: { code?: string } }).error?.code];
 }
+
+describe("a feature's one file (lib/server/route-table.ts)", () => {
+  it('answers the documented 404 for a name that is no route, to anyone', async () => {
+    const load = handlers['/app/api/user-groups/[environment]/[action]/route.ts'];
+    const post = (await load?.())?.POST as (request: Request, context: unknown) => Promise<Response>;
+    const params = harness.params({ environment: 'testing', action: 'no-such-action' });
+    for (const cookie of ['', harness.adminCookie])
+      expect(await codeOf(await post(harness.request('POST', {}, { cookie }), params))).toEqual([
+        404,
+        'not_found',
+      ]);
+  });
+});
 
 describe('every route definition, called directly', () => {
   it('has a handler file exporting its method', async () => {

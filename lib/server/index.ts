@@ -84,6 +84,14 @@ export interface ConsoleServer extends ConsoleParts {
 }
 
 let server: Promise<ConsoleServer> | undefined;
+/** The server's one clock: the process's, unless a test hands in its own before the first use. */
+let serverClock: Clock = realClock;
+
+/** Builds the server on `clock` (a test's testClock, lib/testing/route-harness.ts): before its first use. */
+export function buildConsoleOnClock(clock: Clock): void {
+  if (server) throw new Error('the console server is already built on its clock');
+  serverClock = clock;
+}
 
 export function consoleServer(): Promise<ConsoleServer> {
   server ??= startConsoleServer().catch((error: unknown) => {
@@ -96,7 +104,7 @@ export function consoleServer(): Promise<ConsoleServer> {
 const authLogger = logger.child({ component: 'auth' });
 
 async function startConsoleServer(): Promise<ConsoleServer> {
-  const clock = realClock;
+  const clock = serverClock;
   const config = consoleConfig();
   logger.level = config.logLevel;
   const authLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>
@@ -158,7 +166,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   });
   // Jobs a restart interrupted resume on their own, without waiting for a person to look.
   runner.start();
-  const upstreamProbe = createUpstreamProbe(clientsOf('probe'));
+  const upstreamProbe = createUpstreamProbe(clientsOf('probe'), clock);
   const { auditLog } = built;
   if (!auditLog) throw new Error('composeConsole built no audit log');
   // The seals' key lives outside the database (AUDIT_SIGNING_KEY, or DATA_DIR like the other secrets).
@@ -234,7 +242,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
       durationSeconds: 60,
     }),
     invitationMailer: config.mail
-      ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }))
+      ? createInvitationMailer(config.mail, logger.child({ component: 'mail' }), clock)
       : null,
   };
 }

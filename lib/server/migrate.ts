@@ -1,7 +1,8 @@
 /**
  * Brings the console database up to date: better-auth's tables (from its options, as its CLI would,
- * which needs Node 22), the audit log's, the directory's and the bulk jobs'; a new module adds its
- * migrateX(database) call here (built on lib/db/migrate.ts's migrateModule). Idempotent, so the
+ * which needs Node 22), then each feature's (the audit log's, the directory's, the bulk jobs'…). A
+ * feature is named here once, by its schema module's migrateX(database) (built on lib/db/migrate.ts's
+ * migrateModule); its next tables go into that module, not here. Idempotent, so the
  * launcher (and `npm run migrate`) runs it on every start before the console's server starts, and
  * the server runs it again harmlessly before building its instance. On PostgreSQL one instance at a
  * time migrates.
@@ -20,6 +21,7 @@ import { migratePauseReasons } from '@/lib/jobs/pause-reasons-migration';
 import { migrateJobs } from '@/lib/jobs/schema';
 import { migrateScim } from '@/lib/scim/schema';
 import { migrateUsedCodes } from '@/lib/two-factor/used-codes';
+import { migrateUserGroups } from '@/lib/user-groups/schema';
 
 export interface MigrationReport {
   createdTables: string[];
@@ -52,6 +54,7 @@ export async function applyConsoleMigrations(
   await migrateUsedCodes(database);
   await migrateScim(database);
   await migrateApprovals(database);
+  await migrateUserGroups(database);
   return {
     createdTables: plan.toBeCreated.map((table) => table.table),
     addedColumns: plan.toBeAdded.flatMap((table) =>

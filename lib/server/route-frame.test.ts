@@ -27,6 +27,14 @@ const entriesOf = (requestId: string) =>
     .execute();
 
 describe('the route frame', () => {
+  it('refuses to build a route that writes an audit action its definition does not declare', () => {
+    const undeclared = { ...consoleRoutes.rotate, audit: { action: 'delete' as const } };
+    expect(() => consoleRoute(undeclared, async () => ({}))).toThrow(/does not declare/);
+    expect(() =>
+      consoleRoute({ ...undeclared, audit: { action: 'rotate' } }, async () => ({})),
+    ).not.toThrow();
+  });
+
   it('refuses to build a route that asks for a production step-up and cannot say where it is', () => {
     const unplaced = { ...consoleRoutes.readJob, stepUp: 'in-production' as const };
     expect(() => consoleRoute(unplaced, async () => ({}))).toThrow(/environmentOf/);

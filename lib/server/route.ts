@@ -15,6 +15,9 @@ import { routeEnvironment } from './route-params';
 
 export type { ActionAudit, AuditFacts, RouteSpec } from './frame/action';
 
+/** A console route's handler as Next calls it, with the method and path of the definition it serves. */
+export type DefinedHandler<Params> = NextHandler<Params> & { route: { method: string; path: string } };
+
 /** The environment a route's URL names: `Environment` where the path has `[environment]`. */
 type PathEnvironment<Path extends string> = Path extends `${string}[environment]${string}`
   ? Environment
@@ -49,9 +52,10 @@ type Handler<Path extends string, Body, Result, Subject> = (
 export function consoleRoute<Path extends string, Body, Result, Subject = undefined>(
   spec: RouteSpec<Path, Body, Result, Subject>,
   handler: Handler<Path, Body, Result, Subject>,
-): NextHandler<PathParams<Path>> {
+): DefinedHandler<PathParams<Path>> {
   assertStepUpPlaced(spec);
-  return requestFrame<PathParams<Path>, Operator>(
+  assertAuditDeclared(spec);
+  const served = requestFrame<PathParams<Path>, Operator>(
     {
       name: spec.name,
       guard: consoleGuard(spec),
@@ -72,6 +76,24 @@ export function consoleRoute<Path extends string, Body, Result, Subject = undefi
       return runStages(action, handler);
     },
   );
+  // What it serves goes with it: a feature's one app/ file can then route to it (./route-table.ts).
+  return Object.assign(served, { route: { method: spec.method, path: spec.path } });
+}
+
+/**
+ * An action the route writes by name is one its definition declares (`audits`), so that the audit
+ * log's list (lib/audit/actions.ts, read from the definitions) has it: checked as the route is built.
+ */
+function assertAuditDeclared(spec: {
+  name: string;
+  audit?: { action: unknown };
+  audits?: readonly string[];
+}) {
+  const action = spec.audit?.action;
+  if (typeof action === 'string' && !spec.audits?.includes(action))
+    throw new Error(
+      `The route ${spec.name} writes ${action}, which its definition does not declare (audits).`,
+    );
 }
 
 /** The URL's environment first (404 for another slug, whoever asks), then the session's guard. */

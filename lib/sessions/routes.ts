@@ -18,6 +18,7 @@ export const sessionRoutes = {
   }),
   /** Ends one of them, or every other one: those browsers are signed out on their next request. */
   endSessions: defineRoute({
+    audits: ['session.end'],
     name: 'account.sessions.end',
     method: 'POST',
     path: '/api/account/sessions/end',
@@ -28,6 +29,7 @@ export const sessionRoutes = {
   }),
   /** An admin ends every session of an operator. */
   endOperatorSessions: defineRoute({
+    audits: ['session.end'],
     name: 'operators.end-sessions',
     method: 'POST',
     path: '/api/operators/[id]/sessions/end',

@@ -5,6 +5,7 @@
  * importing any route), the first admin signed in, and requests that carry a session.
  */
 
+import type { Clock } from '@/lib/clock';
 import { createSqliteBackend, createTestKeys, startTestService } from '@/lib/user-group-service/test-support';
 import { createTestDatabaseLocation } from './console-test-database';
 
@@ -12,7 +13,7 @@ export async function startRouteTestConsole(
   prefix: string,
   port: number,
   env: Record<string, string> = {},
-  { withCustomer = false }: { withCustomer?: boolean } = {},
+  { withCustomer = false, clock }: { withCustomer?: boolean; clock?: Clock } = {},
 ) {
   const backend = await createSqliteBackend();
   const keys = await createTestKeys(backend.database);
@@ -38,7 +39,8 @@ export async function startRouteTestConsole(
   const handleAuthRequest = (await import('@/lib/auth/proxy/route')).authRoute(
     (await import('@/lib/server')).consoleServer,
   );
-  const { consoleServer } = await import('@/lib/server');
+  const { consoleServer, buildConsoleOnClock } = await import('@/lib/server');
+  if (clock) buildConsoleOnClock(clock);
   const { ensureFirstAdmin } = await import('@/lib/auth/bootstrap');
 
   /** Signs in by email and password; answers the session's cookie header. */

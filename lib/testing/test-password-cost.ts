@@ -14,6 +14,9 @@ import { syncBuiltinESMExports } from 'node:module';
 const production = { N: 16_384, r: 16, p: 1, keyLength: 64 };
 const TEST_N = 64;
 
+// Set up once per worker: the `unit` project runs this file before every test file in one worker.
+const WRAPPED = Symbol.for('console.test-password-cost');
+const wrapped = (crypto.scrypt as { [WRAPPED]?: true })[WRAPPED] === true;
 const scrypt = crypto.scrypt;
 
 function atTestCost(options: crypto.ScryptOptions | undefined, keyLength: number) {
@@ -23,16 +26,21 @@ function atTestCost(options: crypto.ScryptOptions | undefined, keyLength: number
   return { ...options, N: TEST_N, maxmem: undefined };
 }
 
-crypto.scrypt = ((
-  password: crypto.BinaryLike,
-  salt: crypto.BinaryLike,
-  keyLength: number,
-  ...rest: unknown[]
-) => {
-  const callback = rest.at(-1) as (error: Error | null, key: Buffer) => void;
-  const options = rest.length > 1 ? (rest[0] as crypto.ScryptOptions) : undefined;
-  return scrypt(password, salt, keyLength, atTestCost(options, keyLength) ?? {}, callback);
-}) as typeof crypto.scrypt;
+if (!wrapped) installTestCost();
 
-// Named ESM imports of node:crypto (better-auth's `import { scrypt } from 'node:crypto'`) see the change.
-syncBuiltinESMExports();
+function installTestCost() {
+  crypto.scrypt = ((
+    password: crypto.BinaryLike,
+    salt: crypto.BinaryLike,
+    keyLength: number,
+    ...rest: unknown[]
+  ) => {
+    const callback = rest.at(-1) as (error: Error | null, key: Buffer) => void;
+    const options = rest.length > 1 ? (rest[0] as crypto.ScryptOptions) : undefined;
+    return scrypt(password, salt, keyLength, atTestCost(options, keyLength) ?? {}, callback);
+  }) as typeof crypto.scrypt;
+  Object.defineProperty(crypto.scrypt, WRAPPED, { value: true });
+
+  // Named ESM imports of node:crypto (better-auth's `import { scrypt } from 'node:crypto'`) see the change.
+  syncBuiltinESMExports();
+}

@@ -8,6 +8,7 @@ import { identifyTokenSchema, tokenIdentitySchema } from '@/lib/tokens/contract'
 export const tokenRoutes = {
   /** Whose token is this: the pasted token in the body (never in a URL), groups and times back. */
   identifyToken: defineRoute({
+    audits: ['token.identify'],
     name: 'token.identify',
     method: 'POST',
     path: '/api/tokens/identify',

@@ -18,6 +18,7 @@ import {
 export const twoFactorRoutes = {
   /** An admin turns off an operator's second factor (a lost phone): they enrol again. */
   resetSecondFactor: defineRoute({
+    audits: ['two-factor.reset'],
     name: 'operators.reset-two-factor',
     method: 'POST',
     path: '/api/operators/[id]/two-factor/reset',
@@ -27,6 +28,7 @@ export const twoFactorRoutes = {
   }),
   /** Enrolling an authenticator app, step one: the password, then the secret and backup codes back. */
   startTwoFactor: defineRoute({
+    audits: ['two-factor.enrol'],
     name: 'account.two-factor.start',
     method: 'POST',
     path: '/api/account/two-factor',
@@ -38,6 +40,7 @@ export const twoFactorRoutes = {
   }),
   /** Step two: the app's first code turns the second factor on. */
   confirmTwoFactor: defineRoute({
+    audits: ['two-factor.enrol'],
     name: 'account.two-factor.confirm',
     method: 'POST',
     path: '/api/account/two-factor/confirm',
@@ -48,6 +51,7 @@ export const twoFactorRoutes = {
   }),
   /** Ten new backup codes; the old ones stop working. */
   newBackupCodes: defineRoute({
+    audits: ['two-factor.backup-codes'],
     name: 'account.two-factor.backup-codes',
     method: 'POST',
     path: '/api/account/two-factor/backup-codes',
@@ -57,6 +61,7 @@ export const twoFactorRoutes = {
     answer: backupCodesSchema,
   }),
   removeTwoFactor: defineRoute({
+    audits: ['two-factor.remove'],
     name: 'account.two-factor.remove',
     method: 'POST',
     path: '/api/account/two-factor/remove',
@@ -67,6 +72,7 @@ export const twoFactorRoutes = {
   }),
   /** Confirming who you are again, for production tokens and changes (lib/two-factor/step-up.ts). */
   stepUp: defineRoute({
+    audits: ['step-up'],
     name: 'step-up',
     method: 'POST',
     path: '/api/step-up',

@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { redactUrlsInText } from '../redact-url';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
 import { createLogger } from './logger';
+import { clockFromParent } from './parent-clock';
 import { DEFAULT_HTTP_LIMITS, startUserGroupService } from './server';
 
 const DEFAULT_DATABASE = './data/user-group-service.sqlite';
@@ -112,6 +113,7 @@ program
         keepAliveTimeoutMs: options.keepAliveTimeoutMs,
         maxConnections: options.maxConnections,
         logger,
+        clock: clockFromParent(),
       });
       stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');

@@ -2,15 +2,19 @@
  * Several instances behind a balancer: two `serve` processes on one PostgreSQL database and one
  * Redis. Races split across both settle exactly once, the per-key rate limit holds across both
  * (within 10% of what one instance allows), and a revoked API key is refused by both within the 5 s
- * promised (the key cache lasts at most 4 s).
+ * promised (the key cache lasts at most 4 s). Both run on a clock this file moves (parent-clock.ts),
+ * so the key cache's lifetime is shown without waiting for it; the rate limit's windows live in
+ * Redis, and are timed on Redis's own clock.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reachableTestRedis } from '../testing/test-redis';
 import { createApiKey, revokeApiKey } from './api-keys';
 import { REVOCATION_PROMISE_MS } from './authenticator';
+import { type AdvanceMessage, TEST_CLOCK_ENV } from './parent-clock';
 import { BURST_WINDOW_SECONDS } from './rate-limiter';
 import { call, createPostgresBackend, TEST_ENCRYPTION_KEY } from './test-support';
 
@@ -21,7 +25,33 @@ const limit = { perSecond: 5, burst: 50 };
 
 const children: ChildProcess[] = [];
 
-async function serve(database: string): Promise<string> {
+interface Instance {
+  url: string;
+  child: ChildProcess;
+}
+
+let advances = 0;
+/** Moves one instance's clock on by `ms`; resolves once the instance has woken what was due. */
+function advance(child: ChildProcess, ms: number): Promise<void> {
+  const id = ++advances;
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { advanced?: number }) => {
+      if (message.advanced !== id) return;
+      child.off('message', onMessage);
+      resolve();
+    };
+    child.on('message', onMessage);
+    child.send({ advance: ms, id } satisfies AdvanceMessage, (error) => error && reject(error));
+  });
+}
+
+/** Redis's clock in ms: the one the shared rate limit's windows run on. */
+async function redisNow(redis: Redis): Promise<number> {
+  const [seconds, microseconds] = await redis.time();
+  return Number(seconds) * 1000 + Number(microseconds) / 1000;
+}
+
+async function serve(database: string): Promise<Instance> {
   const child = spawn(
     process.execPath,
     [
@@ -42,13 +72,18 @@ async function serve(database: string): Promise<string> {
     ],
     {
       cwd: repoRoot,
-      env: { ...process.env, SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, REDIS_URL: redisUrl ?? '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        SERVICE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        REDIS_URL: redisUrl ?? '',
+        [TEST_CLOCK_ENV]: '1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
   );
   children.push(child);
   let buffered = '';
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<Instance>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       for (const line of buffered.split('\n')) {
@@ -56,7 +91,7 @@ async function serve(database: string): Promise<string> {
         const listening = JSON.parse(line) as { url: string; rate_limit: string };
         if (listening.rate_limit !== 'shared (Redis)')
           reject(new Error(`rate limit is ${listening.rate_limit}`));
-        resolve(listening.url);
+        resolve({ url: listening.url, child });
       }
     });
     child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
@@ -66,10 +101,12 @@ async function serve(database: string): Promise<string> {
 describe.skipIf(!postgres || !redisUrl)(
   'two service processes on one PostgreSQL database and one Redis',
   () => {
+    let instances: Instance[] = [];
     let urls: string[] = [];
 
     beforeAll(async () => {
-      urls = await Promise.all([serve(postgres?.database ?? ''), serve(postgres?.database ?? '')]);
+      instances = await Promise.all([serve(postgres?.database ?? ''), serve(postgres?.database ?? '')]);
+      urls = instances.map((instance) => instance.url);
     });
 
     afterAll(async () => {
@@ -114,7 +151,8 @@ describe.skipIf(!postgres || !redisUrl)(
       const database = postgres?.database ?? '';
       const { key } = await createApiKey({ database, environment: 'Testing', name: 'flood' });
       const statuses: number[] = [];
-      const started = Date.now();
+      const redis = new Redis(redisUrl ?? '');
+      const started = await redisNow(redis);
       // 240 calls, 8 at a time, alternating between the two instances.
       for (let round = 0; round < 30; round++) {
         const answers = await Promise.all(
@@ -127,7 +165,8 @@ describe.skipIf(!postgres || !redisUrl)(
           if (answer.status === 429) expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
         }
       }
-      const seconds = Math.ceil((Date.now() - started) / 1000);
+      const seconds = Math.ceil(((await redisNow(redis)) - started) / 1000);
+      redis.disconnect();
       expect(seconds).toBeLessThan(BURST_WINDOW_SECONDS);
       const allowed = statuses.filter((status) => status === 200).length;
       expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
@@ -150,15 +189,19 @@ describe.skipIf(!postgres || !redisUrl)(
         ).toBe(200);
       }
       expect(await revokeApiKey({ database, id: created.id })).toBe(true);
-      const revokedAt = Date.now();
+      // Each instance's time is moved on 100 ms at a time until it refuses the key (a request takes
+      // no time on these clocks), and no further than the promise allows.
       const refusedAfter = await Promise.all(
-        urls.map(async (url) => {
+        instances.map(async ({ url, child }) => {
+          let moved = 0;
           while (
+            moved <= REVOCATION_PROMISE_MS &&
             (await call(url, 'GET', { user_group_id: 'after-revoke' }, { key: created.key })).status !== 401
           ) {
-            await new Promise((resolve) => setTimeout(resolve, 100));
+            await advance(child, 100);
+            moved += 100;
           }
-          return Date.now() - revokedAt;
+          return moved;
         }),
       );
       process.stdout.write(`revoked key refused after ${refusedAfter.join(' ms and ')} ms\n`);

@@ -27,14 +27,18 @@ export const getOrCreateRoute = userGroupRoute({
       token: user_group.token,
     }),
   },
-  directory: ({ db, environment, operatorEmail, body, result }) =>
-    recordGetOrCreate(db, {
-      environment,
-      operatorEmail,
-      isNew: result.new_user_group,
-      group: result.user_group,
-      mappingSent: body.mapping,
-    }),
+  directory: ({ db, clock, environment, operatorEmail, body, result }) =>
+    recordGetOrCreate(
+      db,
+      {
+        environment,
+        operatorEmail,
+        isNew: result.new_user_group,
+        group: result.user_group,
+        mappingSent: body.mapping,
+      },
+      clock,
+    ),
 });
 
 // /api/user-groups/[environment]/rotate
@@ -53,8 +57,8 @@ export const rotateRoute = userGroupRoute({
       token: user_group.token,
     }),
   },
-  directory: ({ db, environment, operatorEmail, result }) =>
-    recordRotation(db, { environment, operatorEmail, group: result.user_group }),
+  directory: ({ db, clock, environment, operatorEmail, result }) =>
+    recordRotation(db, { environment, operatorEmail, group: result.user_group }, clock),
 });
 
 // /api/user-groups/[environment]/delete
@@ -75,8 +79,8 @@ export const deleteRoute = userGroupRoute({
     subject: (body) => `user group ${body.user_group_id}`,
     secretFields: ['current_token'],
   },
-  directory: ({ db, environment, operatorEmail, body }) =>
-    recordDeletion(db, { environment, operatorEmail, userGroupId: body.user_group_id }),
+  directory: ({ db, clock, environment, operatorEmail, body }) =>
+    recordDeletion(db, { environment, operatorEmail, userGroupId: body.user_group_id }, clock),
 });
 
 // /api/user-groups/[environment]/show-token

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { RouteApproval } from '@/lib/approvals/frame';
+import type { Clock } from '@/lib/clock';
 import type { ConsoleRouteDefinition } from '@/lib/console-api/routes';
 import type { ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
@@ -12,6 +13,8 @@ import { updateDirectory } from './directory-update';
 
 interface DirectoryChange<Body, Result> {
   db: ConsoleDb;
+  /** The server's clock, which stamps the change (never the process's own). */
+  clock: Clock;
   environment: Environment;
   operatorEmail: string;
   body: Body;
@@ -47,7 +50,14 @@ export function userGroupRoute<Body, Result>(spec: UserGroupCall<Body, Result>) 
       } catch (error) {
         throw fromUpstreamError(error, spec.operation, environment, requestId);
       }
-      const directory = { db: server.database.db, environment, operatorEmail: operator.email, body, result };
+      const directory = {
+        db: server.database.db,
+        clock: server.clock,
+        environment,
+        operatorEmail: operator.email,
+        body,
+        result,
+      };
       await updateDirectory(server, requestId, spec.directory(directory));
       return result;
     },

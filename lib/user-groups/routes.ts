@@ -18,6 +18,7 @@ import {
 export const userGroupRoutes = {
   getOrCreate: defineRoute({
     name: 'get-or-create',
+    audits: ['get-or-create'],
     method: 'POST',
     path: '/api/user-groups/[environment]/get-or-create',
     permission: 'user-groups:get-or-create',
@@ -31,6 +32,7 @@ export const userGroupRoutes = {
    */
   showToken: defineRoute({
     name: 'show-token',
+    audits: ['show-token'],
     method: 'POST',
     path: '/api/user-groups/[environment]/show-token',
     permission: 'user-groups:reveal-token',
@@ -40,6 +42,7 @@ export const userGroupRoutes = {
   }),
   rotate: defineRoute({
     name: 'rotate',
+    audits: ['rotate'],
     method: 'POST',
     path: '/api/user-groups/[environment]/rotate',
     permission: 'user-groups:rotate',
@@ -49,6 +52,7 @@ export const userGroupRoutes = {
   }),
   delete: defineRoute({
     name: 'delete',
+    audits: ['delete'],
     method: 'POST',
     path: '/api/user-groups/[environment]/delete',
     permission: 'user-groups:delete',

@@ -57,13 +57,11 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
   }
   const { user_group: userGroup } = answer;
   const seen = (isNew: boolean) =>
-    recordGetOrCreate(db, {
-      environment,
-      operatorEmail: operator.email,
-      isNew,
-      group: userGroup,
-      mappingSent: undefined,
-    });
+    recordGetOrCreate(
+      db,
+      { environment, operatorEmail: operator.email, isNew, group: userGroup, mappingSent: undefined },
+      server.clock,
+    );
 
   if (!answer.new_user_group) {
     await updateDirectory(server, requestId, seen(false));
@@ -106,7 +104,7 @@ export async function showToken(look: TokenLook): Promise<ShowTokenResult> {
     await updateDirectory(
       server,
       requestId,
-      recordDeletion(db, { environment, operatorEmail: operator.email, userGroupId }),
+      recordDeletion(db, { environment, operatorEmail: operator.email, userGroupId }, server.clock),
     );
   }
   return { gone: true };

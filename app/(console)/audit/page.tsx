@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
+import { auditActions } from '@/lib/audit/actions';
 import {
   type AuditCursor,
   type AuditFilters,
@@ -56,6 +57,7 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
       {can(operator.role, 'audit:verify') ? <VerifyChain /> : null}
       <AuditFiltersForm
         values={typed}
+        actions={auditActions}
         errors={{ ...(parsed.success ? {} : parsed.fields), ...tokenErrors }}
         mayIdentify={can(operator.role, 'user-groups:reveal-token')}
       />
@@ -103,7 +105,8 @@ async function AuditResults({ filters, context }: { filters: AuditFilters; conte
           {/* Verify's count is the whole log's: this one is what the filters show (#43, item 7). */}
           {filters.reads
             ? ' matching the filters'
-            : ' matching the filters, reads not counted (Include reads)'}
+            : // Said as a sentence: "(Include reads)" in brackets read as a link (#43's second walk).
+              ' matching the filters; reads are counted when Include reads is ticked'}
           {page.previousAfter !== null ? ' · older entries' : ''}
         </p>
         <a

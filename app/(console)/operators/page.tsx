@@ -6,10 +6,10 @@ import { listOperators } from '@/lib/operators/store';
 import { plural } from '@/lib/plural';
 import { roleDescriptions, roles } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
+import { formatExpiry } from '@/lib/time';
 import { AddOperatorForm } from './_components/add-operator-form';
 import { ApproversShort } from './_components/approvers-short';
 import { InvitationActions } from './_components/invitation-actions';
-import { formatExpiry } from './_components/invitation-expiry';
 import { OperatorActions } from './_components/operator-actions';
 import { DirectoryBadge, OperatorFacts, OperatorsExportLink } from './_components/operator-facts';
 

@@ -9,7 +9,6 @@ import { handOverToken } from '@/components/token-handoff';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import { Input } from '@/components/ui/input';
-import { auditActions } from '@/lib/audit/actions';
 import type { AuditFilters } from '@/lib/audit/filters';
 import { environmentFromSlug, environments, slugOf } from '@/lib/environments';
 import { looksLikeToken } from '@/lib/tokens/contract';
@@ -17,6 +16,8 @@ import { looksLikeToken } from '@/lib/tokens/contract';
 type AuditFiltersFormProps = {
   /** The values as typed (kept even when invalid, so they can be corrected). */
   values: Partial<Record<keyof AuditFilters, string>>;
+  /** Every action the log knows (lib/audit/actions.ts), handed down: read from the routes' definitions. */
+  actions: readonly string[];
   errors: Record<string, string>;
   /** The operator's role may identify tokens (support and admin). */
   mayIdentify: boolean;
@@ -44,7 +45,7 @@ function filtersSet(values: AuditFiltersFormProps['values']): number {
  * a role that cannot identify tokens. On a narrow screen the fields fold behind "Filters (2 set)"
  * (they took a screen and a half before the first entry), open while a filter has an error.
  */
-export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFormProps) {
+export function AuditFiltersForm({ values, actions, errors, mayIdentify }: AuditFiltersFormProps) {
   const router = useRouter();
   const fieldsId = useId();
   const [tokenIn, setTokenIn] = useState<(typeof textFilters)[number] | null>(null);
@@ -73,8 +74,9 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
       // the form's own GET, and the focus on the count of what the filters show (or the error).
       const query = new URLSearchParams();
       for (const [key, value] of form) if (typeof value === 'string' && value.trim()) query.set(key, value);
-      focusResultOnArrival();
-      router.push(query.size > 0 ? `/audit?${query}` : '/audit');
+      const destination = query.size > 0 ? `/audit?${query}` : '/audit';
+      focusResultOnArrival(destination);
+      router.push(destination);
       return;
     }
     setTokenIn(name);
@@ -127,7 +129,7 @@ export function AuditFiltersForm({ values, errors, mayIdentify }: AuditFiltersFo
           {field('action', 'Action', (control) => (
             <select {...control} name="action" defaultValue={values.action ?? ''} className={selectClassName}>
               <option value="">Any action</option>
-              {auditActions.map((action) => (
+              {actions.map((action) => (
                 <option key={action} value={action}>
                   {action}
                 </option>

@@ -13,7 +13,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import type { InvitationLink } from '@/lib/operators/contract';
-import { formatExpiry } from './invitation-expiry';
+import { formatExpiry } from '@/lib/time';
 
 /**
  * The one time an invitation link is shown: to the admin who made it, to pass on (with SMTP_URL it

@@ -1,20 +1,17 @@
 'use client';
 
-import Link from 'next/link';
 import { useId, useRef, useState } from 'react';
 import { formErrorMessage } from '@/components/form-errors';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { cn } from '@/components/ui/cn';
-import { readableId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { routePath } from '@/lib/console-api/define-route';
 import { slugOf } from '@/lib/environments';
 import { JOB_ROWS_PAGE_DEFAULT, type JobView, type RowFilter, rowFilters } from '@/lib/jobs/contract';
 import { jobRoutes } from '@/lib/jobs/routes';
-import { groupPath } from '../../_components/paths';
 import { useJobRows } from '../_hooks/use-job';
+import { GroupIdCell } from './group-id-cell';
 import { outcomeLooks, pagerText, rowFilterOptions, rowLinksGroup } from './job-rows-state';
 import { ProblemText } from './job-rows-table';
 
@@ -107,21 +104,11 @@ export function JobRowsList({ job, heading = 'Rows' }: JobRowsListProps) {
                       {row.line}
                     </TableCell>
                     <TableCell label="User group">
-                      {row.userGroupId === null ? (
-                        <span className="text-muted-foreground italic">not known to the console</span>
-                      ) : rowLinksGroup(job.kind, row) ? (
-                        <Link
-                          href={groupPath(slug, row.userGroupId)}
-                          title={row.userGroupId}
-                          className={cn(readableId, 'font-mono underline underline-offset-4')}
-                        >
-                          {row.userGroupId}
-                        </Link>
-                      ) : (
-                        <span title={row.userGroupId} className={cn(readableId, 'font-mono')}>
-                          {row.userGroupId}
-                        </span>
-                      )}
+                      <GroupIdCell
+                        slug={slug}
+                        userGroupId={row.userGroupId}
+                        linked={rowLinksGroup(job.kind, row)}
+                      />
                     </TableCell>
                     <TableCell label="Name" className="wrap-anywhere">
                       {row.name ?? '—'}

@@ -1,14 +1,11 @@
-import Link from 'next/link';
 import { StandingBadge } from '@/components/token-standing-badge';
-import { cn } from '@/components/ui/cn';
-import { readableId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { routePath } from '@/lib/console-api/define-route';
 import { type Environment, slugOf } from '@/lib/environments';
 import type { RotationPreview } from '@/lib/jobs/rotation-preview';
 import { jobRoutes } from '@/lib/jobs/routes';
 import { plural } from '@/lib/plural';
-import { groupPath } from '../../_components/paths';
+import { GroupIdCell } from './group-id-cell';
 
 type RotationPreviewProps = { jobId: string; environment: Environment; preview: RotationPreview };
 
@@ -43,17 +40,7 @@ export function RotationPreviewTable({ jobId, environment, preview }: RotationPr
                 {row.line}
               </TableCell>
               <TableCell label="User group">
-                {row.userGroupId ? (
-                  <Link
-                    href={groupPath(slug, row.userGroupId)}
-                    title={row.userGroupId}
-                    className={cn(readableId, 'font-mono underline underline-offset-4')}
-                  >
-                    {row.userGroupId}
-                  </Link>
-                ) : (
-                  <span className="text-muted-foreground italic">not known to the console</span>
-                )}
+                <GroupIdCell slug={slug} userGroupId={row.userGroupId ?? null} />
               </TableCell>
               <TableCell label="Name" className="wrap-anywhere">
                 {row.name ?? '—'}
