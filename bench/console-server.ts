@@ -29,7 +29,20 @@ export interface BenchConsole {
 
 const admin = { email: 'bench@console.localhost', password: 'bench-admin-password-5Tq8' };
 
-export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_PORT ?? 3411)) {
+/**
+ * `env` is added to the console's (a DATA_DIR and DATABASE_URL of the caller's: the scale bench's
+ * loaded databases); `prepare` runs with the console's whole environment once its service answers
+ * and before the console starts (the scale bench migrates and loads its database then).
+ */
+export interface BenchConsoleOptions {
+  env?: Record<string, string>;
+  prepare?: (env: NodeJS.ProcessEnv) => Promise<void>;
+}
+
+export async function startBenchConsole(
+  port = Number(process.env.BENCH_CONSOLE_PORT ?? 3411),
+  { env = {}, prepare }: BenchConsoleOptions = {},
+) {
   await ensureBuild();
   const dir = await mkdtemp(path.join(tmpdir(), 'ugc-bench-'));
   let service: Started | undefined;
@@ -44,24 +57,27 @@ export async function startBenchConsole(port = Number(process.env.BENCH_CONSOLE_
     const { key } = await createApiKey({ database, environment: 'Customer', name: 'console-bench' });
     service = await startServer('bench/servers/user-group-service.ts', [database]);
     // The launcher as deployed: compiled, under plain node (the console is served in its process).
+    const consoleEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      USER_GROUP_API_URL: service.url,
+      USER_GROUP_API_KEY: key,
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      DATA_DIR: path.join(dir, 'console'),
+      CONSOLE_URL: `http://localhost:${port}`,
+      CONSOLE_ADMIN_EMAIL: admin.email,
+      CONSOLE_ADMIN_PASSWORD: admin.password,
+      CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      ...env,
+    };
+    await prepare?.(consoleEnv);
     const [command, ...args] = serverCommand('dist/launcher/start.js', [], { compiled: true });
     launcher = spawn(command, args, {
       // Own process group, so that whatever it started can still be killed with it.
       detached: true,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        USER_GROUP_API_URL: service.url,
-        USER_GROUP_API_KEY: key,
-        PORT: String(port),
-        HOSTNAME: '127.0.0.1',
-        DATA_DIR: path.join(dir, 'console'),
-        CONSOLE_URL: `http://localhost:${port}`,
-        CONSOLE_ADMIN_EMAIL: admin.email,
-        CONSOLE_ADMIN_PASSWORD: admin.password,
-        CONSOLE_SIGN_IN_RATE_LIMIT: 'off',
-        LOG_LEVEL: 'warn',
-      },
+      env: consoleEnv,
     });
     const base = `http://127.0.0.1:${port}`;
     const origin = `http://localhost:${port}`;
@@ -115,7 +131,7 @@ export async function ensureBuild(): Promise<void> {
   }
 }
 
-async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the console launcher exited with ${child.exitCode}`);

@@ -24,7 +24,8 @@ import {
   WARMUP_SECONDS,
 } from './pairs';
 import { pinning } from './processes';
-import { benchScale, SCALE_GOALS } from './scale';
+import { benchScale } from './scale';
+import { printScale } from './scale-print';
 import { benchService } from './service';
 import { describeServiceSettings } from './service-settings';
 
@@ -179,22 +180,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
   if (!process.argv.includes(dialect === 'sqlite' ? 'scale' : 'scale-postgres')) continue;
   const scale = await benchScale(dialect);
   results[dialect === 'sqlite' ? 'scale' : 'scalePostgres'] = scale;
-  console.info(
-    `\nscale, ${dialect}: ${scale.auditRows.join(' → ')} audit rows, ${scale.groups.join(' → ')} groups; p50 / p95 ms at each size, growth = p95 ratio (goal ≤ ${SCALE_GOALS.growth})`,
-  );
-  console.table(
-    scale.figures.map((figure) => ({
-      request: figure.request,
-      small: `${figure.small.p50Ms} / ${figure.small.p95Ms}`,
-      large: `${figure.large.p50Ms} / ${figure.large.p95Ms}`,
-      growth: figure.growth,
-      'goal p95 (ms)': figure.goalP95Ms,
-      within: figure.withinGoal ? 'yes' : 'NO',
-    })),
-  );
-  console.info(
-    `longest event-loop stall while the heaviest ran: ${scale.longestStallMs} ms (goal: health and sign-in within ${SCALE_GOALS.healthP95Ms} ms); CSV export of ${scale.exportPeakRssMb.rows} rows: RSS ${scale.exportPeakRssMb.beforeMb} → peak ${scale.exportPeakRssMb.peakMb} MB`,
-  );
+  printScale(scale);
 }
 
 if (wanted('bulk')) {
