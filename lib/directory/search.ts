@@ -250,17 +250,27 @@ export async function searchDirectory(
 }
 
 async function rowsByKey(database: ConsoleDatabase, query: DirectoryQuery, keys: RowKey[]) {
-  if (keys.length === 0) return [];
+  return keys.length === 0 ? [] : await rowsByKeyQuery(database, query.environment, keys).execute();
+}
+
+/** The rows of these keys (rowids on SQLite, ids on PostgreSQL), in no order. */
+export function rowsByKeyQuery(database: ConsoleDatabase, environment: Environment, keys: RowKey[]) {
   const rows = directoryDb(database.reads)
     .selectFrom('directory_entry')
     .selectAll()
-    .select(rowKeyOf(database).as('row_key'))
-    .where(sql<SqlBool>`${rowKeyOf(database)} in (${sql.join(keys)})`);
-  // PostgreSQL's key is the id, unique within an environment. SQLite's rowid is unique in the
-  // table, and naming the environment there leads its planner to walk the environment instead.
-  return (
-    database.dialect === 'postgres' ? rows.where('directory_entry.environment', '=', query.environment) : rows
-  ).execute();
+    .select(rowKeyOf(database).as('row_key'));
+  if (database.dialect === 'postgres')
+    // Joined to the keys as an array, not `user_group_id in (…)`: the trigram index on the id also
+    // answers `=`, and PostgreSQL took it for a list of ~900 ids (4.2 s at 10,000 groups, against
+    // 2 ms joined; found by the scale bench, held by lib/directory/plans.test.ts).
+    return rows
+      .innerJoin(sql<{ wanted: string }>`unnest(${keys.map(String)}::text[])`.as('wanted'), (join) =>
+        join.onRef('wanted.wanted', '=', 'directory_entry.user_group_id'),
+      )
+      .where('directory_entry.environment', '=', environment);
+  // SQLite's rowid is unique in the table, and naming the environment there leads its planner to walk
+  // the environment instead.
+  return rows.where(sql<SqlBool>`${rowKeyOf(database)} in (${sql.join(keys)})`);
 }
 
 /** The rows of these keys, in the keys' order. */
