@@ -260,12 +260,15 @@ export function rowsByKeyQuery(database: ConsoleDatabase, environment: Environme
     .selectAll()
     .select(rowKeyOf(database).as('row_key'));
   if (database.dialect === 'postgres')
-    // Joined to the keys as an array, not `user_group_id in (…)`: the trigram index on the id also
-    // answers `=`, and PostgreSQL took it for a list of ~900 ids (4.2 s at 10,000 groups, against
-    // 2 ms joined; found by the scale bench, held by lib/directory/plans.test.ts).
+    // Each key found by a range of one (`>=` and `<=`), which the primary key answers and the trigram
+    // index on the id cannot: that index also answers `=`, and PostgreSQL took it, one bitmap of
+    // thousands of rows per id (at 10,000 groups: 4.2 s for a search's ~900 ids, 165 ms for a page's
+    // 25; found by the scale bench, held by lib/directory/plans.test.ts).
     return rows
       .innerJoin(sql<{ wanted: string }>`unnest(${keys.map(String)}::text[])`.as('wanted'), (join) =>
-        join.onRef('wanted.wanted', '=', 'directory_entry.user_group_id'),
+        join
+          .onRef('directory_entry.user_group_id', '>=', 'wanted.wanted')
+          .onRef('directory_entry.user_group_id', '<=', 'wanted.wanted'),
       )
       .where('directory_entry.environment', '=', environment);
   // SQLite's rowid is unique in the table, and naming the environment there leads its planner to walk
