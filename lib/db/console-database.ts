@@ -9,7 +9,14 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type Generated, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import {
+  type Dialect,
+  type Generated,
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+} from 'kysely';
 import pg from 'pg';
 import type {
   AccountTable,
@@ -21,7 +28,8 @@ import type {
   UsedCodeTable,
   VerificationTable,
 } from './auth-tables';
-import { ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
+import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
+import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
 
 /** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
@@ -201,34 +209,48 @@ export interface ConsoleDatabase {
   close(): Promise<void>;
 }
 
-export function openConsoleDatabase(location: ConsoleDatabaseLocation): ConsoleDatabase {
-  return location.dialect === 'postgres' ? openPostgres(location.url) : openSqlite(location.file);
+/**
+ * `readGate`: the console's (lib/server/compose.ts), at which every heavy read waits while a sign-in
+ * is under way; tools that sign nobody in pass none.
+ */
+export function openConsoleDatabase(
+  location: ConsoleDatabaseLocation,
+  { readGate }: { readGate?: ReadGate } = {},
+): ConsoleDatabase {
+  const gated = (dialect: Dialect) => (readGate ? gatedDialect(dialect, readGate) : dialect);
+  return location.dialect === 'postgres'
+    ? openPostgres(location.url, gated)
+    : openSqlite(location.file, gated);
 }
 
-function openPostgres(url: string): ConsoleDatabase {
+type GatedDialect = (dialect: Dialect) => Dialect;
+
+function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection must not crash the console; the next query reconnects.
   pool.on('error', () => {});
   const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
   const reads = new Kysely<ConsoleTables>({
-    dialect: timeLimitedDialect(
-      new PostgresDialect({
-        // Opened on the first read.
-        pool: async () => {
-          const readPool = new pg.Pool({
-            connectionString: url,
-            max: 4,
-            statement_timeout: READ_TIME_LIMIT_MS,
-            // random_page_cost as for SSDs and a cached table (1.1, not 4): at the default, a person's
-            // page walked the primary key backwards past every other person's entries rather than
-            // read the person's own index (lib/audit/plans.test.ts).
-            options: '-c default_transaction_read_only=on -c random_page_cost=1.1',
-          });
-          readPool.on('error', () => {});
-          return readPool;
-        },
-      }),
-      READ_TIME_LIMIT_MS,
+    dialect: gated(
+      timeLimitedDialect(
+        new PostgresDialect({
+          // Opened on the first read.
+          pool: async () => {
+            const readPool = new pg.Pool({
+              connectionString: url,
+              max: 4,
+              statement_timeout: READ_TIME_LIMIT_MS,
+              // random_page_cost as for SSDs and a cached table (1.1, not 4): at the default, a person's
+              // page walked the primary key backwards past every other person's entries rather than
+              // read the person's own index (lib/audit/plans.test.ts).
+              options: '-c default_transaction_read_only=on -c random_page_cost=1.1',
+            });
+            readPool.on('error', () => {});
+            return readPool;
+          },
+        }),
+        READ_TIME_LIMIT_MS,
+      ),
     ),
   });
   return {
@@ -242,7 +264,7 @@ function openPostgres(url: string): ConsoleDatabase {
   };
 }
 
-function openSqlite(file: string): ConsoleDatabase {
+function openSqlite(file: string, gated: GatedDialect): ConsoleDatabase {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new Database(file);
   // Password hashes and sessions: readable by the console's user only.
@@ -261,7 +283,9 @@ function openSqlite(file: string): ConsoleDatabase {
     dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
   });
   // Threads start on the first read.
-  const reads = new Kysely<ConsoleTables>({ dialect: new ReadPoolDialect(() => new ReadPool({ file })) });
+  const reads = new Kysely<ConsoleTables>({
+    dialect: gated(new ReadPoolDialect(() => new ReadPool({ file }))),
+  });
   return {
     db,
     reads,

@@ -289,4 +289,39 @@ describe('the /api/auth handler', () => {
     expect(response.status).toBe(403);
     expect((await response.json()).error.code).toBe('cross_site_request');
   });
+
+  it('holds the heavy reads back while a sign-in is under way, and not for a sign-out (lib/db/read-pool/read-gate.ts)', async () => {
+    const { readGate } = await consoleServer();
+    /** Whether the read gate was held at some turn of the event loop while `answer` was pending. */
+    const heldDuring = async (answer: Promise<Response>) => {
+      let done = false;
+      let held = false;
+      const response = answer.finally(() => {
+        done = true;
+      });
+      while (!done) {
+        held ||= readGate.held;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return { held, response: await response };
+    };
+    const signIn = await heldDuring(
+      handleAuthRequest(
+        authRequest(
+          '/sign-in/email',
+          { email: 'admin@unit.example', password: 'unit-admin-password' },
+          { [PEER_ADDRESS_HEADER]: '10.9.0.1' },
+        ),
+      ),
+    );
+    expect(signIn.response.status).toBe(200);
+    expect(signIn.held).toBe(true);
+    const cookie = (signIn.response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const signOut = await heldDuring(
+      handleAuthRequest(authRequest('/sign-out', {}, { cookie, [PEER_ADDRESS_HEADER]: '10.9.0.1' })),
+    );
+    expect(signOut.response.status).toBe(200);
+    expect(signOut.held).toBe(false);
+    expect(readGate.held).toBe(false);
+  });
 });

@@ -7,12 +7,15 @@ import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth
 import type { Clock } from '@/lib/clock';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
+import { ReadGate } from '@/lib/db/read-pool/read-gate';
 import { idpAuthentication, replacedSessionCarry } from './request-context';
 
 export interface ConsoleParts {
   config: ConsoleConfig;
   database: ConsoleDatabase;
   auth: ConsoleAuth;
+  /** Held by a sign-in while it hashes: the database's heavy reads wait their turn meanwhile. */
+  readGate: ReadGate;
 }
 
 type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
@@ -33,7 +36,8 @@ export function composeConsole(
   clock: Clock,
   signIns?: (database: ConsoleDatabase) => SignInRecord,
 ): ConsoleParts {
-  const database = openConsoleDatabase(config.database);
+  const readGate = new ReadGate(clock);
+  const database = openConsoleDatabase(config.database, { readGate });
   const record = signIns?.(database);
   const auth = createConsoleAuth(config, database, {
     log,
@@ -43,5 +47,5 @@ export function composeConsole(
     replacedSessionCarry,
     idpAuthentication,
   });
-  return { config, database, auth };
+  return { config, database, auth, readGate };
 }

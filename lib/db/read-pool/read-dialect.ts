@@ -17,6 +17,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import type { ReadGate } from './read-gate';
 import { type ReadPool, readTooLong } from './read-pool';
 
 const readOnly = () => new Error('the read pool answers reads only: no transactions');
@@ -128,6 +129,30 @@ export function timeLimitedDialect(inner: Dialect, limitMs: number): Dialect {
           };
           inners.set(wrapper, connection);
           return wrapper;
+        },
+      };
+    },
+  };
+}
+
+/** Every read waits for its turn at the gate (./read-gate.ts) before it takes a connection. */
+export function gatedDialect(inner: Dialect, gate: ReadGate): Dialect {
+  return {
+    createAdapter: () => inner.createAdapter(),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+    createIntrospector: (db) => inner.createIntrospector(db),
+    createDriver: () => {
+      const driver = inner.createDriver();
+      return {
+        init: () => driver.init(),
+        destroy: () => driver.destroy(),
+        releaseConnection: (connection) => driver.releaseConnection(connection),
+        beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+        commitTransaction: (connection) => driver.commitTransaction(connection),
+        rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+        acquireConnection: async () => {
+          await gate.turn();
+          return driver.acquireConnection();
         },
       };
     },

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { ConsoleError } from '@/lib/console-error';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
 import {
@@ -9,6 +10,7 @@ import {
   testDialect,
 } from '@/lib/testing/console-test-database';
 import { timeLimitedDialect } from './read-dialect';
+import { ReadGate } from './read-gate';
 import { ReadPool } from './read-pool';
 
 let location: TestDatabaseLocation;
@@ -126,5 +128,32 @@ describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
       rows: [{ total: 200_000 }],
     });
     await expect(sql`delete from generated`.execute(database.reads)).rejects.toThrow(/read-only/);
+  });
+});
+
+describe('the heavy reads give way to a sign-in (./read-gate.ts)', () => {
+  it('starts no read while the gate is held: a slow ungated read asked after it is answered first', async () => {
+    const readGate = new ReadGate(testClock());
+    const gated = openConsoleDatabase(location.location, { readGate });
+    const quickRead = sql`select n from generated where n = 1`;
+    try {
+      // Its connection (a thread, on SQLite) is open before the gate closes.
+      await quickRead.execute(gated.reads);
+      const order: string[] = [];
+      let endSignIn = () => {};
+      const signIn = readGate.hold(() => new Promise<void>((resolve) => (endSignIn = resolve)));
+      const held = quickRead.execute(gated.reads).then(() => order.push('gated'));
+      await slowRead.execute(database.reads);
+      order.push('ungated');
+      // The gated read has not even reached its connection: nothing to wait for but the gate.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual(['ungated']);
+      endSignIn();
+      await signIn;
+      await held;
+      expect(order).toEqual(['ungated', 'gated']);
+    } finally {
+      await gated.close();
+    }
   });
 });

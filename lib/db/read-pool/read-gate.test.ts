@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
+import { MAX_CLOSED_MS, OPEN_MS, ReadGate } from './read-gate';
+
+/** Whether `promise` has settled once the microtasks and a macrotask have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => {
+    done = true;
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+/** A hold that lasts until `end` is called. */
+function holding(gate: ReadGate) {
+  let end = () => {};
+  const held = gate.hold(() => new Promise<void>((resolve) => (end = resolve)));
+  return {
+    end: async () => {
+      end();
+      await held;
+    },
+  };
+}
+
+describe('ReadGate: heavy reads give way to a sign-in', () => {
+  it('lets a read go at once while nobody signs in', async () => {
+    const gate = new ReadGate(testClock());
+    expect(await settled(gate.turn())).toBe(true);
+  });
+
+  it('holds a read while a sign-in is under way, and lets it go when the sign-in ends', async () => {
+    const gate = new ReadGate(testClock());
+    const signIn = holding(gate);
+    const read = gate.turn();
+    expect(await settled(read)).toBe(false);
+    await signIn.end();
+    expect(await settled(read)).toBe(true);
+    // Open again: the next read does not wait.
+    expect(await settled(gate.turn())).toBe(true);
+  });
+
+  it('waits for the last of overlapping sign-ins', async () => {
+    const gate = new ReadGate(testClock());
+    const first = holding(gate);
+    const second = holding(gate);
+    const read = gate.turn();
+    await first.end();
+    expect(await settled(read)).toBe(false);
+    await second.end();
+    expect(await settled(read)).toBe(true);
+  });
+
+  it('answers what the held work answers, and ends the hold when it fails', async () => {
+    const gate = new ReadGate(testClock());
+    expect(await gate.hold(async () => 42)).toBe(42);
+    await expect(gate.hold(() => Promise.reject(new Error('wrong password')))).rejects.toThrow(
+      'wrong password',
+    );
+    expect(await settled(gate.turn())).toBe(true);
+  });
+
+  it('stays closed at most MAX_CLOSED_MS, then open OPEN_MS, under sign-ins without end', async () => {
+    const clock = testClock();
+    const gate = new ReadGate(clock);
+    const flood = holding(gate);
+    const first = gate.turn();
+    await clock.advance(MAX_CLOSED_MS - 1);
+    expect(await settled(first)).toBe(false);
+    await clock.advance(1);
+    expect(await settled(first)).toBe(true);
+    // Open for OPEN_MS although the sign-ins go on: every read meanwhile goes at once.
+    await clock.advance(OPEN_MS - 1);
+    expect(await settled(gate.turn())).toBe(true);
+    await clock.advance(1);
+    // Closed again, for at most MAX_CLOSED_MS.
+    const later = gate.turn();
+    expect(await settled(later)).toBe(false);
+    await clock.advance(MAX_CLOSED_MS);
+    expect(await settled(later)).toBe(true);
+    await flood.end();
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Heavy reads give way to a sign-in. A password sign-in is scrypt, about 100 ms of a core on
+ * purpose, and the heavy requests (audit pages, exports, searches) spend much of their time on the
+ * main thread around their reads (rendering, CSV, rows): with four of them running on the console's
+ * core, the hash got a share of it and a sign-in took 233 ms longer at p95, 52 ms with the gate
+ * (bench/README.md). While a sign-in is under way
+ * the gate is closed: a heavy read waits before it starts, so the requests already running finish
+ * their step and the next ones do not begin; the hash gets the core.
+ *
+ * Closed at most MAX_CLOSED_MS at a time, then open at least OPEN_MS: someone sending sign-ins
+ * without end (each one costs its scrypt anyway, and the sign-in limiter counts them) slows the
+ * heavy reads to a third of their pace at worst, never stops them.
+ */
+import type { Clock } from '@/lib/clock';
+
+export const MAX_CLOSED_MS = 500;
+export const OPEN_MS = 250;
+
+export class ReadGate {
+  readonly #clock: Clock;
+  #holds = 0;
+  /** When the current closing began (monotonic ms). */
+  #closedAt = 0;
+  /** Until when the gate stays open whatever holds it (monotonic ms). */
+  #openUntil = 0;
+  readonly #waiting: Array<() => void> = [];
+  #timer: AbortController | null = null;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** Whether a sign-in is under way (the gate is closed, or open for its OPEN_MS). */
+  get held(): boolean {
+    return this.#holds > 0;
+  }
+
+  /** Runs `work` (a step of a sign-in) with heavy reads held back until it ends. */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#holds++ === 0) this.#closedAt = Math.max(this.#clock.monotonic(), this.#openUntil);
+    try {
+      return await work();
+    } finally {
+      if (--this.#holds === 0) this.#open();
+    }
+  }
+
+  /** Resolves when a heavy read may start: at once while the gate is open. */
+  turn(): Promise<void> {
+    const now = this.#clock.monotonic();
+    if (this.#holds === 0 || now < this.#openUntil) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#waiting.push(resolve);
+      if (this.#timer) return;
+      const timer = new AbortController();
+      this.#timer = timer;
+      void this.#clock.sleep(this.#closedAt + MAX_CLOSED_MS - now, timer.signal).then(() => {
+        if (timer.signal.aborted) return;
+        // Closed long enough: the reads go, for OPEN_MS at least, and a closing after that starts anew.
+        this.#openUntil = this.#clock.monotonic() + OPEN_MS;
+        this.#closedAt = this.#openUntil;
+        this.#open();
+      });
+    });
+  }
+
+  #open(): void {
+    this.#timer?.abort();
+    this.#timer = null;
+    for (const go of this.#waiting.splice(0)) go();
+  }
+}
