@@ -287,7 +287,10 @@ async function entriesInOrder(database: ConsoleDatabase, query: DirectoryQuery, 
 
 /**
  * The ids of the live groups a search matches (part of an id or a name, as the directory's search),
- * in id order, at most `limit`: a rotation of "all matches" is made from the search itself.
+ * in id order, at most `limit`: a rotation of "all matches" is made from the search itself. The
+ * matches are looked up in the search's index (trigrams, or characters and pairs under three), so a
+ * part few groups hold costs the same at any size; only when more than `limit` match are they
+ * walked in id order, where `limit` of them come soon.
  */
 export async function directoryMatchingIds(
   database: ConsoleDatabase,
@@ -297,6 +300,11 @@ export async function directoryMatchingIds(
 ): Promise<string[]> {
   const part = search.replaceAll('\0', '').trim();
   if (!part) return [];
+  const keys = await matchingKeys(database, { environment }, part, limit);
+  if (keys.length <= limit) {
+    const rows = keys.length === 0 ? [] : await rowsByKeyQuery(database, environment, keys).execute();
+    return rows.map((row) => row.user_group_id).sort(byteOrder);
+  }
   const rows = await liveRows(database.reads, { environment })
     .where(containing(database, part))
     .select('directory_entry.user_group_id')
@@ -305,6 +313,9 @@ export async function directoryMatchingIds(
     .execute();
   return rows.map((row) => row.user_group_id);
 }
+
+/** As the databases order the ids (SQLite's BINARY, PostgreSQL's "C"): by code unit, not by locale. */
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The ids, in any environment and deleted ones too, that hold `part` (any case): how the audit log
