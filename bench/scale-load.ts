@@ -16,8 +16,8 @@ import { groupWords } from './directory';
 
 const OPERATORS = 50;
 /** 2025-11-27T00:00:00Z: the first entry is three seconds after it. */
-const AUDIT_START_S = 1_764_201_600;
-const AUDIT_STEP_S = 3;
+export const AUDIT_START_S = 1_764_201_600;
+export const AUDIT_STEP_S = 3;
 
 /** The token Identify is asked about: its fingerprint is planted (plantToken). */
 export const PLANTED_TOKEN = `bench${'5ca1e'.repeat(11)}`;

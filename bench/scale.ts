@@ -10,7 +10,9 @@
  * Sizes: BENCH_SCALE_AUDIT_SMALL / BENCH_SCALE_AUDIT (audit entries, default 1M / 10M, the small
  * at least 100,000) and BENCH_SCALE_GROUPS_SMALL / BENCH_SCALE_GROUPS (default 100k / 1M);
  * BENCH_SCALE_ROUNDS (default 20); ports BENCH_SCALE_PORT and the next (default 3414, 3415);
- * BENCH_SCALE_TIMEOUT_MINUTES (default 60): past it everything started is stopped and the run fails.
+ * BENCH_SCALE_TIMEOUT_MINUTES (default 60): past it everything started is stopped and the run fails;
+ * BENCH_SCALE_PRUNE (default 0: none): that many of the large log's oldest entries pruned at the end
+ * (bench/scale-prune.ts), health asked meanwhile.
  */
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
@@ -28,6 +30,7 @@ import {
   type Sized,
   type UnderLoad,
 } from './scale-measure';
+import { type PruneRun, pruneAtScale } from './scale-prune';
 import { MIN_AUDIT_ROWS, page50Cursor, RANGE, scaleRequests } from './scale-requests';
 
 interface Size {
@@ -51,6 +54,8 @@ const ROUNDS = envNumber('BENCH_SCALE_ROUNDS', 20);
 const PORT = envNumber('BENCH_SCALE_PORT', 3414);
 const TIMEOUT_MS = envNumber('BENCH_SCALE_TIMEOUT_MINUTES', 60) * 60_000;
 const SEAL_POLL_MS = 2_000;
+/** Entries the pruning phase has the large console prune (0: no pruning phase). */
+const PRUNE = envNumber('BENCH_SCALE_PRUNE', 0);
 
 export interface ScaleBench {
   dialect: ConsoleDialect;
@@ -61,10 +66,12 @@ export interface ScaleBench {
   figures: ScaleFigure[];
   underLoad: UnderLoad;
   exportMemory: ExportMemory[];
+  prune: PruneRun | null;
 }
 
 interface Loaded {
   console: BenchConsole;
+  location: TestDatabaseLocation;
   database: ConsoleDatabase;
   lastLoadedId: number;
   loadSeconds: number;
@@ -108,7 +115,13 @@ async function startLoaded(
       loadSeconds = seconds(started);
     },
   });
-  return { console: target, database: openConsoleDatabase(location.location), lastLoadedId, loadSeconds };
+  return {
+    console: target,
+    location,
+    database: openConsoleDatabase(location.location),
+    lastLoadedId,
+    loadSeconds,
+  };
 }
 
 /** Until the console's sealer has sealed every loaded entry: a year's log is sealed as it is written. */
@@ -182,6 +195,19 @@ export async function benchScale(dialect: ConsoleDialect = 'sqlite'): Promise<Sc
     console.info(`scale: health and sign-in at rest, then under ${heavy.map((ask) => ask.name).join(', ')}`);
     const underLoad = await responsivenessUnderLoad(big.console, heavy);
     const memory = await exportMemory(big.console);
+    const prune =
+      PRUNE > 0
+        ? await pruneAtScale(
+            big.database,
+            PRUNE,
+            async (env) => {
+              await big.console.stop();
+              big.console = await startBenchConsole(PORT + 1, { env: { ...big.location.env, ...env } });
+              return big.console;
+            },
+            TIMEOUT_MS,
+          )
+        : null;
     return {
       dialect,
       sizes: SIZES,
@@ -193,6 +219,7 @@ export async function benchScale(dialect: ConsoleDialect = 'sqlite'): Promise<Sc
       figures,
       underLoad,
       exportMemory: memory,
+      prune,
     };
   } finally {
     clearTimeout(deadline);
