@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { retentionDaysFor } from './scale-prune';
 import { AUDIT_START_S, AUDIT_STEP_S } from './scale-load';
+import { retentionDaysFor } from './scale-prune';
 
 const DAY_S = 86_400;
 

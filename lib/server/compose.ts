@@ -7,7 +7,7 @@ import { type ConsoleAuth, createConsoleAuth, type NewSession } from '@/lib/auth
 import type { Clock } from '@/lib/clock';
 import type { ConsoleConfig } from '@/lib/config';
 import { type ConsoleDatabase, openConsoleDatabase } from '@/lib/db/console-database';
-import { ReadGate } from '@/lib/db/read-pool/read-gate';
+import { processReadGate, type ReadGate } from '@/lib/db/read-pool/read-gate';
 import { idpAuthentication, replacedSessionCarry } from './request-context';
 
 export interface ConsoleParts {
@@ -36,7 +36,7 @@ export function composeConsole(
   clock: Clock,
   signIns?: (database: ConsoleDatabase) => SignInRecord,
 ): ConsoleParts {
-  const readGate = new ReadGate(clock);
+  const readGate = processReadGate(clock);
   const database = openConsoleDatabase(config.database, { readGate });
   const record = signIns?.(database);
   const auth = createConsoleAuth(config, database, {

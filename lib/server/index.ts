@@ -38,7 +38,7 @@ import { logger } from './logger';
 import { migrateConsoleDatabase } from './migrate';
 
 /**
- * The Next server's console: built once per process on first use (whichever bundle asks first) (never at import: `next build`
+ * The Next server's console: built once per process on first use (never at import: `next build`
  * loads this module) and handed to pages and route handlers. Only the edges ask for it (the route
  * frame lib/server/frame/frame.ts, pages through lib/server/page-context.ts, the /api/auth and /api/ready
  * routes, instrumentation.ts); everything below them is handed what it uses. The launcher migrates before the
@@ -83,39 +83,28 @@ export interface ConsoleServer extends ConsoleParts {
   invitationMailer: InvitationMailer | null;
 }
 
-/**
- * The built server, kept on the process rather than in this module: Next loads this module once per
- * bundle layer (the route handlers' and the pages'), and a server per copy was two databases, two
- * read pools, two sealers and two job runners in one process.
- */
-const PROCESS_KEY = Symbol.for('user-group-console.server');
-interface ProcessServer {
-  server?: Promise<ConsoleServer>;
-  /** The server's one clock: the process's, unless a test hands in its own before the first use. */
-  clock: Clock;
-}
-const holder = globalThis as { [PROCESS_KEY]?: ProcessServer };
-holder[PROCESS_KEY] ??= { clock: realClock };
-const processServer = holder[PROCESS_KEY];
+let server: Promise<ConsoleServer> | undefined;
+/** The server's one clock: the process's, unless a test hands in its own before the first use. */
+let serverClock: Clock = realClock;
 
 /** Builds the server on `clock` (a test's testClock, lib/testing/route-harness.ts): before its first use. */
 export function buildConsoleOnClock(clock: Clock): void {
-  if (processServer.server) throw new Error('the console server is already built on its clock');
-  processServer.clock = clock;
+  if (server) throw new Error('the console server is already built on its clock');
+  serverClock = clock;
 }
 
 export function consoleServer(): Promise<ConsoleServer> {
-  processServer.server ??= startConsoleServer().catch((error: unknown) => {
-    processServer.server = undefined;
+  server ??= startConsoleServer().catch((error: unknown) => {
+    server = undefined;
     throw error;
   });
-  return processServer.server;
+  return server;
 }
 
 const authLogger = logger.child({ component: 'auth' });
 
 async function startConsoleServer(): Promise<ConsoleServer> {
-  const clock = processServer.clock;
+  const clock = serverClock;
   const config = consoleConfig();
   logger.level = config.logLevel;
   const authLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testClock } from '@/lib/clock';
-import { MAX_CLOSED_MS, OPEN_MS, ReadGate } from './read-gate';
+import { MAX_CLOSED_MS, OPEN_MS, processReadGate, ReadGate } from './read-gate';
 
 /** Whether `promise` has settled once the microtasks and a macrotask have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -80,5 +80,20 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     await clock.advance(MAX_CLOSED_MS);
     expect(await settled(later)).toBe(true);
     await flood.end();
+  });
+
+  it('is one per process, whichever copy of its module asks (Next loads one per bundle layer)', async () => {
+    const clock = testClock();
+    const routes = processReadGate(clock);
+    vi.resetModules();
+    const pages = await import('./read-gate');
+    expect(pages.processReadGate).not.toBe(processReadGate);
+    expect(pages.processReadGate(clock)).toBe(routes);
+    // A sign-in the routes handle holds the pages' reads.
+    const signIn = holding(routes);
+    const pageRead = pages.processReadGate(clock).turn();
+    expect(await settled(pageRead)).toBe(false);
+    await signIn.end();
+    expect(await settled(pageRead)).toBe(true);
   });
 });

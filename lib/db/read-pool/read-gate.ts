@@ -70,3 +70,16 @@ export class ReadGate {
     for (const go of this.#waiting.splice(0)) go();
   }
 }
+
+const PROCESS_KEY = Symbol.for('user-group-console.read-gate');
+
+/**
+ * The process's gate, made on first use with `clock`. One per process, not per server: Next loads
+ * the server's module once per bundle layer, so the route handlers and the pages each build a
+ * console server in the one process, and a sign-in (a route) must hold the pages' reads too.
+ */
+export function processReadGate(clock: Clock): ReadGate {
+  const holder = globalThis as { [PROCESS_KEY]?: ReadGate };
+  holder[PROCESS_KEY] ??= new ReadGate(clock);
+  return holder[PROCESS_KEY];
+}
