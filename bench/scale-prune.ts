@@ -52,15 +52,26 @@ async function timedHealth(target: BenchConsole): Promise<number> {
   return performance.now() - start;
 }
 
-/** The pass's audit entry: started, then settled with how many it pruned. */
-async function prunePass(database: ConsoleDatabase) {
-  return database.db
+/**
+ * The passes' audit entries (each started, then settled with how many it pruned): one per console
+ * server in the process (Next's route handlers and pages each build one), which share the work.
+ */
+async function prunePasses(database: ConsoleDatabase) {
+  const passes = await database.db
     .selectFrom('audit_event')
     .select(['outcome', 'detail'])
     .where('action', '=', 'audit.prune')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
+  const failed = passes.find((pass) => pass.outcome !== 'started' && pass.outcome !== 'success');
+  if (failed) throw new Error(`a pruning pass ended ${failed.outcome}`);
+  return {
+    seen: passes.length > 0,
+    done: passes.length > 0 && passes.every((pass) => pass.outcome === 'success'),
+    pruned: passes.reduce(
+      (sum, pass) => sum + Number(/^([\d,]+) entr/.exec(pass.detail ?? '')?.[1]?.replaceAll(',', '') ?? 0),
+      0,
+    ),
+  };
 }
 
 /**
@@ -92,11 +103,11 @@ export async function pruneAtScale(
     const ms = await timedHealth(target);
     if (performance.now() - lastPoll >= POLL_MS) {
       lastPoll = performance.now();
-      const pass = await prunePass(database);
-      if (pass && !started) started = performance.now();
-      if (pass?.outcome === 'success') {
+      const passes = await prunePasses(database);
+      if (passes.seen && !started) started = performance.now();
+      if (passes.done) {
         const seconds = Math.round((performance.now() - started) / 100) / 10;
-        const pruned = Number(/^([\d,]+) entr/.exec(pass.detail ?? '')?.[1]?.replaceAll(',', '') ?? 0);
+        const { pruned } = passes;
         if (during.length === 0) during.push(ms);
         return {
           due,
@@ -107,7 +118,6 @@ export async function pruneAtScale(
           health: { atRest: stats(atRest), pruning: stats(during) },
         };
       }
-      if (pass && pass.outcome !== 'started') throw new Error(`the pruning pass ended ${pass.outcome}`);
     }
     (started ? during : atRest).push(ms);
     await sleep(HEALTH_GAP_MS);
