@@ -7,7 +7,10 @@
  */
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../config';
+import { keepServingWithoutLogPipe } from './closed-log-pipe';
 import { serveConsole } from './serve-console';
+
+keepServingWithoutLogPipe();
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '3000' }, hostname: { type: 'string', default: '127.0.0.1' } },

@@ -21,6 +21,7 @@ import { realClock } from '@/lib/clock';
 import { type ConsoleConfig, parseConfig } from '@/lib/config';
 import { environments } from '@/lib/environments';
 import { redactUrlCredentials, redactUrlsInText } from '@/lib/redact-url';
+import { keepServingWithoutLogPipe } from './closed-log-pipe';
 import { ensureEmbeddedService, type Upstream } from './embedded-service';
 import { prepareOperatorSignIn } from './operator-sign-in';
 import { serveConsole } from './serve-console';
@@ -48,6 +49,7 @@ function exitCode(child: ChildProcess): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  keepServingWithoutLogPipe();
   const config = parseConfig(process.env);
 
   if (!existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'))) {
