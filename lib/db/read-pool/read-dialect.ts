@@ -102,59 +102,53 @@ const QUERY_CANCELED = '57014';
 export function timeLimitedDialect(inner: Dialect, limitMs: number): Dialect {
   const translate = (error: unknown) =>
     (error as { code?: unknown } | null)?.code === QUERY_CANCELED ? readTooLong(limitMs) : error;
-  return {
-    createAdapter: () => inner.createAdapter(),
-    createQueryCompiler: () => inner.createQueryCompiler(),
-    createIntrospector: (db) => inner.createIntrospector(db),
-    createDriver: () => {
-      const driver = inner.createDriver();
-      // Kysely hands back the connection it acquired (the wrapper); the inner driver releases its own.
-      const inners = new WeakMap<DatabaseConnection, DatabaseConnection>();
-      return {
-        init: () => driver.init(),
-        destroy: () => driver.destroy(),
-        releaseConnection: (connection) => driver.releaseConnection(inners.get(connection) ?? connection),
-        beginTransaction: () => Promise.reject(readOnly()),
-        commitTransaction: () => Promise.reject(readOnly()),
-        rollbackTransaction: () => Promise.reject(readOnly()),
-        acquireConnection: async () => {
-          const connection = await driver.acquireConnection();
-          const wrapper: DatabaseConnection = {
-            executeQuery: <R>(compiled: CompiledQuery) =>
-              connection
-                .executeQuery<R>(compiled)
-                .catch((error: unknown) => Promise.reject(translate(error))),
-            streamQuery: <R>(compiled: CompiledQuery, chunkSize?: number) =>
-              connection.streamQuery<R>(compiled, chunkSize),
-          };
-          inners.set(wrapper, connection);
-          return wrapper;
-        },
-      };
-    },
-  };
+  return withDriver(inner, (driver) => {
+    // Kysely hands back the connection it acquired (the wrapper); the inner driver releases its own.
+    const inners = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    return {
+      init: () => driver.init(),
+      destroy: () => driver.destroy(),
+      releaseConnection: (connection) => driver.releaseConnection(inners.get(connection) ?? connection),
+      beginTransaction: () => Promise.reject(readOnly()),
+      commitTransaction: () => Promise.reject(readOnly()),
+      rollbackTransaction: () => Promise.reject(readOnly()),
+      acquireConnection: async () => {
+        const connection = await driver.acquireConnection();
+        const wrapper: DatabaseConnection = {
+          executeQuery: <R>(compiled: CompiledQuery) =>
+            connection.executeQuery<R>(compiled).catch((error: unknown) => Promise.reject(translate(error))),
+          streamQuery: <R>(compiled: CompiledQuery, chunkSize?: number) =>
+            connection.streamQuery<R>(compiled, chunkSize),
+        };
+        inners.set(wrapper, connection);
+        return wrapper;
+      },
+    };
+  });
 }
 
 /** Every read waits for its turn at the gate (./read-gate.ts) before it takes a connection. */
 export function gatedDialect(inner: Dialect, gate: ReadGate): Dialect {
+  return withDriver(inner, (driver) => ({
+    init: () => driver.init(),
+    destroy: () => driver.destroy(),
+    releaseConnection: (connection) => driver.releaseConnection(connection),
+    beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+    commitTransaction: (connection) => driver.commitTransaction(connection),
+    rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+    acquireConnection: async () => {
+      await gate.turn();
+      return driver.acquireConnection();
+    },
+  }));
+}
+
+/** `inner` with its driver wrapped: its adapter, query compiler and introspector as they are. */
+function withDriver(inner: Dialect, wrap: (driver: Driver) => Driver): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createIntrospector: (db) => inner.createIntrospector(db),
-    createDriver: () => {
-      const driver = inner.createDriver();
-      return {
-        init: () => driver.init(),
-        destroy: () => driver.destroy(),
-        releaseConnection: (connection) => driver.releaseConnection(connection),
-        beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
-        commitTransaction: (connection) => driver.commitTransaction(connection),
-        rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
-        acquireConnection: async () => {
-          await gate.turn();
-          return driver.acquireConnection();
-        },
-      };
-    },
+    createDriver: () => wrap(inner.createDriver()),
   };
 }
