@@ -73,13 +73,13 @@ const HEALTH_SAMPLES = 40;
 const HEALTH_GAP_MS = 50;
 const SIGN_INS = 12;
 
-async function timed(run: () => Promise<void>): Promise<number> {
+export async function timed(run: () => Promise<void>): Promise<number> {
   const start = performance.now();
   await run();
   return performance.now() - start;
 }
 
-async function health(target: BenchConsole): Promise<void> {
+export async function health(target: BenchConsole): Promise<void> {
   const answer = await request(`${target.base}/api/health`);
   await answer.body.text();
   if (answer.statusCode !== 200) throw new Error(`/api/health answered ${answer.statusCode}`);

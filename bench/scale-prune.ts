@@ -7,12 +7,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { request } from 'undici';
 import { realClock } from '@/lib/clock';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { BenchConsole } from './console-server';
-import { percentile } from './scale-figures';
+import { type Responsiveness, responsiveness } from './scale-figures';
 import { AUDIT_START_S, AUDIT_STEP_S } from './scale-load';
+import { health, timed } from './scale-measure';
 
 const DAY_S = 86_400;
 const HEALTH_GAP_MS = 100;
@@ -25,10 +25,9 @@ export interface PruneRun {
   days: number;
   seconds: number;
   entriesPerSecond: number;
-  health: {
-    atRest: { p50Ms: number; p95Ms: number; maxMs: number; samples: number };
-    pruning: { p50Ms: number; p95Ms: number; maxMs: number; samples: number };
-  };
+  /** Health before the pass (`atRest`) and while it ran (`underLoad`), and the slowest of each. */
+  health: Responsiveness;
+  healthMaxMs: { atRest: number; pruning: number };
 }
 
 /** Whole days that put the cutoff after about `entries` of the loaded entries (at least one day). */
@@ -37,20 +36,7 @@ export function retentionDaysFor(entries: number, nowS: number): number {
   return Math.max(1, Math.floor((nowS - cutoffS) / DAY_S));
 }
 
-const stats = (samples: number[]) => ({
-  p50Ms: percentile(samples, 50),
-  p95Ms: percentile(samples, 95),
-  maxMs: Math.round(Math.max(...samples) * 10) / 10,
-  samples: samples.length,
-});
-
-async function timedHealth(target: BenchConsole): Promise<number> {
-  const start = performance.now();
-  const answer = await request(`${target.base}/api/health`);
-  await answer.body.text();
-  if (answer.statusCode !== 200) throw new Error(`/api/health answered ${answer.statusCode} while pruning`);
-  return performance.now() - start;
-}
+const slowest = (samples: number[]) => Math.round(Math.max(...samples) * 10) / 10;
 
 /**
  * The passes' audit entries (each started, then settled with how many it pruned): one per console
@@ -100,7 +86,7 @@ export async function pruneAtScale(
   let lastPoll = 0;
   for (;;) {
     if (performance.now() > deadline) throw new Error(`pruning ${due} entries took past its time limit`);
-    const ms = await timedHealth(target);
+    const ms = await timed(() => health(target));
     if (performance.now() - lastPoll >= POLL_MS) {
       lastPoll = performance.now();
       const passes = await prunePasses(database);
@@ -115,7 +101,8 @@ export async function pruneAtScale(
           days,
           seconds,
           entriesPerSecond: Math.round(pruned / Math.max(seconds, 0.1)),
-          health: { atRest: stats(atRest), pruning: stats(during) },
+          health: responsiveness('GET /api/health', atRest, during),
+          healthMaxMs: { atRest: slowest(atRest), pruning: slowest(during) },
         };
       }
     }
