@@ -146,4 +146,33 @@ describe('audit retention', () => {
       await own.dispose();
     }
   });
+
+  it('pauses after each batch as long as the batch took, so the console answers between batches', async () => {
+    const own = await openTestConsoleDatabase('audit-retention-pause');
+    try {
+      await migrateAuditLog(own);
+      await migrateAuditChain(own);
+      await recordAuditEvents(
+        own.db,
+        Array.from({ length: 4 }, (_, index) => entry(`paced-${index}`, 400)),
+        clock,
+      );
+      await sealAll({ db: own.db, signer, clock, batchSize: 1 });
+      // Each reading of the monotonic clock is 40 ms after the one before: a batch takes 40 ms.
+      let monotonic = 0;
+      const pauses: number[] = [];
+      const pacedClock = {
+        now: () => clock.now(),
+        monotonic: () => (monotonic += 40),
+        sleep: async (ms: number) => {
+          pauses.push(ms);
+        },
+      };
+      // Three of the four batches go: the newest seal's stays, for the next seal to continue.
+      expect(await pruneOnce({ ...retention(), db: own.db, clock: pacedClock })).toBe(3);
+      expect(pauses).toEqual([40, 40, 40]);
+    } finally {
+      await own.dispose();
+    }
+  });
 });
