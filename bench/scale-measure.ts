@@ -71,7 +71,7 @@ export async function measureSideBySide(
 
 const HEALTH_SAMPLES = 40;
 const HEALTH_GAP_MS = 50;
-const SIGN_INS = 12;
+const SIGN_INS = 40;
 
 export async function timed(run: () => Promise<void>): Promise<number> {
   const start = performance.now();

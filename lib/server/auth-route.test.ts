@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabaseLocation } from '@/lib/testing/console-test-database';
 
 // The server reads its configuration from the environment once: set it before the first use.
@@ -290,20 +290,14 @@ describe('the /api/auth handler', () => {
     expect((await response.json()).error.code).toBe('cross_site_request');
   });
 
-  it('holds the heavy reads back while a sign-in is under way, and not for a sign-out (lib/db/read-pool/read-gate.ts)', async () => {
+  it('holds the heavy reads back while a sign-in is under way, and not for a sign-out or a refused attempt (lib/db/read-pool/read-gate.ts)', async () => {
     const { readGate } = await consoleServer();
-    /** Whether the read gate was held at some turn of the event loop while `answer` was pending. */
+    const hold = vi.spyOn(readGate, 'hold');
+    /** Whether the request held the read gate, and its answer. */
     const heldDuring = async (answer: Promise<Response>) => {
-      let done = false;
-      let held = false;
-      const response = answer.finally(() => {
-        done = true;
-      });
-      while (!done) {
-        held ||= readGate.held;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return { held, response: await response };
+      const before = hold.mock.calls.length;
+      const response = await answer;
+      return { held: hold.mock.calls.length > before, response };
     };
     const signIn = await heldDuring(
       handleAuthRequest(
@@ -323,5 +317,44 @@ describe('the /api/auth handler', () => {
     expect(signOut.response.status).toBe(200);
     expect(signOut.held).toBe(false);
     expect(readGate.held).toBe(false);
+
+    // Only a sign-in past the console's own checks holds it: a refusal costs its sender nothing, so
+    // it must not hold back anyone's reads (a limited one, a malformed one, a password change
+    // without a session).
+    const peer = { [PEER_ADDRESS_HEADER]: '10.9.0.2' };
+    const guess = () =>
+      heldDuring(
+        handleAuthRequest(
+          authRequest('/sign-in/email', { email: 'gate@unit.example', password: 'guess' }, peer),
+        ),
+      );
+    for (let n = 0; n < 3; n++)
+      expect(await guess()).toMatchObject({ held: true, response: { status: 401 } });
+    expect(await guess()).toMatchObject({ held: false, response: { status: 429 } });
+    const malformed = new Request(`${origin}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin,
+        [PEER_ADDRESS_HEADER]: '10.9.0.3',
+      },
+      body: new URLSearchParams({ email: 'admin@unit.example', password: 'guess' }),
+    });
+    expect(await heldDuring(handleAuthRequest(malformed))).toMatchObject({
+      held: false,
+      response: { status: 415 },
+    });
+    const noSession = await heldDuring(
+      handleAuthRequest(
+        authRequest(
+          '/change-password',
+          { currentPassword: 'a', newPassword: 'b'.repeat(12) },
+          { [PEER_ADDRESS_HEADER]: '10.9.0.4' },
+        ),
+      ),
+    );
+    expect(noSession.response.status).toBe(401);
+    expect(noSession.held).toBe(false);
+    hold.mockRestore();
   });
 });

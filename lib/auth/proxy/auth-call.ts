@@ -50,3 +50,13 @@ export const askBetterAuth =
 /** better-auth's answer, its hooks (the audit entries they write) knowing the request's id. */
 export const forwardToBetterAuth = (call: AuthCall): Promise<Response> =>
   withRequestId(call.requestId, askBetterAuth(call));
+
+/**
+ * A sign-in's own work (its hash or second factor), with the heavy reads held back while it runs
+ * (lib/db/read-pool/read-gate.ts). Called only past the console's checks (origin, body, limiter):
+ * a refused or malformed attempt does not hold the gate.
+ */
+export const signInStep = (
+  call: AuthCall,
+  step: () => Promise<Response> = () => forwardToBetterAuth(call),
+): Promise<Response> => call.server.readGate.hold(step);

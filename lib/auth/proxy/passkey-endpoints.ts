@@ -3,7 +3,7 @@ import { failureGateOf } from '@/lib/auth/sign-in-limiter';
 import { passkeyOwner } from '@/lib/passkeys/store';
 import { authRefusal, inConsoleWords } from './auth-answers';
 import { credentialIdOf } from './auth-body';
-import { type AuthCall, forwardToBetterAuth } from './auth-call';
+import { type AuthCall, forwardToBetterAuth, signInStep } from './auth-call';
 import { errorCode, refuseUnrecordedSignIn } from './auth-outcomes';
 import { limitAttempt, limitPasskeyOptions } from './sign-in-limits';
 
@@ -19,7 +19,7 @@ export async function signInWithPasskey(call: AuthCall): Promise<Response> {
   // A passkey's answer names its credential: whose it is (if anyone's) is the limiter's email key.
   const passkeyHolder = await passkeyOwner(server.database.db, credentialIdOf(call.body.json));
   await limitAttempt(call, 'passkey-sign-in', passkeyHolder?.email ?? null);
-  const response = await forwardToBetterAuth(call);
+  const response = await signInStep(call);
   if (response.status < 400) return inConsoleWords('passkey-sign-in', response, requestId);
 
   const outcome = await errorCode(response);

@@ -5,7 +5,7 @@ import { limitProof, strike } from '@/lib/two-factor/proofs';
 import { secondFactorDue, secondFactorRequired } from '@/lib/two-factor/step-up';
 import { inConsoleWords } from './auth-answers';
 import { emailOf } from './auth-body';
-import { type AuthCall, askBetterAuth, forwardToBetterAuth } from './auth-call';
+import { type AuthCall, askBetterAuth, forwardToBetterAuth, signInStep } from './auth-call';
 import { errorCode, refuseUnrecordedSignIn } from './auth-outcomes';
 import { limitAttempt } from './sign-in-limits';
 import { knownOperator } from './who-signs-in';
@@ -18,7 +18,7 @@ export async function signInWithPassword(call: AuthCall): Promise<Response> {
   const { server, requestId } = call;
   const attemptedEmail = emailOf(call.body.json);
   await limitAttempt(call, 'sign-in', attemptedEmail);
-  const response = await forwardToBetterAuth(call);
+  const response = await signInStep(call);
   if (response.status >= 400) {
     const outcome = await errorCode(response);
     // better-auth's own code (or http_<status>): a bounded set, never what the person typed.
@@ -57,7 +57,9 @@ export async function changePassword(call: AuthCall): Promise<Response> {
   // A password change replaces the session: the new one is no sign-in (its entry says why).
   // It keeps how the session signed in and the second factor it proved.
   const { response, outcome } = await onRecord(call, 'password.change', before, () =>
-    replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session, server.clock)),
+    signInStep(call, () =>
+      replacingSession(requestId, askBetterAuth(call), carriedFrom(before.session, server.clock)),
+    ),
   );
   // A wrong current password is a wrong proof like any other: five in all end the session.
   if (outcome === 'invalid_password') await strike(server, before, requestId);

@@ -104,16 +104,5 @@ async function handleEndpoint(
   const body = await readAuthBody(request, kind);
   const client = clientAddress(request.headers, config.trustedProxies);
   const record = onRecord(server, requestId);
-  const handle = () => endpointHandlers[kind]({ server, request, path, requestId, body, client, record });
-  // A person waits at the sign-in page: its hash goes before the heavy reads (lib/db/read-pool/read-gate.ts).
-  return signingIn.has(kind) ? server.readGate.hold(handle) : handle();
+  return endpointHandlers[kind]({ server, request, path, requestId, body, client, record });
 }
-
-/** The steps of a sign-in, and a password change: each one a hash or a second factor a person waits on. */
-const signingIn: ReadonlySet<EndpointKind> = new Set([
-  'sign-in',
-  'second-factor',
-  'passkey-sign-in',
-  'sso-callback',
-  'change-password',
-]);

@@ -4,7 +4,7 @@ import { ConsoleError } from '@/lib/console-error';
 import { operatorFromHeaders } from '@/lib/server';
 import { claimCode, releaseCode } from '@/lib/two-factor/used-codes';
 import { authRefusal, inConsoleWords } from './auth-answers';
-import { type AuthCall, forwardToBetterAuth } from './auth-call';
+import { type AuthCall, signInStep } from './auth-call';
 import { errorCode } from './auth-outcomes';
 import { limitAttempt } from './sign-in-limits';
 import { challengedOperator } from './who-signs-in';
@@ -33,7 +33,7 @@ export async function signInSecondStep(call: AuthCall): Promise<Response> {
     });
     throw authRefusal('second-factor', 'INVALID_CODE', 401, requestId);
   }
-  const response = await forwardToBetterAuth(call);
+  const response = await signInStep(call);
   if (totp && !response.ok) await releaseCode(database.db, challenged.id, code);
 
   // A right code is a sign-in, recorded where the session is created; a wrong one is recorded here.

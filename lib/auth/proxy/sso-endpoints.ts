@@ -1,7 +1,7 @@
 import 'server-only';
 import { failureGateOf, ssoCallbackKey } from '@/lib/auth/sign-in-limiter';
 import { inConsoleWords } from './auth-answers';
-import { type AuthCall, forwardToBetterAuth } from './auth-call';
+import { type AuthCall, forwardToBetterAuth, signInStep } from './auth-call';
 import { notRecorded, ssoError } from './auth-outcomes';
 import { limitAttempt, limitSsoCallback } from './sign-in-limits';
 
@@ -20,7 +20,7 @@ export async function finishSso(call: AuthCall): Promise<Response> {
   const { server, requestId } = call;
   const callbackKey = ssoCallbackKey(call.client);
   await limitSsoCallback(call, callbackKey);
-  const response = await forwardToBetterAuth(call);
+  const response = await signInStep(call);
   const error = ssoError(response);
   // The IdP's `?error=` is anyone's to write: one reason, so a client cannot mint labels.
   if (error) server.metrics.signInFailures.inc({ method: 'sso', reason: 'failed' });

@@ -8,7 +8,7 @@
  * their step and the next ones do not begin; the hash gets the core.
  *
  * Closed at most MAX_CLOSED_MS at a time, then open at least OPEN_MS: someone sending sign-ins
- * without end (a refused or malformed one holds it too, at little cost to the sender) slows the
+ * without end (only those past the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows the
  * heavy reads to a third of their pace at worst, never stops them.
  */
 import type { Clock } from '@/lib/clock';
