@@ -18,6 +18,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import pg from 'pg';
+import type { Clock } from '@/lib/clock';
 import type {
   AccountTable,
   InvitationTable,
@@ -31,6 +32,7 @@ import type {
 import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
+import { type BackgroundCheckpoints, checkpointInBackground } from './wal-checkpoints/wal-checkpoints';
 
 /** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
 export interface AuditEventTable {
@@ -206,6 +208,12 @@ export interface ConsoleDatabase {
    * (lib/db/read-pool), so the event loop stays free; on PostgreSQL a pool whose statements time out.
    */
   reads: ConsoleDb;
+  /**
+   * From now until close, SQLite's log is checkpointed by a thread of its own rather than by the
+   * writes on the event loop (lib/db/wal-checkpoints); PostgreSQL has nothing to do. The console
+   * server's to call: a tool's few writes checkpoint as SQLite does by default.
+   */
+  checkpointInBackground(clock: Clock, onFailure?: (error: unknown) => void): void;
   close(): Promise<void>;
 }
 
@@ -260,6 +268,7 @@ function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
     db,
     reads,
     dialect: 'postgres',
+    checkpointInBackground: () => {},
     close: async () => {
       await reads.destroy();
       await db.destroy();
@@ -289,11 +298,16 @@ function openSqlite(file: string, gated: GatedDialect): ConsoleDatabase {
   const reads = new Kysely<ConsoleTables>({
     dialect: gated(new ReadPoolDialect(() => new ReadPool({ file }))),
   });
+  let checkpoints: BackgroundCheckpoints | null = null;
   return {
     db,
     reads,
     dialect: 'sqlite',
+    checkpointInBackground: (clock, onFailure) => {
+      checkpoints ??= checkpointInBackground(sqlite, file, clock, onFailure);
+    },
     close: async () => {
+      await checkpoints?.stop();
       await reads.destroy();
       await db.destroy();
       if (sqlite.open) sqlite.close();

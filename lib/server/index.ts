@@ -117,6 +117,13 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     return signInRecord({ database, auditLog: built.auditLog, clock, log: authLog });
   });
   await migrateConsoleDatabase(parts.auth, parts.database);
+  // SQLite's log copied into its file by a thread, not by whichever write fills it (lib/db/wal-checkpoints).
+  parts.database.checkpointInBackground(clock, (error) =>
+    logger.warn(
+      { err: { message: (error as Error)?.message } },
+      'the SQLite checkpoint thread failed: writes checkpoint again',
+    ),
+  );
   // Each call is counted by environment, operation and outcome; the status probe's calls apart
   // (operation `probe`), so that its expected refusals do not read as failed rotations.
   const clientsOf = (operation: 'call' | 'probe') => {
