@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateAuditChain } from '@/lib/audit-chain/schema';
 import { sealAll } from '@/lib/audit-chain/sealer';
 import { auditSigningKey } from '@/lib/audit-chain/signing-key';
@@ -31,6 +31,9 @@ beforeAll(async () => {
   database = await openTestConsoleDatabase('audit-retention');
   await migrateAuditLog(database);
   await migrateAuditChain(database);
+  // As the console server runs it: on SQLite each batch is a transaction on the write thread (the
+  // tests below with a database of their own run them on the main connection).
+  database.startWriteThread(testClock());
 });
 afterAll(async () => {
   await database?.dispose();
@@ -44,7 +47,7 @@ const remaining = async () =>
     .execute();
 const seal = (batchSize = 500) => sealAll({ db: database.db, signer, clock, batchSize });
 const retention = (holds: Array<() => Promise<number | null>> = []) => ({
-  db: database.db,
+  database,
   auditLog: createAuditLog(database.db, quiet),
   days: 90,
   clock,
@@ -67,7 +70,10 @@ describe('audit retention', () => {
     expect(await pruneOnce(retention())).toBe(0);
     // Nine batches of old entries, then one of kept-89 (kept-today is too young to seal yet).
     expect(await seal()).toBe(10);
+    const batches = vi.spyOn(database, 'writeTransaction');
     expect(await pruneOnce(retention())).toBe(4_500);
+    expect(batches).toHaveBeenCalledTimes(9);
+    batches.mockRestore();
     const left = await remaining();
     expect(left.map((row) => row.request_id).slice(0, 2)).toEqual(['kept-89', 'kept-today']);
     expect(left.at(-1)).toMatchObject({
@@ -105,7 +111,7 @@ describe('audit retention', () => {
         );
       const ownRetention = (holds: Array<() => Promise<number | null>>) => ({
         ...retention(holds),
-        db: own.db,
+        database: own,
         auditLog: createAuditLog(own.db, quiet),
       });
       await recordAuditEvents(own.db, [entry('old-1', 400)], clock);
@@ -139,7 +145,7 @@ describe('audit retention', () => {
       await recordAuditEvents(own.db, [entry('old-unrecorded', 400), entry('newer', 400)], clock);
       await sealAll({ db: own.db, signer, clock, batchSize: 1 });
       const auditLog = { audited: () => Promise.reject(new Error('the log is unavailable')) };
-      await expect(pruneOnce({ ...retention(), db: own.db, auditLog })).rejects.toThrow();
+      await expect(pruneOnce({ ...retention(), database: own, auditLog })).rejects.toThrow();
       const left = await own.db.selectFrom('audit_event').select('request_id').execute();
       expect(left.map((row) => row.request_id)).toContain('old-unrecorded');
     } finally {
@@ -169,7 +175,7 @@ describe('audit retention', () => {
         },
       };
       // Three of the four batches go: the newest seal's stays, for the next seal to continue.
-      expect(await pruneOnce({ ...retention(), db: own.db, clock: pacedClock })).toBe(3);
+      expect(await pruneOnce({ ...retention(), database: own, clock: pacedClock })).toBe(3);
       expect(pauses).toEqual([40, 40, 40]);
     } finally {
       await own.dispose();

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@/lib/clock';
-import type { ConsoleDb } from '@/lib/db/console-database';
+import type { ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import { plural } from '@/lib/plural';
 import type { AuditLog } from './audit-log';
 
@@ -49,42 +49,47 @@ async function prunableSeal(db: ConsoleDb, before: string, holds: PruneHold[]) {
   return younger ? null : oldest;
 }
 
-/** Deletes sealed batches older than `before` (an ISO time), oldest first; answers how many entries. */
+/**
+ * Deletes sealed batches older than `before` (an ISO time), oldest first; answers how many entries.
+ * Each batch is one transaction on the database's write thread (lib/db/write-thread) where it has
+ * one: the event loop answers health checks and sign-ins meanwhile.
+ */
 async function pruneSealedBatches(
-  db: ConsoleDb,
+  database: ConsoleDatabase,
   before: string,
   holds: PruneHold[],
   clock: Clock,
 ): Promise<number> {
+  const { db } = database;
   let pruned = 0;
   for (;;) {
     const seal = await prunableSeal(db, before, holds);
     if (!seal) return pruned;
     const started = clock.monotonic();
-    pruned += await db.transaction().execute(async (trx) => {
-      const deleted = await trx
+    const [entries = 0] = await database.writeTransaction([
+      db
         .deleteFrom('audit_event')
         .where('id', '>', seal.after_id)
         .where('id', '<=', seal.through_id)
-        .executeTakeFirst();
-      await trx
+        .compile(),
+      db
         .deleteFrom('audit_chain_open')
         .where('event_id', '>', seal.after_id)
         .where('event_id', '<=', seal.through_id)
-        .execute();
-      await trx.deleteFrom('audit_seal').where('id', '=', seal.id).execute();
-      return Number(deleted.numDeletedRows);
-    });
-    // On SQLite a batch holds the event loop while it runs (about 0.1 s for 1,000 entries): as long
-    // again to everything else before the next, so that health and sign-in are answered between
-    // batches rather than after the pass.
+        .compile(),
+      db.deleteFrom('audit_seal').where('id', '=', seal.id).compile(),
+    ]);
+    pruned += entries;
+    // A batch on the main connection holds the event loop while it runs (about 0.1 s for 1,000
+    // entries on SQLite), and on the thread it holds the other writes: as long again to everything
+    // else before the next, so that they are answered between batches rather than after the pass.
     await new Promise((resolve) => setImmediate(resolve));
     await clock.sleep(clock.monotonic() - started);
   }
 }
 
 interface Retention {
-  db: ConsoleDb;
+  database: ConsoleDatabase;
   auditLog: Pick<AuditLog, 'audited'>;
   days: number;
   clock: Clock;
@@ -94,9 +99,9 @@ interface Retention {
 }
 
 /** One pass: nothing is written when nothing is old enough. Answers how many were pruned. */
-export async function pruneOnce({ db, auditLog, days, clock, holds = [] }: Retention): Promise<number> {
+export async function pruneOnce({ database, auditLog, days, clock, holds = [] }: Retention): Promise<number> {
   const before = new Date(clock.now() - days * DAY_MS).toISOString();
-  if (!(await prunableSeal(db, before, holds))) return 0;
+  if (!(await prunableSeal(database.db, before, holds))) return 0;
   return auditLog.audited(
     {
       action: 'audit.prune',
@@ -104,7 +109,7 @@ export async function pruneOnce({ db, auditLog, days, clock, holds = [] }: Reten
       requestId: randomUUID(),
       detail: `entries before ${before} (AUDIT_RETENTION_DAYS=${days})`,
     },
-    () => pruneSealedBatches(db, before, holds, clock),
+    () => pruneSealedBatches(database, before, holds, clock),
     {
       settled: (pruned) => ({
         outcome: 'success',

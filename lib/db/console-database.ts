@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  type CompiledQuery,
   type Dialect,
   type Generated,
   Kysely,
@@ -32,7 +33,7 @@ import type {
 import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
-import { type BackgroundCheckpoints, checkpointInBackground } from './wal-checkpoints/wal-checkpoints';
+import { startWriteThread, type WriteThread } from './write-thread/write-thread';
 
 /** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
 export interface AuditEventTable {
@@ -209,11 +210,16 @@ export interface ConsoleDatabase {
    */
   reads: ConsoleDb;
   /**
-   * From now until close, SQLite's log is checkpointed by a thread of its own rather than by the
-   * writes on the event loop (lib/db/wal-checkpoints); PostgreSQL has nothing to do. The console
+   * From now until close, on SQLite, a thread of its own checkpoints the log and runs the background
+   * batches, off the event loop (lib/db/write-thread); on PostgreSQL, nothing to start. The console
    * server's to call: a tool's few writes checkpoint as SQLite does by default.
    */
-  checkpointInBackground(clock: Clock, onFailure?: (error: unknown) => void): void;
+  startWriteThread(clock: Clock, onFailure?: (error: unknown) => void): void;
+  /**
+   * A background job's batch (retention's deletions): `queries` in one transaction, each one's
+   * changed rows answered. On SQLite on the write thread while it runs, else on the main connection.
+   */
+  writeTransaction(queries: readonly CompiledQuery[]): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -232,6 +238,15 @@ export function openConsoleDatabase(
 }
 
 type GatedDialect = (dialect: Dialect) => Dialect;
+
+/** `queries` in one transaction on `db`'s own connection: each one's changed rows. */
+async function inOneTransaction(db: ConsoleDb, queries: readonly CompiledQuery[]): Promise<number[]> {
+  return db.transaction().execute(async (trx) => {
+    const changes: number[] = [];
+    for (const query of queries) changes.push(Number((await trx.executeQuery(query)).numAffectedRows ?? 0));
+    return changes;
+  });
+}
 
 function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -268,7 +283,8 @@ function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
     db,
     reads,
     dialect: 'postgres',
-    checkpointInBackground: () => {},
+    startWriteThread: () => {},
+    writeTransaction: (queries) => inOneTransaction(db, queries),
     close: async () => {
       await reads.destroy();
       await db.destroy();
@@ -298,16 +314,18 @@ function openSqlite(file: string, gated: GatedDialect): ConsoleDatabase {
   const reads = new Kysely<ConsoleTables>({
     dialect: gated(new ReadPoolDialect(() => new ReadPool({ file }))),
   });
-  let checkpoints: BackgroundCheckpoints | null = null;
+  let writeThread: WriteThread | null = null;
   return {
     db,
     reads,
     dialect: 'sqlite',
-    checkpointInBackground: (clock, onFailure) => {
-      checkpoints ??= checkpointInBackground(sqlite, file, clock, onFailure);
+    startWriteThread: (clock, onFailure) => {
+      writeThread ??= startWriteThread(sqlite, file, clock, onFailure);
     },
+    writeTransaction: (queries) =>
+      writeThread?.running ? writeThread.transaction(queries) : inOneTransaction(db, queries),
     close: async () => {
-      await checkpoints?.stop();
+      await writeThread?.stop();
       await reads.destroy();
       await db.destroy();
       if (sqlite.open) sqlite.close();

@@ -117,11 +117,11 @@ async function startConsoleServer(): Promise<ConsoleServer> {
     return signInRecord({ database, auditLog: built.auditLog, clock, log: authLog });
   });
   await migrateConsoleDatabase(parts.auth, parts.database);
-  // SQLite's log copied into its file by a thread, not by whichever write fills it (lib/db/wal-checkpoints).
-  parts.database.checkpointInBackground(clock, (error) =>
+  // SQLite's checkpoints and background batches on a thread of their own (lib/db/write-thread).
+  parts.database.startWriteThread(clock, (error) =>
     logger.warn(
       { err: { message: (error as Error)?.message } },
-      'the SQLite checkpoint thread failed: writes checkpoint again',
+      'the SQLite write thread failed: the main connection checkpoints again',
     ),
   );
   // Each call is counted by environment, operation and outcome; the status probe's calls apart
@@ -191,7 +191,7 @@ async function startConsoleServer(): Promise<ConsoleServer> {
   if (config.audit.retentionDays !== null) {
     const retentionLogger = logger.child({ component: 'audit-retention' });
     startAuditRetention({
-      db: parts.database.db,
+      database: parts.database,
       clock,
       auditLog,
       days: config.audit.retentionDays,

@@ -1,0 +1,139 @@
+/**
+ * The console's write thread, on SQLite: a worker thread with its own connection to the file, so
+ * that work a person does not wait on is not done on the event loop that answers health checks and
+ * sign-ins.
+ *
+ * - **Checkpoints.** SQLite copies its write-ahead log into the database file (with an fsync) on the
+ *   commit that takes the log past 1,000 pages, on the connection that made it: for the console, on
+ *   the event loop, wherever a write crossed the line (a prune batch of 250 entries at 2M entries
+ *   took 29 ms with them, 9 ms without). The thread checkpoints every CHECKPOINT_EVERY_MS instead
+ *   (PASSIVE: it neither waits for nor holds up a reader or the writer), and the main connection's
+ *   own checkpoints are off while it runs.
+ * - **Background batches** (retention's deletions): run in one transaction on the thread. The event
+ *   loop goes on meanwhile; a write of its own that comes then waits for the batch's commit.
+ *
+ * Should the thread fail to start or stop, the main connection checkpoints again and the batches run
+ * on it: nothing waits on a thread that is gone, and the log never grows unchecked.
+ */
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
+import type { Clock } from '@/lib/clock';
+
+/** Often enough that a burst of writes leaves a log of a few megabytes at most between two. */
+export const CHECKPOINT_EVERY_MS = 500;
+/** SQLite's own default: what the main connection goes back to without the thread. */
+const AUTOCHECKPOINT_PAGES = 1_000;
+
+export interface WriteThread {
+  /** Whether its connection is open and it takes the checkpoints and batches. */
+  readonly running: boolean;
+  /** Each query's changed rows, all in one transaction on the thread (only while it runs). */
+  transaction(queries: readonly CompiledQuery[]): Promise<number[]>;
+  /** Ends it once what it was given has answered; the main connection checkpoints again. */
+  stop(): Promise<void>;
+}
+
+type Answer =
+  | { id: number; result: unknown }
+  | { id: number; changes: number[] }
+  | { id: number; error: { message: string; code?: string; kind: string } };
+
+/** Loaded by path from the source tree, as the read pool's threads are (lib/db/read-pool/read-pool.ts). */
+const workerFile = () => path.join(process.cwd(), 'lib', 'db', 'write-thread', 'write-worker.mjs');
+
+/** `sqlite`: the console's main connection to `file`, in WAL mode. */
+export function startWriteThread(
+  sqlite: BetterSqlite3.Database,
+  file: string,
+  clock: Clock,
+  onFailure: (error: unknown) => void = () => {},
+): WriteThread {
+  const stopped = new AbortController();
+  const worker = new Worker(workerFile(), { workerData: { file } });
+  // A console (or a test) that ends does not wait for it.
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let running = false;
+  let next = 1;
+  const pending = new Map<number, { resolve(answer: Answer): void; reject(error: Error): void }>();
+  const mainCheckpoints = (on: boolean) => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${on ? AUTOCHECKPOINT_PAGES : 0}`);
+  };
+  let ended = false;
+  const end = (error: Error) => {
+    if (ended) return;
+    ended = true;
+    stopped.abort();
+    running = false;
+    mainCheckpoints(true);
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  };
+  const ask = (message: object) =>
+    new Promise<Answer>((resolve, reject) => {
+      if (!running) return reject(new Error('the write thread is not running'));
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, ...message });
+    });
+
+  worker.on('message', (answer: Answer) => {
+    if (answer.id === 0) {
+      // Its connection is open: from now on the thread checkpoints, the main connection does not.
+      if (ended) return;
+      running = true;
+      mainCheckpoints(false);
+      void (async () => {
+        while (!stopped.signal.aborted) {
+          await clock.sleep(CHECKPOINT_EVERY_MS, stopped.signal);
+          if (!stopped.signal.aborted) await ask({ kind: 'checkpoint' }).catch(() => {});
+        }
+      })();
+      return;
+    }
+    const waiting = pending.get(answer.id);
+    pending.delete(answer.id);
+    if (!('error' in answer)) return waiting?.resolve(answer);
+    const error = Object.assign(new Error(answer.error.message), { code: answer.error.code });
+    waiting?.reject(error);
+    // A checkpoint that fails (the disk, say): the main connection takes them back.
+    if (answer.error.kind === 'checkpoint') {
+      onFailure(error);
+      end(error);
+      worker.postMessage({ kind: 'close' });
+    }
+  });
+  worker.on('error', (error) => {
+    onFailure(error);
+    end(error);
+  });
+  worker.on('exit', () => end(new Error('the write thread stopped')));
+
+  return {
+    get running() {
+      return running;
+    },
+    async transaction(queries) {
+      const answer = await ask({
+        kind: 'transaction',
+        queries: queries.map(({ sql, parameters }) => ({ sql, parameters })),
+      });
+      return 'changes' in answer ? answer.changes : [];
+    },
+    async stop() {
+      if (running) {
+        // Nothing new for it; what it was given answers first (in order), then its connection closes
+        // with nothing open, and it ends.
+        running = false;
+        stopped.abort();
+        worker.postMessage({ kind: 'close' });
+      } else {
+        end(new Error('the write thread was stopped'));
+        await worker.terminate();
+      }
+      await exited;
+    },
+  };
+}
