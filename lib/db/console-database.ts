@@ -33,7 +33,7 @@ import type {
 import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
-import { startWriteThread, type WriteThread } from './write-thread/write-thread';
+import { inOneTransaction, startWriteThread, type WriteThread } from './write-thread/write-thread';
 
 /** The audit log (lib/audit). Times are ISO 8601 UTC strings with milliseconds. */
 export interface AuditEventTable {
@@ -238,15 +238,6 @@ export function openConsoleDatabase(
 }
 
 type GatedDialect = (dialect: Dialect) => Dialect;
-
-/** `queries` in one transaction on `db`'s own connection: each one's changed rows. */
-async function inOneTransaction(db: ConsoleDb, queries: readonly CompiledQuery[]): Promise<number[]> {
-  return db.transaction().execute(async (trx) => {
-    const changes: number[] = [];
-    for (const query of queries) changes.push(Number((await trx.executeQuery(query)).numAffectedRows ?? 0));
-    return changes;
-  });
-}
 
 function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

@@ -18,7 +18,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Clock } from '@/lib/clock';
 
 /** Often enough that a burst of writes leaves a log of a few megabytes at most between two. */
@@ -39,6 +39,18 @@ type Answer =
   | { id: number; result: unknown }
   | { id: number; changes: number[] }
   | { id: number; error: { message: string; code?: string; kind: string } };
+
+/** `queries` in one transaction on `db`'s own connection (without the thread): each one's changed rows. */
+export async function inOneTransaction<Tables>(
+  db: Kysely<Tables>,
+  queries: readonly CompiledQuery[],
+): Promise<number[]> {
+  return db.transaction().execute(async (trx) => {
+    const changes: number[] = [];
+    for (const query of queries) changes.push(Number((await trx.executeQuery(query)).numAffectedRows ?? 0));
+    return changes;
+  });
+}
 
 /** Loaded by path from the source tree, as the read pool's threads are (lib/db/read-pool/read-pool.ts). */
 const workerFile = () => path.join(process.cwd(), 'lib', 'db', 'write-thread', 'write-worker.mjs');
