@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import Database from 'better-sqlite3';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testClock } from '@/lib/clock';
 import { openConsoleDatabase } from './console-database';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'console-database-'));
@@ -23,18 +25,66 @@ describe('the SQLite console database', () => {
       await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
       await sql`delete from kept`.execute(database.db);
       await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
-      const bytes = Buffer.concat(
-        [file, `${file}-wal`].map((part) => {
-          try {
-            return readFileSync(part);
-          } catch {
-            return Buffer.alloc(0);
-          }
-        }),
-      );
-      expect(bytes.includes(secret)).toBe(false);
+      expect(fileBytes(file).includes(secret)).toBe(false);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('deletes on the write thread with secure_delete on too: an erased secret is gone from the file and the WAL', async () => {
+    const file = path.join(dir, 'thread-erases.sqlite');
+    const database = openConsoleDatabase({ dialect: 'sqlite', file });
+    try {
+      const secret = `sealed-${'y'.repeat(40)}-token`;
+      await sql`create table kept (value text)`.execute(database.db);
+      await sql`insert into kept (value) values (${secret})`.execute(database.db);
+      await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
+      database.startWriteThread(testClock());
+      await expect.poll(() => walAutocheckpoint(database)).toBe(0);
+      expect(await database.writeTransaction([CompiledQuery.raw('delete from kept')])).toEqual([1]);
+      await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
+      expect(fileBytes(file).includes(secret)).toBe(false);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('begins its transactions with the write lock, so one that reads first waits for the write thread instead of failing', async () => {
+    const file = path.join(dir, 'immediate.sqlite');
+    const database = openConsoleDatabase({ dialect: 'sqlite', file });
+    try {
+      await sql`create table counted (n integer)`.execute(database.db);
+      await database.db.transaction().execute(async (trx) => {
+        const before = await sql<{ n: number }>`select count(*) as n from counted`.execute(trx);
+        // Another writer (the write thread is one) cannot begin now. Begun with a plain BEGIN, this
+        // transaction would hold no write lock yet: the other could commit between its read and its
+        // write, and the write would fail with SQLITE_BUSY_SNAPSHOT instead of waiting.
+        const other = new Database(file, { timeout: 0 });
+        expect(() => other.exec('begin immediate')).toThrow(/locked|busy/i);
+        other.close();
+        await sql`insert into counted (n) values (${Number(before.rows[0]?.n) + 1})`.execute(trx);
+      });
+      const { rows } = await sql<{ n: number }>`select n from counted`.execute(database.db);
+      expect(rows.map((row) => row.n)).toEqual([1]);
     } finally {
       await database.close();
     }
   });
 });
+
+async function walAutocheckpoint(database: ReturnType<typeof openConsoleDatabase>): Promise<number> {
+  const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db);
+  return Number(rows[0]?.wal_autocheckpoint);
+}
+
+function fileBytes(file: string): Buffer {
+  return Buffer.concat(
+    [file, `${file}-wal`].map((part) => {
+      try {
+        return readFileSync(part);
+      } catch {
+        return Buffer.alloc(0);
+      }
+    }),
+  );
+}

@@ -16,7 +16,6 @@ import {
   Kysely,
   PostgresDialect,
   type SqliteDatabase,
-  SqliteDialect,
 } from 'kysely';
 import pg from 'pg';
 import type { Clock } from '@/lib/clock';
@@ -30,6 +29,7 @@ import type {
   UsedCodeTable,
   VerificationTable,
 } from './auth-tables';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect';
 import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
@@ -299,7 +299,7 @@ function openSqlite(file: string, gated: GatedDialect): ConsoleDatabase {
   // not only unlinked from its page, where a copy of the file would still hold it (issue 41).
   sqlite.pragma('secure_delete = ON');
   const db = new Kysely<ConsoleTables>({
-    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: reusingStatements(sqlite) }),
   });
   // Threads start on the first read.
   const reads = new Kysely<ConsoleTables>({

@@ -82,6 +82,34 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     await flood.end();
   });
 
+  it('counts sign-ins one after another, with short gaps between them, as one closing', async () => {
+    const clock = testClock();
+    const gate = new ReadGate(clock);
+    // 505 ms of sign-ins, each 100 ms long, 1 ms apart: each gap would let only the reads already
+    // waiting through, were each sign-in a closing of its own.
+    for (let signIn = 0; signIn < 5; signIn++) {
+      const held = holding(gate);
+      await clock.advance(100);
+      await held.end();
+      await clock.advance(1);
+    }
+    const flood = holding(gate);
+    const read = gate.turn();
+    await clock.advance(1);
+    expect(await settled(read)).toBe(true);
+    // Then open for OPEN_MS, the sign-ins going on.
+    await clock.advance(OPEN_MS - 2);
+    expect(await settled(gate.turn())).toBe(true);
+    await flood.end();
+    // A sign-in OPEN_MS or more after the last one ended begins a closing of its own.
+    await clock.advance(OPEN_MS);
+    const next = holding(gate);
+    const held = gate.turn();
+    await clock.advance(MAX_CLOSED_MS - 1);
+    expect(await settled(held)).toBe(false);
+    await next.end();
+  });
+
   it('is one per process, whichever copy of its module asks (Next loads one per bundle layer)', async () => {
     const clock = testClock();
     const routes = processReadGate(clock);

@@ -7,8 +7,8 @@
  * the gate is closed: a heavy read waits before it starts, so the requests already running finish
  * their step and the next ones do not begin; the hash gets the core.
  *
- * Closed at most MAX_CLOSED_MS at a time, then open at least OPEN_MS: someone sending sign-ins
- * without end (only those past the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows the
+ * Closed at most MAX_CLOSED_MS at a time, then open at least OPEN_MS (sign-ins with gaps shorter
+ * than OPEN_MS between them count as one closing): someone sending sign-ins without end (only those past the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows the
  * heavy reads to a third of their pace at worst, never stops them.
  */
 import type { Clock } from '@/lib/clock';
@@ -23,6 +23,8 @@ export class ReadGate {
   #closedAt = 0;
   /** Until when the gate stays open whatever holds it (monotonic ms). */
   #openUntil = 0;
+  /** When the last hold ended (monotonic ms). */
+  #releasedAt = Number.NEGATIVE_INFINITY;
   readonly #waiting: Array<() => void> = [];
   #timer: AbortController | null = null;
 
@@ -37,11 +39,19 @@ export class ReadGate {
 
   /** Runs `work` (a step of a sign-in) with heavy reads held back until it ends. */
   async hold<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#holds++ === 0) this.#closedAt = Math.max(this.#clock.monotonic(), this.#openUntil);
+    if (this.#holds++ === 0) {
+      const now = this.#clock.monotonic();
+      // A closing that begins less than OPEN_MS after the last one ended continues it: sign-ins one
+      // after another with short gaps between them count as one closing, bounded as one.
+      if (now - this.#releasedAt >= OPEN_MS) this.#closedAt = Math.max(now, this.#openUntil);
+    }
     try {
       return await work();
     } finally {
-      if (--this.#holds === 0) this.#open();
+      if (--this.#holds === 0) {
+        this.#releasedAt = this.#clock.monotonic();
+        this.#open();
+      }
     }
   }
 

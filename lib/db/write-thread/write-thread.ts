@@ -74,14 +74,19 @@ export function startWriteThread(
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${on ? AUTOCHECKPOINT_PAGES : 0}`);
   };
   let ended = false;
+  /** The thread is gone: what it was asked and has not answered fails. */
   const end = (error: Error) => {
     if (ended) return;
     ended = true;
-    stopped.abort();
-    running = false;
-    mainCheckpoints(true);
+    retire();
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
+  };
+  /** Nothing new for the thread, and the main connection checkpoints again. */
+  const retire = () => {
+    running = false;
+    stopped.abort();
+    mainCheckpoints(true);
   };
   const ask = (message: object) =>
     new Promise<Answer>((resolve, reject) => {
@@ -110,10 +115,11 @@ export function startWriteThread(
     if (!('error' in answer)) return waiting?.resolve(answer);
     const error = Object.assign(new Error(answer.error.message), { code: answer.error.code });
     waiting?.reject(error);
-    // A checkpoint that fails (the disk, say): the main connection takes them back.
-    if (answer.error.kind === 'checkpoint') {
+    // A checkpoint that fails (the disk, say): the main connection takes them back. The batches
+    // already sent answer first (messages are answered in order), then the thread closes.
+    if (answer.error.kind === 'checkpoint' && running) {
       onFailure(error);
-      end(error);
+      retire();
       worker.postMessage({ kind: 'close' });
     }
   });
@@ -136,12 +142,12 @@ export function startWriteThread(
     },
     async stop() {
       if (running) {
-        // Nothing new for it; what it was given answers first (in order), then its connection closes
-        // with nothing open, and it ends.
-        running = false;
-        stopped.abort();
+        // What it was given answers first (in order), then its connection closes with nothing
+        // open, and it ends.
+        retire();
         worker.postMessage({ kind: 'close' });
-      } else {
+      } else if (!stopped.signal.aborted) {
+        // Still opening its connection: nothing was given to it.
         end(new Error('the write thread was stopped'));
         await worker.terminate();
       }

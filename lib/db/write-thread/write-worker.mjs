@@ -15,8 +15,10 @@ if (!parentPort) throw new Error('write-worker.mjs runs as a worker thread');
 const port = parentPort;
 
 const db = new Database(workerData.file, { fileMustExist: true });
-// As the main connection: a write waits for the other's to end rather than fail at once.
+// As the main connection (lib/db/console-database.ts): a write waits for the other's to end rather
+// than fail at once, and an erased secret is overwritten in the file.
 db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = NORMAL');
 db.pragma('foreign_keys = ON');
 db.pragma('secure_delete = ON');
 // Its own commits leave the log to its checkpoints too.
