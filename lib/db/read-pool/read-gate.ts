@@ -7,9 +7,11 @@
  * the gate is closed: a heavy read waits before it starts, so the requests already running finish
  * their step and the next ones do not begin; the hash gets the core.
  *
- * Closed at most MAX_CLOSED_MS at a time, then open at least OPEN_MS (sign-ins with gaps shorter
- * than OPEN_MS between them count as one closing): someone sending sign-ins without end (only those past the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows the
- * heavy reads to a third of their pace at worst, never stops them.
+ * No read waits more than MAX_CLOSED_MS: a closing that long is followed by OPEN_MS open whatever
+ * holds it, and sign-ins with gaps shorter than OPEN_MS between them count as one closing, so the
+ * gate is open a third of the time at least: someone sending sign-ins without end (only those past
+ * the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows the heavy reads to a third of
+ * their pace at worst, never stops them.
  */
 import type { Clock } from '@/lib/clock';
 

@@ -7,10 +7,12 @@
  *   commit that takes the log past 1,000 pages, on the connection that made it: for the console, on
  *   the event loop, wherever a write crossed the line (a prune batch of 250 entries at 2M entries
  *   took 29 ms with them, 9 ms without). The thread checkpoints every CHECKPOINT_EVERY_MS instead
- *   (PASSIVE: it neither waits for nor holds up a reader or the writer), and the main connection's
- *   own checkpoints are off while it runs.
+ *   (PASSIVE: it neither waits for nor holds up a reader or the writer, only another checkpoint,
+ *   and the thread's own batches queue behind it), and the main connection's own checkpoints are
+ *   off while it runs.
  * - **Background batches** (retention's deletions): run in one transaction on the thread. The event
- *   loop goes on meanwhile; a write of its own that comes then waits for the batch's commit.
+ *   loop goes on meanwhile; a write of its own that comes then waits for the batch's commit (about a
+ *   batch's time, SQLite's busy wait stepping up to 50 ms at a time; at most busy_timeout, 5 s).
  *
  * Should the thread fail to start or stop, the main connection checkpoints again and the batches run
  * on it: nothing waits on a thread that is gone, and the log never grows unchecked.
@@ -23,6 +25,8 @@ import type { Clock } from '@/lib/clock';
 
 /** Often enough that a burst of writes leaves a log of a few megabytes at most between two. */
 export const CHECKPOINT_EVERY_MS = 500;
+/** Past it (a batch ahead of it included), the thread counts as hung. */
+const CHECKPOINT_ANSWER_MS = 30_000;
 /** SQLite's own default: what the main connection goes back to without the thread. */
 const AUTOCHECKPOINT_PAGES = 1_000;
 
@@ -105,7 +109,23 @@ export function startWriteThread(
       void (async () => {
         while (!stopped.signal.aborted) {
           await clock.sleep(CHECKPOINT_EVERY_MS, stopped.signal);
-          if (!stopped.signal.aborted) await ask({ kind: 'checkpoint' }).catch(() => {});
+          if (stopped.signal.aborted) return;
+          const late = new AbortController();
+          const answered = await Promise.race([
+            ask({ kind: 'checkpoint' }).then(
+              () => true,
+              () => true,
+            ),
+            clock.sleep(CHECKPOINT_ANSWER_MS, late.signal).then(() => false),
+          ]);
+          late.abort();
+          // A thread that hangs is as good as gone: the main connection checkpoints again.
+          if (!answered && running) {
+            const error = new Error('the write thread did not answer a checkpoint in time');
+            onFailure(error);
+            end(error);
+            void worker.terminate();
+          }
         }
       })();
       return;
@@ -127,7 +147,12 @@ export function startWriteThread(
     onFailure(error);
     end(error);
   });
-  worker.on('exit', () => end(new Error('the write thread stopped')));
+  worker.on('exit', () => {
+    const error = new Error('the write thread stopped');
+    // Not stopped, nor retired after a failure already reported: say so.
+    if (!stopped.signal.aborted) onFailure(error);
+    end(error);
+  });
 
   return {
     get running() {
