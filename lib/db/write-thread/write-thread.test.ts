@@ -83,6 +83,32 @@ describe('the write thread (SQLite)', () => {
     sqlite.close();
   });
 
+  it('retires a thread that leaves a checkpoint unanswered for 30 s, and gives the checkpoints back', async () => {
+    const { sqlite, file } = database();
+    const clock = testClock();
+    const failures: unknown[] = [];
+    const thread = startWriteThread(sqlite, file, clock, (error) => failures.push(error));
+    await started(sqlite);
+    // The thread is stuck behind a batch that waits for the main connection's lock.
+    sqlite.exec('begin immediate');
+    const batch = thread
+      .transaction([CompiledQuery.raw('insert into filler (body) values (?)', ['x'])])
+      .catch((error: Error) => error);
+    await clock.sleeping(1);
+    await clock.advance(CHECKPOINT_EVERY_MS);
+    await clock.sleeping(1);
+    await clock.advance(29_999);
+    expect(failures).toHaveLength(0);
+    await clock.advance(1);
+    await expect.poll(() => failures.length).toBe(1);
+    expect(thread.running).toBe(false);
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+    expect(await batch).toBeInstanceOf(Error);
+    sqlite.exec('commit');
+    await thread.stop();
+    sqlite.close();
+  });
+
   it('gives the checkpoints back to the main connection when stopped, or when the thread cannot start', async () => {
     const { sqlite, file, write, size } = database();
     const thread = startWriteThread(sqlite, file, testClock());
