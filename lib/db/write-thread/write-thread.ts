@@ -100,34 +100,36 @@ export function startWriteThread(
       worker.postMessage({ id, ...message });
     });
 
+  /** Every CHECKPOINT_EVERY_MS until retired; a thread that hangs is as good as gone. */
+  const checkpointOnTurn = async () => {
+    while (!stopped.signal.aborted) {
+      await clock.sleep(CHECKPOINT_EVERY_MS, stopped.signal);
+      if (stopped.signal.aborted) return;
+      const late = new AbortController();
+      const answered = await Promise.race([
+        ask({ kind: 'checkpoint' }).then(
+          () => true,
+          () => true,
+        ),
+        clock.sleep(CHECKPOINT_ANSWER_MS, late.signal).then(() => false),
+      ]);
+      late.abort();
+      if (!answered && running) {
+        const error = new Error('the write thread did not answer a checkpoint in time');
+        onFailure(error);
+        end(error);
+        void worker.terminate();
+      }
+    }
+  };
+
   worker.on('message', (answer: Answer) => {
     if (answer.id === 0) {
       // Its connection is open: from now on the thread checkpoints, the main connection does not.
       if (ended) return;
       running = true;
       mainCheckpoints(false);
-      void (async () => {
-        while (!stopped.signal.aborted) {
-          await clock.sleep(CHECKPOINT_EVERY_MS, stopped.signal);
-          if (stopped.signal.aborted) return;
-          const late = new AbortController();
-          const answered = await Promise.race([
-            ask({ kind: 'checkpoint' }).then(
-              () => true,
-              () => true,
-            ),
-            clock.sleep(CHECKPOINT_ANSWER_MS, late.signal).then(() => false),
-          ]);
-          late.abort();
-          // A thread that hangs is as good as gone: the main connection checkpoints again.
-          if (!answered && running) {
-            const error = new Error('the write thread did not answer a checkpoint in time');
-            onFailure(error);
-            end(error);
-            void worker.terminate();
-          }
-        }
-      })();
+      void checkpointOnTurn();
       return;
     }
     const waiting = pending.get(answer.id);
