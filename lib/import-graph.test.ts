@@ -104,7 +104,8 @@ const features: Record<string, string[]> = {
   'audit-chain': [],
   // delivery: the stream-off command switches the stream off for good.
   'audit-stream': ['outbox', 'delivery'],
-  directory: ['search'],
+  // matching-ids: the ids a part matches, for a rotation of every match and the audit log's group filter.
+  directory: ['search', 'matching-ids'],
   invitations: [],
   jobs: ['steering', 'files', 'csv', 'token-list'],
   // grants: which change gives power, asked by the operators page and the invitations' handlers alike.

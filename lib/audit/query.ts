@@ -15,7 +15,7 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { ConsoleDatabase, ConsoleTables } from '@/lib/db/console-database';
 import { escapeLike } from '@/lib/db/like';
-import { directoryIdsContaining } from '@/lib/directory/search';
+import { directoryIdsContaining } from '@/lib/directory/matching-ids';
 import { type AuditQuery, lowerBound, READ_ACTIONS, upperBound } from './filters';
 
 const GROUP_MATCH_LIMIT = 1_000;

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFingerprint } from '@/lib/audit/fingerprint';
 import { testClock } from '@/lib/clock';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { directoryMatchingIds } from './matching-ids';
 import { directoryDb, migrateDirectory } from './schema';
-import { directoryMatchingIds, LIST_COUNT_LIMIT, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
+import { LIST_COUNT_LIMIT, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
 import {
   findDirectoryEntry,
   recordDeletion,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/console-error';
-import { directoryMatchingIds } from '@/lib/directory/search';
+import { directoryMatchingIds } from '@/lib/directory/matching-ids';
 import type { Environment } from '@/lib/environments';
 import type { CreateGetOrCreateJob, CreateRotateJob, JobInput, JobView } from '@/lib/jobs/contract';
 import { readGetOrCreateCsv } from '@/lib/jobs/csv';
