@@ -2,7 +2,7 @@
  * How the scale bench measures the two consoles: every request timed at both sizes in the same
  * round, the order alternating, so a slow spell of the machine falls on both; health and sign-in
  * at rest and while the four heaviest requests run at once; the console's resident memory over
- * three exports.
+ * three exports, and once it has idled.
  */
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -155,7 +155,7 @@ async function residentMb(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
-export interface ExportMemory {
+interface ExportMemory {
   rows: number;
   beforeMb: number;
   peakMb: number;
@@ -163,8 +163,25 @@ export interface ExportMemory {
   seconds: number;
 }
 
-/** MEMORY_EXPORT three times in a row, the console's RSS read every 50 ms while its CSV streams in. */
-export async function exportMemory(target: BenchConsole): Promise<ExportMemory[]> {
+/**
+ * How long the console idles after the exports before its memory is read again. V8 collects the
+ * old generation at its own pace: RSS after each export rose by 40 MB on PostgreSQL and fell back
+ * on the third or the seventh, and 30 s of idling gave it back (below the first export's start).
+ * Only memory still held after the idle is kept by the console.
+ */
+export const SETTLE_MS = 30_000;
+
+export interface ExportMemoryRun {
+  exports: ExportMemory[];
+  /** RSS once the console has idled SETTLE_MS after the last export. */
+  settledMb: number;
+}
+
+/**
+ * MEMORY_EXPORT three times in a row, the console's RSS read every 50 ms while its CSV streams in;
+ * then once more after SETTLE_MS of idling.
+ */
+export async function exportMemory(target: BenchConsole): Promise<ExportMemoryRun> {
   const pid = target.pids[0];
   if (pid === undefined) throw new Error('the console has no pid to read its memory of');
   const exports: ExportMemory[] = [];
@@ -189,5 +206,6 @@ export async function exportMemory(target: BenchConsole): Promise<ExportMemory[]
     checkRows('the memory export', 'large', lines - 1, 'rows');
     exports.push({ rows: lines - 1, beforeMb, peakMb, afterMb: await residentMb(pid), seconds });
   }
-  return exports;
+  await sleep(SETTLE_MS);
+  return { exports, settledMb: await residentMb(pid) };
 }

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import type { ScaleBench } from './scale';
 import { GROWTH_FLOOR_MS, SCALE_GOALS, type ScaleFigure } from './scale-figures';
+import { type ExportMemoryRun, SETTLE_MS } from './scale-measure';
 import type { PruneRun } from './scale-prune';
 
 const n = (value: number) => value.toLocaleString('en-US');
@@ -48,7 +49,7 @@ export function printScale(scale: ScaleBench): void {
     "\nthe console's resident memory (VmRSS of its one process) over three exports in a row at the large size, three days with the reads each",
   );
   console.table(
-    scale.exportMemory.map((run, index) => ({
+    scale.exportMemory.exports.map((run, index) => ({
       export: index + 1,
       rows: run.rows,
       s: run.seconds,
@@ -58,8 +59,21 @@ export function printScale(scale: ScaleBench): void {
     })),
   );
   const slowedDown = scale.underLoad.figures.filter((figure) => !figure.within).map((f) => f.figure);
+  const keptMemory = printSettled(scale.exportMemory);
   if (scale.prune) slowedDown.push(...printPrune(scale.prune));
   warnMissed(scale.figures, slowedDown);
+  if (keptMemory) console.warn(`!!! ${keptMemory} !!!`);
+}
+
+/** RSS once idle after the exports against before the first; answers the miss, if the console kept memory. */
+function printSettled({ exports, settledMb }: ExportMemoryRun): string | null {
+  const firstMb = exports[0]?.beforeMb ?? 0;
+  const kept = Math.round((settledMb / firstMb) * 100) / 100;
+  const within = kept <= SCALE_GOALS.exportKept;
+  console.info(
+    `after ${SETTLE_MS / 1000} s idle: ${settledMb} MB, ${kept}× the ${firstMb} MB before the first export (goal ≤ ${SCALE_GOALS.exportKept}×: ${within ? 'yes' : 'NO'})`,
+  );
+  return within ? null : `the console kept memory after the exports: ${kept}× after idling`;
 }
 
 /** The pruning phase's table; answers the figure that missed its goal, if health did. */

@@ -5,7 +5,7 @@
  * asked the same requests through their real HTTP routes, interleaved (bench/scale-measure.ts).
  * Every figure must select rows (the no-match search: none), or the bench fails. Then, at the
  * large size, health and sign-in at rest and while the four heaviest run at once, and the console's
- * resident memory over three exports.
+ * resident memory over three exports and once idle.
  *
  * Sizes: BENCH_SCALE_AUDIT_SMALL / BENCH_SCALE_AUDIT (audit entries, default 1M / 10M, the small
  * at least 100,000) and BENCH_SCALE_GROUPS_SMALL / BENCH_SCALE_GROUPS (default 100k / 1M);
@@ -23,7 +23,7 @@ import { serverCommand } from './processes';
 import { heaviest, type ScaleFigure } from './scale-figures';
 import { addOperators, firstIdAt, loadAudit, loadDirectory, plantTokenAndAnalyze } from './scale-load';
 import {
-  type ExportMemory,
+  type ExportMemoryRun,
   exportMemory,
   measureSideBySide,
   responsivenessUnderLoad,
@@ -65,7 +65,7 @@ export interface ScaleBench {
   setUp: Sized<{ loadSeconds: number; sealSeconds: number }>;
   figures: ScaleFigure[];
   underLoad: UnderLoad;
-  exportMemory: ExportMemory[];
+  exportMemory: ExportMemoryRun;
   prune: PruneRun | null;
 }
 
