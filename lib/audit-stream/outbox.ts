@@ -2,8 +2,8 @@
  * The write side of the stream: while a stream is set (its `audit_stream` row exists), each audit
  * entry is also written to `audit_outbox`, in the transaction that writes the entry, as the very
  * object the stream will send. A crash, a restart or an endpoint down for days loses nothing: the
- * outbox row stays until it is delivered. With no stream set the write costs one look-up of a
- * one-row table and nothing is kept.
+ * outbox row stays until it is delivered. With no stream set the write costs a look-up of a
+ * one-row table inside its own statement, and nothing is kept.
  *
  * An entry is delivered when written (revision 0) and, if it was written `started`, again when
  * settled (revision 1, its final outcome and facts): a bulk job's entry can stay `started` for
@@ -11,9 +11,9 @@
  * (after a crash) carries the same bytes and the same idempotency key.
  */
 
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Clock } from '@/lib/clock';
-import type { AuditEventTable, AuditSealTable, ConsoleDb } from '@/lib/db/console-database';
+import type { AuditEventTable, AuditSealTable, ConsoleDb, ConsoleTables } from '@/lib/db/console-database';
 
 /** The one stream (a row of `audit_stream`); a second endpoint would be a second name. */
 export const AUDIT_STREAM = 'siem';
@@ -46,20 +46,26 @@ function streamedEntry(row: AuditRow, revision: 0 | 1) {
   };
 }
 
-/** Writes the outbox rows of entries just written or settled; `trx` is the entries' transaction. */
+/**
+ * Whether a stream is set, as a column of the statement that writes or settles the entries
+ * (`.returning(streamSet)`): read in that statement, not by a look-up of its own, which cost every
+ * entry one more round trip to PostgreSQL (two of a sign-in's fourteen).
+ */
+export const streamSet = (eb: ExpressionBuilder<ConsoleTables, 'audit_event'>) =>
+  eb.exists(eb.selectFrom('audit_stream').select('name').where('name', '=', AUDIT_STREAM)).as('stream_set');
+
+/**
+ * Writes the outbox rows of entries just written or settled; `trx` is the entries' transaction, and
+ * each row holds `stream_set` as the statement that wrote it read it (PostgreSQL: a boolean;
+ * SQLite: 1 or 0).
+ */
 export async function enqueueStreamed(
   trx: ConsoleDb,
-  rows: AuditRow[],
+  rows: (AuditRow & { stream_set: unknown })[],
   revision: 0 | 1,
   clock: Pick<Clock, 'now'>,
 ): Promise<void> {
-  if (rows.length === 0) return;
-  const stream = await trx
-    .selectFrom('audit_stream')
-    .select('name')
-    .where('name', '=', AUDIT_STREAM)
-    .executeTakeFirst();
-  if (!stream) return;
+  if (rows.length === 0 || Number(rows[0]?.stream_set) !== 1) return;
   const writtenAt = new Date(clock.now()).toISOString();
   const ordered = [...rows].sort((a, b) => a.id - b.id);
   const ROWS_PER_STATEMENT = 500;

@@ -4,7 +4,7 @@
  * (`reads`: off the event loop, under a time limit).
  */
 import type { Insertable, Selectable } from 'kysely';
-import { enqueueStreamed } from '@/lib/audit-stream/outbox';
+import { enqueueStreamed, streamSet } from '@/lib/audit-stream/outbox';
 import type { Clock } from '@/lib/clock';
 import type { AuditEventTable, ConsoleDatabase, ConsoleDb } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
@@ -56,6 +56,7 @@ export async function recordAuditEvent(
       .insertInto('audit_event')
       .values(auditRow(entry, clock))
       .returningAll()
+      .returning(streamSet)
       .executeTakeFirstOrThrow();
     await enqueueStreamed(trx, [row], 0, clock);
     return row.id;
@@ -76,6 +77,7 @@ export async function recordAuditEvents(
         .insertInto('audit_event')
         .values(entries.slice(start, start + ROWS_PER_STATEMENT).map((entry) => auditRow(entry, clock)))
         .returningAll()
+        .returning(streamSet)
         .execute();
       await enqueueStreamed(trx, rows, 0, clock);
     }
@@ -128,6 +130,7 @@ export async function settleAuditEvent(
       })
       .where('id', '=', id)
       .returningAll()
+      .returning(streamSet)
       .execute();
     await enqueueStreamed(trx, settled, 1, clock);
   });
