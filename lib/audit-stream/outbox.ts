@@ -55,9 +55,19 @@ export const streamSet = (eb: ExpressionBuilder<ConsoleTables, 'audit_event'>) =
   eb.exists(eb.selectFrom('audit_stream').select('name').where('name', '=', AUDIT_STREAM)).as('stream_set');
 
 /**
+ * `stream_set` as the databases answer it (PostgreSQL: a boolean; SQLite: 1 or 0). Anything else
+ * throws, rolling the entry back: misread as "no stream", the entry would reach the log and never
+ * the SIEM, silently.
+ */
+export function isStreamSet(value: unknown): boolean {
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0) return false;
+  throw new Error(`the audit writer could not tell whether a stream is set (stream_set: ${String(value)})`);
+}
+
+/**
  * Writes the outbox rows of entries just written or settled; `trx` is the entries' transaction, and
- * each row holds `stream_set` as the statement that wrote it read it (PostgreSQL: a boolean;
- * SQLite: 1 or 0).
+ * each row holds `stream_set` as the statement that wrote it read it.
  */
 export async function enqueueStreamed(
   trx: ConsoleDb,
@@ -65,7 +75,7 @@ export async function enqueueStreamed(
   revision: 0 | 1,
   clock: Pick<Clock, 'now'>,
 ): Promise<void> {
-  if (rows.length === 0 || Number(rows[0]?.stream_set) !== 1) return;
+  if (rows.length === 0 || !isStreamSet(rows[0]?.stream_set)) return;
   const writtenAt = new Date(clock.now()).toISOString();
   const ordered = [...rows].sort((a, b) => a.id - b.id);
   const ROWS_PER_STATEMENT = 500;

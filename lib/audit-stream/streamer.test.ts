@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '@/lib/audit/audit-log';
 import { migrateAuditLog } from '@/lib/audit/schema';
+import { recordAuditEvents } from '@/lib/audit/store';
 import { testClock } from '@/lib/clock';
 import type { AuditStreamConfig } from '@/lib/config/audit-stream';
 import { consoleMetrics } from '@/lib/metrics/console-metrics';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { closeAuditStream, openAuditStream } from './delivery';
+import { isStreamSet } from './outbox';
 import { describeStreamStatus, readStreamStatus, streamedThrough } from './status';
 import { startAuditStreamer } from './streamer';
 import { keepTime, type Receiver, startReceiver } from './test-receiver';
@@ -206,5 +208,38 @@ describe('the audit stream', () => {
     await auditLog.record({ action: 'sign-in', operator, outcome: 'success', requestId: 'req-unstreamed' });
     expect(await database.db.selectFrom('audit_outbox').select('id').execute()).toEqual([]);
     expect(await streamedThrough(database.db)).toBeNull();
+  });
+
+  it('writes an outbox row for every entry of a bulk write that takes several statements', async () => {
+    await openAuditStream(database.db);
+    try {
+      const last = await database.db
+        .selectFrom('audit_event')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst();
+      const since = Number(last?.id ?? 0);
+      const entries = Array.from({ length: 1_234 }, (_, index) => ({
+        action: 'sign-in' as const,
+        operator,
+        outcome: 'success',
+        requestId: `req-bulk-${index}`,
+      }));
+      await recordAuditEvents(database.db, entries, clock);
+      const outboxed = await database.db
+        .selectFrom('audit_outbox')
+        .select('entry_id')
+        .where('entry_id', '>', since)
+        .execute();
+      expect(outboxed).toHaveLength(1_234);
+    } finally {
+      await closeAuditStream(database.db);
+    }
+  });
+
+  it('refuses to guess whether a stream is set from a value neither database answers', () => {
+    expect([true, 1].map(isStreamSet)).toEqual([true, true]);
+    expect([false, 0].map(isStreamSet)).toEqual([false, false]);
+    for (const unreadable of ['t', '1', null, undefined, 2])
+      expect(() => isStreamSet(unreadable)).toThrow(/could not tell whether a stream is set/);
   });
 });
