@@ -8,7 +8,7 @@ import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
 import { containing, liveRows, matchingKeys } from './matching';
 import { directoryDb } from './schema';
-import { rowsByKeyQuery } from './search';
+import { rowsByKey } from './search';
 import { isShortSearch } from './short-grams';
 
 /**
@@ -28,7 +28,7 @@ export async function directoryMatchingIds(
   if (!part) return [];
   const keys = await matchingKeys(database, { environment }, part, limit);
   if (keys.length <= limit) {
-    const rows = keys.length === 0 ? [] : await rowsByKeyQuery(database, environment, keys).execute();
+    const rows = await rowsByKey(database, environment, keys);
     return rows.map((row) => row.user_group_id).sort(byteOrder);
   }
   const rows = await liveRows(database.reads, { environment })

@@ -161,6 +161,7 @@ export async function searchDirectory(
   async function manyInWindow(search: string): Promise<boolean> {
     const first = await matchesInWindow(search, FIRST_WINDOW);
     if (first > SEARCH_MATCH_LIMIT) return true;
+    // So few that, as dense over the whole window, they would not pass the limit.
     if (first * COUNT_WINDOW <= SEARCH_MATCH_LIMIT * FIRST_WINDOW) return false;
     return (await matchesInWindow(search, COUNT_WINDOW)) > SEARCH_MATCH_LIMIT;
   }
@@ -239,7 +240,7 @@ export async function searchDirectory(
   ): Promise<DirectoryPage> {
     const pageCount = Math.max(1, Math.ceil(keys.length / pageSize));
     const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
-    const rows = await rowsByKey(database, query, keys);
+    const rows = await rowsByKey(database, query.environment, keys);
     const sortKey = (row: DirectoryEntryTable) => {
       const value = row[sort];
       return value === null ? null : Buffer.from(String(value));
@@ -260,8 +261,9 @@ export async function searchDirectory(
   }
 }
 
-async function rowsByKey(database: ConsoleDatabase, query: DirectoryQuery, keys: RowKey[]) {
-  return keys.length === 0 ? [] : await rowsByKeyQuery(database, query.environment, keys).execute();
+/** The rows of these keys, in no order; none for none, without a query. */
+export async function rowsByKey(database: ConsoleDatabase, environment: Environment, keys: RowKey[]) {
+  return keys.length === 0 ? [] : await rowsByKeyQuery(database, environment, keys).execute();
 }
 
 /** The rows of these keys (rowids on SQLite, ids on PostgreSQL), in no order. */
@@ -289,7 +291,9 @@ export function rowsByKeyQuery(database: ConsoleDatabase, environment: Environme
 
 /** The rows of these keys, in the keys' order. */
 async function entriesInOrder(database: ConsoleDatabase, query: DirectoryQuery, order: RowKey[]) {
-  const byKey = new Map((await rowsByKey(database, query, order)).map((row) => [row.row_key, row]));
+  const byKey = new Map(
+    (await rowsByKey(database, query.environment, order)).map((row) => [row.row_key, row]),
+  );
   return order.flatMap((key) => {
     const row = byKey.get(key);
     return row ? [toEntry(row)] : [];
