@@ -5,6 +5,7 @@ import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Button } from '@/components/ui/button';
 import type { CommandPaletteDialogProps, CommandPaletteProps } from './command-palette';
+import { takeEarlyPaletteKeys } from './palette-early-keys';
 
 type PaletteDialog = ComponentType<CommandPaletteDialogProps>;
 
@@ -33,6 +34,16 @@ export function CommandPaletteLauncher(props: CommandPaletteProps) {
     show(true);
     if (!PaletteDialog) void loadPaletteDialog().then((dialog) => setPaletteDialog(() => dialog));
   };
+
+  // Ctrl-K and the keys after it, pressed before the page hydrated (palette-early-keys.tsx): taken
+  // over here, first, so that no key falls between the inline listener and these.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydrating.
+  useEffect(() => {
+    const early = takeEarlyPaletteKeys();
+    if (!early?.open) return;
+    openPalette();
+    setSearch(early.search);
+  }, []);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

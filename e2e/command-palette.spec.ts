@@ -39,3 +39,39 @@ test('Ctrl-K jumps to a group by part of its name, switches environment and open
     .click();
   await expect(page).toHaveURL(/\/audit\?environment=Customer$/);
 });
+
+test('Ctrl-K and an id typed before the page’s scripts ran open the palette with that search, nothing lost', async ({
+  page,
+}) => {
+  const id = `early-${randomUUID().slice(0, 8)}`;
+  const support = await apiAs(supportState);
+  try {
+    await postConsole(support, '/api/user-groups/testing/get-or-create', { user_group_id: id });
+  } finally {
+    await support.dispose();
+  }
+  // The page's scripts (not its styles) are held back: it shows, and the person types, before React
+  // has hydrated it.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/testing', { waitUntil: 'commit' });
+  await expect(page.getByRole('button', { name: /Search or jump to/ })).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type(`${id}x`);
+  await page.keyboard.press('Backspace');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette).toBeHidden();
+
+  release();
+  await expect(palette).toBeVisible();
+  await expect(palette.getByRole('combobox')).toHaveValue(id);
+  await expect(palette.getByRole('option', { name: new RegExp(id) })).toBeVisible();
+  // The page's own search heard none of it.
+  await expect(page.locator('input[type="search"]')).toHaveValue('');
+});

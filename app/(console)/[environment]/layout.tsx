@@ -1,7 +1,9 @@
 import { ClipboardPaste, Layers } from 'lucide-react';
+import { headers } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { CommandPaletteLauncher } from '@/components/command-palette-launcher';
+import { PaletteEarlyKeysScript } from '@/components/palette-early-keys';
 import { cn } from '@/components/ui/cn';
 import { environmentLooks, environments, slugOf } from '@/lib/environments';
 import { can, hasRole } from '@/lib/roles';
@@ -33,6 +35,7 @@ export default async function EnvironmentLayout({ children, params }: Environmen
     environment: each,
     configured: upstreams[each] !== null,
   }));
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
     <div className="flex flex-col gap-6">
       <section
@@ -73,6 +76,7 @@ export default async function EnvironmentLayout({ children, params }: Environmen
           ) : null}
         </nav>
         <div className="shrink-0">
+          <PaletteEarlyKeysScript nonce={nonce} />
           <CommandPaletteLauncher
             environment={environment}
             environments={environmentStates}
