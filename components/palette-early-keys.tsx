@@ -39,10 +39,15 @@ export function PaletteEarlyKeysScript({ nonce }: { nonce: string | undefined })
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SCRIPT }} />;
 }
 
-/** The launcher, on hydrating: what was pressed before it listened, and the inline listener stops. */
-export function takeEarlyPaletteKeys(): EarlyPaletteKeys | undefined {
+/**
+ * The launcher, on hydrating: what was pressed before it listened; the inline listener stops, and
+ * the page's global keeps nothing typed (it could be a pasted token's characters).
+ */
+export function takeEarlyPaletteKeys(): Pick<EarlyPaletteKeys, 'open' | 'search'> | undefined {
   const keys = window.__consolePaletteKeys;
   if (!keys || keys.taken) return undefined;
   keys.taken = true;
-  return keys;
+  const { open, search } = keys;
+  keys.search = '';
+  return { open, search };
 }
