@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiAs, postConsole } from './support/api';
-import { supportState } from './support/auth-states';
+import { seedTestingGroup } from './support/api';
 import { expect, test } from './support/fixtures';
 
 test('Ctrl-K jumps to a group by part of its name, switches environment and opens the audit log', async ({
@@ -8,15 +7,7 @@ test('Ctrl-K jumps to a group by part of its name, switches environment and open
 }) => {
   const id = `palette-${randomUUID().slice(0, 8)}`;
   const tag = randomUUID().slice(0, 6);
-  const support = await apiAs(supportState);
-  try {
-    await postConsole(support, '/api/user-groups/testing/get-or-create', {
-      user_group_id: id,
-      name: `Palette ${tag}`,
-    });
-  } finally {
-    await support.dispose();
-  }
+  await seedTestingGroup(id, `Palette ${tag}`);
   await page.goto('/testing');
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -44,12 +35,7 @@ test('Ctrl-K and an id typed before the page’s scripts ran open the palette wi
   page,
 }) => {
   const id = `early-${randomUUID().slice(0, 8)}`;
-  const support = await apiAs(supportState);
-  try {
-    await postConsole(support, '/api/user-groups/testing/get-or-create', { user_group_id: id });
-  } finally {
-    await support.dispose();
-  }
+  await seedTestingGroup(id);
   // The page's scripts (not its styles) are held back: it shows, and the person types, before React
   // has hydrated it.
   let release = () => {};

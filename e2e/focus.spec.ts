@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { apiAs, postConsole } from './support/api';
+import { apiAs, postConsole, seedTestingGroup } from './support/api';
 import { adminState, supportState } from './support/auth-states';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
@@ -39,26 +39,12 @@ async function pressEnterOn(control: Locator) {
 
 const longId = () => `enterprise-customer-northwind-trading-company-emea-${randomUUID().slice(0, 8)}`;
 
-async function seedGroup(id: string, name: string): Promise<string> {
-  const support = await apiAs(supportState);
-  try {
-    const created = await postConsole(support, '/api/user-groups/testing/get-or-create', {
-      user_group_id: id,
-      name,
-    });
-    expect(created.status).toBe(200);
-    return (created.body.user_group as { token: string }).token;
-  } finally {
-    await support.dispose();
-  }
-}
-
 test.describe('as support', () => {
   test.use({ storageState: supportState });
 
   test('Enter in the directory search opens the group, the focus on its heading', async ({ page }) => {
     const id = longId();
-    await seedGroup(id, 'Northwind Trading');
+    await seedTestingGroup(id, 'Northwind Trading');
     await page.goto('/testing');
     const search = page.getByRole('searchbox').or(page.getByRole('textbox')).first();
     await search.fill(id);
@@ -69,7 +55,7 @@ test.describe('as support', () => {
 
   test('following “Open …” from Identify lands on the group, not the body', async ({ page }) => {
     const id = longId();
-    const token = await seedGroup(id, 'Northwind Identify');
+    const token = await seedTestingGroup(id, 'Northwind Identify');
     await page.goto('/testing/paste-token');
     const form = page.getByRole('form', { name: 'Identify a token' });
     await form.getByLabel('Token').fill(token);
@@ -103,7 +89,7 @@ test.describe('as support', () => {
   }) => {
     await page.setViewportSize({ width: 375, height: 667 });
     const id = longId();
-    await seedGroup(id, 'Northwind Trading Company');
+    await seedTestingGroup(id, 'Northwind Trading Company');
     await page.goto('/testing');
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -165,7 +151,7 @@ test.describe('as support', () => {
 
   test('Check the file and Check the tokens land on the job they made, not the body', async ({ page }) => {
     const id = longId();
-    const token = await seedGroup(id, 'Northwind Bulk');
+    const token = await seedTestingGroup(id, 'Northwind Bulk');
     await page.goto('/testing/bulk');
     await page.getByLabel('CSV file').setInputFiles({
       name: 'focus.csv',
@@ -185,7 +171,7 @@ test.describe('as support', () => {
 
   test('a support person’s group page says deleting is for admins, and whom to ask', async ({ page }) => {
     const id = longId();
-    await seedGroup(id, 'Northwind Roles');
+    await seedTestingGroup(id, 'Northwind Roles');
     await page.goto(`/testing/groups/${id}`);
     await expect(page.getByTestId('role-limits')).toContainText('Deleting a group is for admins');
     await expect(page.getByTestId('role-limits')).toContainText('admin@e2e.example');
@@ -197,7 +183,7 @@ test.describe('as an admin', () => {
 
   test('deleting a group by keyboard leaves the focus on what happened', async ({ page }) => {
     const id = longId();
-    await seedGroup(id, 'Northwind Delete');
+    await seedTestingGroup(id, 'Northwind Delete');
     await page.goto(`/testing/groups/${id}`);
     const panel = page.getByRole('region', { name: 'Token' });
     await pressEnterOn(panel.getByRole('button', { name: 'Show token' }));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { apiAs, postConsole } from './support/api';
+import { apiAs, postConsole, seedTestingGroup } from './support/api';
 import { adminState, supportState } from './support/auth-states';
 import { expect, test } from './support/fixtures';
 
@@ -41,17 +41,7 @@ test('find a group, show, reveal and copy its token, identify it pasted, open it
 }) => {
   test.setTimeout(90_000);
   const id = `journey-${randomUUID().slice(0, 8)}`;
-  const support = await apiAs(supportState);
-  let token: string;
-  try {
-    const created = await postConsole(support, '/api/user-groups/testing/get-or-create', {
-      user_group_id: id,
-      name: 'Journey Ltd',
-    });
-    token = (created.body as { user_group: { token: string } }).user_group.token;
-  } finally {
-    await support.dispose();
-  }
+  const token = await seedTestingGroup(id, 'Journey Ltd');
 
   // Find the group: Ctrl-K, its id, Enter; the page opens with Show token focused.
   await page.goto('/testing');
@@ -112,12 +102,7 @@ test('closing without acting gives the focus back: a confirmation cancelled or e
   page,
 }) => {
   const id = `journey-${randomUUID().slice(0, 8)}`;
-  const support = await apiAs(supportState);
-  try {
-    await postConsole(support, '/api/user-groups/testing/get-or-create', { user_group_id: id });
-  } finally {
-    await support.dispose();
-  }
+  await seedTestingGroup(id);
   await page.goto(`/testing/groups/${id}`);
   const panel = page.getByRole('region', { name: 'Token' });
   await panel.getByRole('button', { name: 'Show token' }).click();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type APIRequestContext, expect, request as playwrightRequest } from '@playwright/test';
+import { supportState } from './auth-states';
 import { rememberSecrets, tokensIn } from './seen-secrets';
 import { consoleUrl } from './servers';
 
@@ -26,6 +27,21 @@ export async function postConsole(
     body: JSON.parse(text) as Record<string, unknown>,
     requestId: response.headers()['x-request-id'] ?? '',
   };
+}
+
+/** Gets or creates the group `id` in Testing as support (named `name`, if given); answers its token. */
+export async function seedTestingGroup(id: string, name?: string): Promise<string> {
+  const support = await apiAs(supportState);
+  try {
+    const created = await postConsole(support, '/api/user-groups/testing/get-or-create', {
+      user_group_id: id,
+      ...(name === undefined ? {} : { name }),
+    });
+    expect(created.status).toBe(200);
+    return (created.body.user_group as { token: string }).token;
+  } finally {
+    await support.dispose();
+  }
 }
 
 export function fingerprint(token: string): string {
