@@ -30,6 +30,7 @@ import type {
   VerificationTable,
 } from './auth-tables';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect';
+import { postgresReadPool } from './read-pool/postgres-read-pool';
 import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
@@ -247,25 +248,8 @@ function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const reads = new Kysely<ConsoleTables>({
     dialect: gated(
       timeLimitedDialect(
-        new PostgresDialect({
-          // Opened on the first read.
-          pool: async () => {
-            const readPool = new pg.Pool({
-              connectionString: url,
-              max: 4,
-              statement_timeout: READ_TIME_LIMIT_MS,
-              // random_page_cost as for SSDs and a cached table (1.1, not 4): at the default, a person's
-              // page walked the primary key backwards past every other person's entries rather than
-              // read the person's own index (lib/audit/plans.test.ts). No parallel workers: a read
-              // here is a page or a count stopped at 1,001, and starting two workers cost a range's
-              // count 13 of its 17 ms at a million entries (0.7 ms without them).
-              options:
-                '-c default_transaction_read_only=on -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0',
-            });
-            readPool.on('error', () => {});
-            return readPool;
-          },
-        }),
+        // Opened on the first read.
+        new PostgresDialect({ pool: async () => postgresReadPool(url, READ_TIME_LIMIT_MS) }),
         READ_TIME_LIMIT_MS,
       ),
     ),

@@ -17,6 +17,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { SILENT_CONNECTION_MESSAGE } from './postgres-read-pool';
 import type { ReadGate } from './read-gate';
 import { type ReadPool, readTooLong } from './read-pool';
 
@@ -96,12 +97,15 @@ export class ReadPoolDialect implements Dialect {
 const QUERY_CANCELED = '57014';
 
 /**
- * PostgreSQL reads under a statement_timeout (set on their pool's connections): a cancelled one
- * fails with readTooLong(), as a read past the SQLite pool's limit does.
+ * PostgreSQL reads under a time limit (./postgres-read-pool.ts): one the server cancelled, or whose
+ * connection stopped answering, fails with readTooLong(), as a read past the SQLite pool's limit does.
  */
 export function timeLimitedDialect(inner: Dialect, limitMs: number): Dialect {
   const translate = (error: unknown) =>
-    (error as { code?: unknown } | null)?.code === QUERY_CANCELED ? readTooLong(limitMs) : error;
+    (error as { code?: unknown } | null)?.code === QUERY_CANCELED ||
+    (error instanceof Error && error.message === SILENT_CONNECTION_MESSAGE)
+      ? readTooLong(limitMs)
+      : error;
   return withDriver(inner, (driver) => {
     // Kysely hands back the connection it acquired (the wrapper); the inner driver releases its own.
     const inners = new WeakMap<DatabaseConnection, DatabaseConnection>();

@@ -1,5 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '@/lib/clock';
 import { ConsoleError } from '@/lib/console-error';
@@ -9,7 +8,6 @@ import {
   type TestDatabaseLocation,
   testDialect,
 } from '@/lib/testing/console-test-database';
-import { timeLimitedDialect } from './read-dialect';
 import { ReadGate } from './read-gate';
 import { ReadPool } from './read-pool';
 
@@ -98,29 +96,6 @@ describe.runIf(testDialect() === 'sqlite')('the read pool (SQLite)', () => {
 });
 
 describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
-  it('stops a statement past the time limit with the clear error', async () => {
-    if (location.location.dialect !== 'postgres') throw new Error('PostgreSQL only');
-    const reads = new Kysely({
-      dialect: timeLimitedDialect(
-        new PostgresDialect({
-          pool: new pg.Pool({
-            connectionString: location.location.url,
-            max: 1,
-            statement_timeout: 20,
-          }),
-        }),
-        20,
-      ),
-    });
-    try {
-      const error = await sql`select pg_sleep(2)`.execute(reads).catch((reason: unknown) => reason);
-      expect(error).toMatchObject({ code: 'read_too_long', status: 422 });
-      await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
-    } finally {
-      await reads.destroy();
-    }
-  });
-
   it('plans without parallel workers: a count stopped at 1,001 spent 13 of its 17 ms starting two', async () => {
     const { rows } = await sql<{
       max_parallel_workers_per_gather: string;
