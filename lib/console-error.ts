@@ -28,6 +28,7 @@ const statusOfCode: Record<ConsoleErrorCode, number> = {
   cross_site_request: 403,
   audit_unavailable: 503,
   read_too_long: 422,
+  database_unavailable: 503,
   internal: 500,
 };
 

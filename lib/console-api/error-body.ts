@@ -30,6 +30,7 @@ const consoleErrorCodeSchema = z.enum([
   'cross_site_request',
   'audit_unavailable', // the audit log could not be written, so the action did not happen
   'read_too_long', // a search or page ran past the read time limit: narrow it
+  'database_unavailable', // the console's database did not answer a read: try again
   'internal',
 ]);
 export type ConsoleErrorCode = z.infer<typeof consoleErrorCodeSchema>;

@@ -242,14 +242,16 @@ type GatedDialect = (dialect: Dialect) => Dialect;
 
 function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the console; the next query reconnects.
+  // A connection lost, idle or mid-query, must not crash the console: its query fails, pg-pool
+  // closes it, and the next query reconnects (pg-pool listens for 'error' only while it is idle).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
   const reads = new Kysely<ConsoleTables>({
     dialect: gated(
       timeLimitedDialect(
         // Opened on the first read.
-        new PostgresDialect({ pool: async () => postgresReadPool(url, READ_TIME_LIMIT_MS) }),
+        new PostgresDialect({ pool: async () => postgresReadPool(url, { limitMs: READ_TIME_LIMIT_MS }) }),
         READ_TIME_LIMIT_MS,
       ),
     ),

@@ -85,8 +85,10 @@ export function openDatabase(database: string): ServiceDatabase {
 
 function openPostgres(url: string): ServiceDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A connection lost, idle or mid-query, must not crash the process: its query fails, pg-pool
+  // closes it, and the next query reconnects (pg-pool listens for 'error' only while it is idle).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

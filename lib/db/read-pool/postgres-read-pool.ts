@@ -1,24 +1,24 @@
 /**
- * PostgreSQL's read pool: a few connections of their own, every statement under the time limit, on
- * both ends of the wire.
+ * PostgreSQL's read pool: a few connections of their own, every read bounded in time on both ends of
+ * the wire.
  *
- * - The server stops a statement past `limitMs` (statement_timeout): the usual case, answered with
- *   the clear error by ./read-dialect.ts's timeLimitedDialect.
- * - The client stops waiting CLIENT_MARGIN_MS later (query_timeout), for an answer that cannot come:
+ * - The server stops a statement past `limitMs` (statement_timeout): the usual case, answered
+ *   422 read_too_long by ./read-dialect.ts's timeLimitedDialect.
+ * - The client stops waiting `clientMarginMs` later (query_timeout), for an answer that cannot come:
  *   a connection whose network went silent (a half-open socket, a database host gone) would
  *   otherwise hold its read, then every read that drew it, until TCP gave up minutes later. Such a
- *   connection is closed rather than given back.
- * - A read waits at most `limitMs` for a connection (connectionTimeoutMillis).
+ *   connection is closed rather than given back, and the read answers 503 database_unavailable.
+ * - A read waits at most `connectWaitMs` for a connection (pg-pool counts the queue and the connecting).
+ * - A connection reset or closed mid-read fails that read, never the process: pg emits it as an
+ *   'error' event, which pg-pool listens for only while the connection is idle.
  */
 
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
-
-/** Past the server's own limit: the server's cancellation, with its clear code, comes first. */
-const CLIENT_MARGIN_MS = 1_000;
+import { ConsoleError } from '@/lib/console-error';
 
 /** What pg says when query_timeout passed with no answer. */
-export const SILENT_CONNECTION_MESSAGE = 'Query read timeout';
+const SILENT_CONNECTION_MESSAGE = 'Query read timeout';
 
 const READ_POOL_SIZE = 4;
 
@@ -29,26 +29,58 @@ const READ_POOL_SIZE = 4;
 const READ_SETTINGS =
   '-c default_transaction_read_only=on -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0';
 
+interface ReadPoolLimits {
+  /** The server's limit on one statement. */
+  limitMs: number;
+  /** How much longer the client waits for an answer: the server's cancellation comes first. */
+  clientMarginMs?: number;
+  /** How long a read waits for a connection. */
+  connectWaitMs?: number;
+}
+
 export function postgresReadPool(
   url: string,
-  limitMs: number,
-  clientMarginMs = CLIENT_MARGIN_MS,
+  { limitMs, clientMarginMs = 1_000, connectWaitMs = 2 * limitMs }: ReadPoolLimits,
 ): PostgresPool {
   const pool = new pg.Pool({
     connectionString: url,
     max: READ_POOL_SIZE,
     statement_timeout: limitMs,
     query_timeout: limitMs + clientMarginMs,
-    connectionTimeoutMillis: limitMs,
+    connectionTimeoutMillis: connectWaitMs,
+    // TCP's own probes, from 10 s idle: a peer gone without a word is found between reads too.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     options: READ_SETTINGS,
   });
   // An idle connection lost must not crash the console; the next read opens another.
   pool.on('error', () => {});
+  // Nor one lost mid-read: its read fails, and pg-pool closes it when it is given back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return {
     connect: async () => closedWhenSilent(await pool.connect()),
     end: () => pool.end(),
   };
+}
+
+/**
+ * The read failed for want of an answering database, not for what it asked (a PostgreSQL error
+ * would carry its SQLSTATE): 503, with the cause in the log and for admins.
+ */
+export function databaseNotAnswering(error: unknown): ConsoleError | undefined {
+  if (error instanceof ConsoleError || error instanceof pg.DatabaseError || !(error instanceof Error)) {
+    return undefined;
+  }
+  const cause =
+    error.message === SILENT_CONNECTION_MESSAGE
+      ? 'no answer within its time limit'
+      : ((error as { code?: string }).code ?? 'a connection lost, or not made in time');
+  return new ConsoleError(
+    'database_unavailable',
+    "The console's database did not answer, so this could not be read. Try again in a moment.",
+    {},
+    `PostgreSQL did not answer a read (${cause}): check the database and the network to it (DATABASE_URL).`,
+  );
 }
 
 /** `client`, given back to the pool as broken (so closed) once a query of its went unanswered. */

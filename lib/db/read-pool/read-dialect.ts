@@ -17,7 +17,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import { SILENT_CONNECTION_MESSAGE } from './postgres-read-pool';
+import { databaseNotAnswering } from './postgres-read-pool';
 import type { ReadGate } from './read-gate';
 import { type ReadPool, readTooLong } from './read-pool';
 
@@ -97,15 +97,15 @@ export class ReadPoolDialect implements Dialect {
 const QUERY_CANCELED = '57014';
 
 /**
- * PostgreSQL reads under a time limit (./postgres-read-pool.ts): one the server cancelled, or whose
- * connection stopped answering, fails with readTooLong(), as a read past the SQLite pool's limit does.
+ * PostgreSQL reads under a time limit (./postgres-read-pool.ts): one the server cancelled fails with
+ * readTooLong(), as a read past the SQLite pool's limit does; one the database did not answer (no
+ * connection, a connection silent or lost) with databaseNotAnswering()'s 503.
  */
 export function timeLimitedDialect(inner: Dialect, limitMs: number): Dialect {
   const translate = (error: unknown) =>
-    (error as { code?: unknown } | null)?.code === QUERY_CANCELED ||
-    (error instanceof Error && error.message === SILENT_CONNECTION_MESSAGE)
+    (error as { code?: unknown } | null)?.code === QUERY_CANCELED
       ? readTooLong(limitMs)
-      : error;
+      : (databaseNotAnswering(error) ?? error);
   return withDriver(inner, (driver) => {
     // Kysely hands back the connection it acquired (the wrapper); the inner driver releases its own.
     const inners = new WeakMap<DatabaseConnection, DatabaseConnection>();
@@ -117,7 +117,9 @@ export function timeLimitedDialect(inner: Dialect, limitMs: number): Dialect {
       commitTransaction: () => Promise.reject(readOnly()),
       rollbackTransaction: () => Promise.reject(readOnly()),
       acquireConnection: async () => {
-        const connection = await driver.acquireConnection();
+        const connection = await driver
+          .acquireConnection()
+          .catch((error: unknown) => Promise.reject(translate(error)));
         const wrapper: DatabaseConnection = {
           executeQuery: <R>(compiled: CompiledQuery) =>
             connection.executeQuery<R>(compiled).catch((error: unknown) => Promise.reject(translate(error))),
