@@ -9,8 +9,8 @@
 export interface EarlyPaletteKeys {
   open: boolean;
   search: string;
-  /** Set by the launcher when it takes over: the inline listener then stops. */
-  taken: boolean;
+  /** Removes the inline listener and this global: the launcher listens from then on. */
+  stop(): void;
 }
 
 declare global {
@@ -21,9 +21,8 @@ declare global {
 
 // Plain ES5, as it runs before any bundle: the same keys the launcher's own listeners take.
 const SCRIPT = `(function(){
-var keys={open:false,search:'',taken:false};window.__consolePaletteKeys=keys;
-document.addEventListener('keydown',function listen(e){
-if(keys.taken){document.removeEventListener('keydown',listen,true);return;}
+var keys={open:false,search:''};
+function listen(e){
 var key=e.key||'';
 if(key.toLowerCase()==='k'&&(e.ctrlKey||e.metaKey)&&!e.altKey){
 if(e.repeat||e.isComposing)return;e.preventDefault();keys.open=!keys.open;keys.search='';return;}
@@ -31,7 +30,10 @@ if(!keys.open||e.ctrlKey||e.metaKey||e.altKey||e.isComposing)return;
 if(key==='Escape'){keys.open=false;keys.search='';return;}
 if(key==='Backspace'){e.preventDefault();keys.search=keys.search.slice(0,-1);return;}
 if(key.length===1){e.preventDefault();keys.search+=key;}
-},true);})();`;
+}
+keys.stop=function(){document.removeEventListener('keydown',listen,true);delete window.__consolePaletteKeys;};
+window.__consolePaletteKeys=keys;
+document.addEventListener('keydown',listen,true);})();`;
 
 /** Rendered by the environment layout just before the launcher's button. */
 export function PaletteEarlyKeysScript({ nonce }: { nonce: string | undefined }) {
@@ -40,14 +42,12 @@ export function PaletteEarlyKeysScript({ nonce }: { nonce: string | undefined })
 }
 
 /**
- * The launcher, on hydrating: what was pressed before it listened; the inline listener stops, and
- * the page's global keeps nothing typed (it could be a pasted token's characters).
+ * The launcher, on hydrating: what was pressed before it listened. The inline listener stops and its
+ * global goes, so the page keeps nothing typed (it could be a pasted token's characters).
  */
 export function takeEarlyPaletteKeys(): Pick<EarlyPaletteKeys, 'open' | 'search'> | undefined {
   const keys = window.__consolePaletteKeys;
-  if (!keys || keys.taken) return undefined;
-  keys.taken = true;
-  const { open, search } = keys;
-  keys.search = '';
-  return { open, search };
+  if (!keys) return undefined;
+  keys.stop();
+  return { open: keys.open, search: keys.search };
 }
