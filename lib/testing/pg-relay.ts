@@ -57,37 +57,47 @@ export async function pgRelay() {
   };
 }
 
-/** Until PostgreSQL runs `query` (a statement of this test's own text). */
-async function untilRunning(query: string) {
+/**
+ * Runs a 3 s sleep through `execute` and, once PostgreSQL runs it, `interrupt` (given the backend's
+ * pid); returns how the sleep failed (undefined if it did not). Gives up, with an error, when the sleep
+ * ends before PostgreSQL is seen running it, or after 5,000 looks.
+ */
+export async function interruptWhileRunning(
+  execute: (query: string) => Promise<unknown>,
+  interrupt: (pid: number) => void | Promise<void>,
+): Promise<unknown> {
+  const query = `select pg_sleep(3) as interrupted_${randomBytes(4).toString('hex')}`;
+  let settled = false;
+  const outcome = execute(query).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  void outcome.finally(() => (settled = true));
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   try {
-    for (;;) {
-      const { rows } = await admin.query<{ running: number }>(
-        `select count(*)::int as running from pg_stat_activity where state = 'active' and query = $1`,
+    for (let look = 0; look < 5_000 && !settled; look += 1) {
+      const { rows } = await admin.query<{ pid: number }>(
+        `select pid from pg_stat_activity where state = 'active' and query = $1`,
         [query],
       );
-      if (rows[0]?.running) return;
+      const pid = rows[0]?.pid;
+      if (pid !== undefined) {
+        await interrupt(pid);
+        return outcome;
+      }
     }
+    throw new Error(`PostgreSQL was not seen running ${query}: it ended first, or never started`);
   } finally {
     await admin.end();
   }
 }
 
 /**
- * Runs a 3 s sleep through `execute`, resets the relay while PostgreSQL runs it, and returns how it
- * failed (undefined if it did not). An 'error' event nobody listens for would instead end the process.
+ * The same, reset by the relay: a host gone, a firewall. An 'error' event nobody listens for would
+ * end the process.
  */
-export async function resetWhileRunning(
+export const resetWhileRunning = (
   relay: Awaited<ReturnType<typeof pgRelay>>,
   execute: (query: string) => Promise<unknown>,
-): Promise<unknown> {
-  const query = `select pg_sleep(3) as reset_${randomBytes(4).toString('hex')}`;
-  const outcome = execute(query).then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  await untilRunning(query);
-  relay.reset();
-  return outcome;
-}
+) => interruptWhileRunning(execute, () => relay.reset());

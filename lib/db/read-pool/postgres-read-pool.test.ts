@@ -8,7 +8,7 @@ import net from 'node:net';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { POSTGRES_ADMIN_URL, testDialect } from '@/lib/testing/console-test-database';
-import { pgRelay, resetWhileRunning } from '@/lib/testing/pg-relay';
+import { interruptWhileRunning, pgRelay, resetWhileRunning } from '@/lib/testing/pg-relay';
 import { postgresReadPool } from './postgres-read-pool';
 import { timeLimitedDialect } from './read-dialect';
 
@@ -59,6 +59,35 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
     );
     await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
     expect(relay.connections()).toBe(2);
+  });
+
+  it('fails a read whose server process was shut down (503: a restart), and reads on', async () => {
+    const relay = await pgRelay();
+    cleanup.push(relay.close);
+    const reads = readsThrough(relay.url, { limitMs: 5_000, connectWaitMs: 2_000 });
+
+    const failure = await interruptWhileRunning(
+      (query) => sql.raw(query).execute(reads),
+      async (pid) => {
+        await sql`select pg_terminate_backend(${pid})`.execute(reads);
+      },
+    );
+    expect(failure).toMatchObject({ ...notAnswering, adminMessage: expect.stringMatching(/SQLSTATE 57P01/) });
+    await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  });
+
+  it("leaves a failure that is the read's own (a parameter it cannot send) as it is: not 503", async () => {
+    const relay = await pgRelay();
+    cleanup.push(relay.close);
+    const reads = readsThrough(relay.url, { limitMs: 5_000, connectWaitMs: 2_000 });
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+
+    const failure = await sql`select ${circular}::jsonb as value`
+      .execute(reads)
+      .catch((reason: unknown) => reason);
+    expect(failure).toBeInstanceOf(TypeError);
+    await expect(sql`select 1 as one`.execute(reads)).resolves.toMatchObject({ rows: [{ one: 1 }] });
   });
 
   it('fails a read that cannot get a connection within its wait (503)', async () => {

@@ -48,7 +48,8 @@ export function postgresReadPool(
     statement_timeout: limitMs,
     query_timeout: limitMs + clientMarginMs,
     connectionTimeoutMillis: connectWaitMs,
-    // TCP's own probes, from 10 s idle: a peer gone without a word is found between reads too.
+    // TCP's own probes from 10 s idle (then the system's interval and count): a peer gone without a
+    // word is found between reads too, in minutes rather than hours.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     options: READ_SETTINGS,
@@ -63,24 +64,49 @@ export function postgresReadPool(
   };
 }
 
+/** pg's and pg-pool's own words for a connection that failed, was lost, or was not had in time. */
+const CONNECTION_MESSAGES = [
+  /^Connection terminated/,
+  /^Client has encountered a connection error/,
+  /^Client was closed/,
+];
+const NO_CONNECTION_IN_TIME = 'timeout exceeded when trying to connect';
+
 /**
- * The read failed for want of an answering database, not for what it asked (a PostgreSQL error
- * would carry its SQLSTATE): 503, with the cause in the log and for admins.
+ * SQLSTATEs of a database that cannot serve now: connection exceptions (class 08), insufficient
+ * resources (53, too many connections among them), and a server shut down or starting (57P01–57P03).
+ */
+const UNAVAILABLE_STATE = /^(08|53|57P0[123])/;
+
+/**
+ * The read failed for want of an answering database, not for what it asked: 503, with the cause in
+ * the log and for admins. Anything else (a query's own error, a bug) is left as it is: 500 internal.
  */
 export function databaseNotAnswering(error: unknown): ConsoleError | undefined {
-  if (error instanceof ConsoleError || error instanceof pg.DatabaseError || !(error instanceof Error)) {
-    return undefined;
-  }
-  const cause =
-    error.message === SILENT_CONNECTION_MESSAGE
-      ? 'no answer within its time limit'
-      : ((error as { code?: string }).code ?? 'a connection lost, or not made in time');
+  const cause = unavailability(error);
+  if (!cause) return undefined;
   return new ConsoleError(
     'database_unavailable',
     "The console's database did not answer, so this could not be read. Try again in a moment.",
     {},
     `PostgreSQL did not answer a read (${cause}): check the database and the network to it (DATABASE_URL).`,
   );
+}
+
+function unavailability(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (error instanceof pg.DatabaseError) {
+    return typeof code === 'string' && UNAVAILABLE_STATE.test(code) ? `SQLSTATE ${code}` : undefined;
+  }
+  if (error.message === SILENT_CONNECTION_MESSAGE) return 'no answer within its time limit';
+  if (error.message === NO_CONNECTION_IN_TIME) {
+    return 'no connection within the wait: the database is not answering, or every read connection was busy';
+  }
+  // A socket's own failure (ECONNRESET, ECONNREFUSED, ENOTFOUND…) carries the system call.
+  if (typeof syscall === 'string') return String(code ?? syscall);
+  if (CONNECTION_MESSAGES.some((message) => message.test(error.message))) return 'connection lost';
+  return undefined;
 }
 
 /** `client`, given back to the pool as broken (so closed) once a query of its went unanswered. */
