@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Alert } from '@/components/ui/alert';
 import { cn } from '@/components/ui/cn';
 import { readableId } from '@/components/ui/identifier';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -9,6 +10,7 @@ import { slugOf } from '@/lib/environments';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
+import { pageRead } from '@/lib/server/page-read';
 import { utcMinute } from '@/lib/time';
 import { CreateOffer } from './_components/create-offer';
 import { DirectorySearch } from './_components/directory-search';
@@ -53,10 +55,31 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
     : sort === 'updated' || sort === 'created';
   const page = Math.max(1, Math.min(100_000, Number.parseInt(first(query.page), 10) || 1));
   const { database } = server;
-  const [directory, exact] = await Promise.all([
-    searchDirectory(database, { environment, search: q, sort, descending, page }),
-    q ? findDirectoryEntry(database.db, environment, q) : null,
-  ]);
+  const search = (
+    <DirectorySearch
+      initialQuery={q}
+      slug={slug}
+      mayIdentify={can(operator.role, 'user-groups:reveal-token')}
+    />
+  );
+  const read = await pageRead('directory', () =>
+    Promise.all([
+      searchDirectory(database, { environment, search: q, sort, descending, page }),
+      q ? findDirectoryEntry(database.db, environment, q) : null,
+    ]),
+  );
+  if (!read.ok) {
+    return (
+      <div className="flex flex-col gap-6">
+        <h1 className="text-2xl font-semibold tracking-tight">User groups</h1>
+        {search}
+        <Alert variant="error" role="alert">
+          {read.message}
+        </Alert>
+      </div>
+    );
+  }
+  const [directory, exact] = read.value;
   const mayCreate = can(operator.role, 'user-groups:get-or-create');
   const mayRotate = can(operator.role, 'user-groups:rotate');
   // No group has the exact id searched for: the offer to create it comes after the matches, so that
@@ -83,11 +106,7 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">User groups</h1>
-      <DirectorySearch
-        initialQuery={q}
-        slug={slug}
-        mayIdentify={can(operator.role, 'user-groups:reveal-token')}
-      />
+      {search}
       {matchesFirst ? null : createOffer}
       <section aria-labelledby="directory-heading" className="flex flex-col gap-3">
         <div className="flex flex-wrap items-baseline justify-between gap-2">

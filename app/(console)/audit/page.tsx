@@ -14,6 +14,7 @@ import { consoleRoutes, routePath } from '@/lib/console-api/routes';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/roles';
 import { type PageContext, pageContext } from '@/lib/server/page-context';
+import { pageRead } from '@/lib/server/page-read';
 import { looksLikeToken } from '@/lib/tokens/contract';
 import { AuditFiltersForm } from './_components/audit-filters-form';
 import { AuditTable } from './_components/audit-table';
@@ -75,7 +76,15 @@ export default async function AuditPage({ searchParams }: AuditPageProps) {
 async function AuditResults({ filters, context }: { filters: AuditFilters; context: PageContext }) {
   const { server, operator } = context;
   const { database } = server;
-  const page = await listAuditItems(database, filters);
+  const read = await pageRead('audit', () => listAuditItems(database, filters));
+  if (!read.ok) {
+    return (
+      <Alert variant="error" role="alert">
+        {read.message}
+      </Alert>
+    );
+  }
+  const page = read.value;
   const shown = page.items.reduce((rows, item) => rows + (item.kind === 'entry' ? 1 : item.events.length), 0);
   await recordAuditRead(server, operator, { filters, rows: shown, fromAnotherSite: context.fromAnotherSite });
   const exportQuery = auditFiltersQuery(filters);

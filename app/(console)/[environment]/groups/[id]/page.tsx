@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { DetailsList, OrNone } from '@/app/(console)/_components/details-list';
 import { AuditTable } from '@/app/(console)/audit/_components/audit-table';
 import { CopyableId } from '@/components/copyable-id';
+import { Alert } from '@/components/ui/alert';
 import { cn } from '@/components/ui/cn';
 import { readableId } from '@/components/ui/identifier';
 import { policyCovers } from '@/lib/approvals/contract';
@@ -13,6 +14,7 @@ import { findDirectoryEntry } from '@/lib/directory/store';
 import { slugOf } from '@/lib/environments';
 import { can } from '@/lib/roles';
 import { pageContext } from '@/lib/server/page-context';
+import { pageRead } from '@/lib/server/page-read';
 import { decodeParam } from '@/lib/server/route-params';
 import { formatUtc } from '@/lib/time';
 import { environmentTitle, pageEnvironment } from '../../_components/environment';
@@ -51,12 +53,40 @@ export default async function GroupPage({ params }: GroupPageProps) {
   const mayShowToken = can(operator.role, 'user-groups:reveal-token');
   const mayCreate = can(operator.role, 'user-groups:get-or-create');
   const mayDelete = can(operator.role, 'user-groups:delete');
-  const [entry, history, admins] = await Promise.all([
-    findDirectoryEntry(database.db, environment, userGroupId),
-    listAuditEvents(database, historyFilters),
-    // Named where the page says what this role cannot do here.
-    mayDelete ? [] : activeAdminEmails(database.db),
-  ]);
+  const read = await pageRead('group', () =>
+    Promise.all([
+      findDirectoryEntry(database.db, environment, userGroupId),
+      listAuditEvents(database, historyFilters),
+      // Named where the page says what this role cannot do here.
+      mayDelete ? [] : activeAdminEmails(database.db),
+    ]),
+  );
+  const breadcrumb = (
+    <p className="text-sm text-muted-foreground">
+      <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
+        {environment} groups
+      </Link>{' '}
+      /
+    </p>
+  );
+  // The page's subject: whole, wrapped where a line is too short for it (a long id on a phone).
+  const heading = (
+    <h1 className="font-mono text-xl font-semibold tracking-tight break-all sm:text-2xl">{userGroupId}</h1>
+  );
+  if (!read.ok) {
+    return (
+      <div className="flex flex-col gap-8">
+        <div className="flex flex-col gap-1">
+          {breadcrumb}
+          {heading}
+        </div>
+        <Alert variant="error" role="alert">
+          {read.message}
+        </Alert>
+      </div>
+    );
+  }
+  const [entry, history, admins] = read.value;
   // Reading a group's history is reading the audit log: on record like any other read.
   await recordAuditRead(server, operator, {
     filters: historyFilters,
@@ -67,16 +97,8 @@ export default async function GroupPage({ params }: GroupPageProps) {
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-1">
-        <p className="text-sm text-muted-foreground">
-          <Link href={`/${slug}`} className="underline-offset-4 hover:underline">
-            {environment} groups
-          </Link>{' '}
-          /
-        </p>
-        {/* The page's subject: whole, wrapped where a line is too short for it (a long id on a phone). */}
-        <h1 className="font-mono text-xl font-semibold tracking-tight break-all sm:text-2xl">
-          {userGroupId}
-        </h1>
+        {breadcrumb}
+        {heading}
         {entry?.name ? <p className="text-base">{entry.name}</p> : null}
       </div>
 
