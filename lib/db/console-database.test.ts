@@ -6,7 +6,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testClock } from '@/lib/clock';
 import { testDialect } from '@/lib/testing/console-test-database';
-import { pgRelay, resetWhileRunning } from '@/lib/testing/pg-relay';
+import { afterResetMidQuery } from '@/lib/testing/pg-relay';
 import { openConsoleDatabase } from './console-database';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'console-database-'));
@@ -106,16 +106,8 @@ function fileBytes(file: string): Buffer {
 
 describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', () => {
   it('fails a query whose connection is reset, keeps running, and reconnects', async () => {
-    const relay = await pgRelay();
-    const database = openConsoleDatabase({ dialect: 'postgres', url: relay.url });
-    try {
-      const failure = await resetWhileRunning(relay, (query) => sql.raw(query).execute(database.db));
-      expect(failure).toBeInstanceOf(Error);
-      await expect(sql`select 1 as one`.execute(database.db)).resolves.toMatchObject({ rows: [{ one: 1 }] });
-      expect(relay.connections()).toBe(2);
-    } finally {
-      await database.close();
-      await relay.close();
-    }
+    const after = await afterResetMidQuery((url) => openConsoleDatabase({ dialect: 'postgres', url }));
+    expect(after.failure).toBeInstanceOf(Error);
+    expect(after).toMatchObject({ next: [{ one: 1 }], connections: 2 });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { POSTGRES_ADMIN_URL } from './console-test-database';
 
@@ -101,3 +102,22 @@ export const resetWhileRunning = (
   relay: Awaited<ReturnType<typeof pgRelay>>,
   execute: (query: string) => Promise<unknown>,
 ) => interruptWhileRunning(execute, () => relay.reset());
+
+/**
+ * A database opened behind a relay, its connection reset mid-query: how that query failed, what the
+ * next query answered, and how many connections the relay saw. The database is closed after.
+ */
+export async function afterResetMidQuery<Tables>(
+  open: (url: string) => { db: Kysely<Tables>; close(): Promise<void> },
+): Promise<{ failure: unknown; next: unknown; connections: number }> {
+  const relay = await pgRelay();
+  const database = open(relay.url);
+  try {
+    const failure = await resetWhileRunning(relay, (query) => sql.raw(query).execute(database.db));
+    const { rows: next } = await sql`select 1 as one`.execute(database.db);
+    return { failure, next, connections: relay.connections() };
+  } finally {
+    await database.close();
+    await relay.close();
+  }
+}

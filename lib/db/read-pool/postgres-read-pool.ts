@@ -59,7 +59,7 @@ export function postgresReadPool(
   // Nor one lost mid-read: its read fails, and pg-pool closes it when it is given back.
   pool.on('connect', (client) => client.on('error', () => {}));
   return {
-    connect: async () => closedWhenSilent(await pool.connect()),
+    connect: async () => closedWhenUnanswered(await pool.connect()),
     end: () => pool.end(),
   };
 }
@@ -109,21 +109,24 @@ function unavailability(error: unknown): string | undefined {
   return undefined;
 }
 
-/** `client`, given back to the pool as broken (so closed) once a query of its went unanswered. */
-function closedWhenSilent(client: pg.PoolClient): PostgresPoolClient {
-  let silent = false;
+/**
+ * `client`, given back to the pool as broken (so closed) once a query of its found the database not
+ * answering: silent, lost, or its server process shut down, which pg may not have noticed yet.
+ */
+function closedWhenUnanswered(client: pg.PoolClient): PostgresPoolClient {
+  let broken = false;
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   function query(sql: string | PostgresCursor<unknown>, parameters: ReadonlyArray<unknown> = []): unknown {
     // Kysely streams through a cursor only when its dialect is given one; the console's is not.
     if (typeof sql !== 'string') throw new Error('the console reads PostgreSQL without cursors');
     return client.query(sql, [...parameters]).catch((error: unknown) => {
-      if (error instanceof Error && error.message === SILENT_CONNECTION_MESSAGE) silent = true;
+      if (unavailability(error)) broken = true;
       throw error;
     });
   }
   return {
     query,
-    release: () => client.release(silent ? new Error('its connection stopped answering') : undefined),
+    release: () => client.release(broken ? new Error('the database did not answer on it') : undefined),
   };
 }
