@@ -30,8 +30,12 @@ import type {
   VerificationTable,
 } from './auth-tables';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect';
-import { postgresReadPool } from './read-pool/postgres-read-pool';
-import { gatedDialect, ReadPoolDialect, timeLimitedDialect } from './read-pool/read-dialect';
+import {
+  postgresReadFailure,
+  postgresReadPool,
+  survivesLostConnections,
+} from './read-pool/postgres-read-pool';
+import { failuresTranslated, gatedDialect, ReadPoolDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';
 import { inOneTransaction, startWriteThread, type WriteThread } from './write-thread/write-thread';
@@ -242,17 +246,14 @@ type GatedDialect = (dialect: Dialect) => Dialect;
 
 function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // A connection lost, idle or mid-query, must not crash the console: its query fails, pg-pool
-  // closes it, and the next query reconnects (pg-pool listens for 'error' only while it is idle).
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  survivesLostConnections(pool);
   const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
   const reads = new Kysely<ConsoleTables>({
     dialect: gated(
-      timeLimitedDialect(
+      failuresTranslated(
         // Opened on the first read.
         new PostgresDialect({ pool: async () => postgresReadPool(url, { limitMs: READ_TIME_LIMIT_MS }) }),
-        READ_TIME_LIMIT_MS,
+        (error) => postgresReadFailure(error, READ_TIME_LIMIT_MS),
       ),
     ),
   });

@@ -9,8 +9,8 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { POSTGRES_ADMIN_URL, testDialect } from '@/lib/testing/console-test-database';
 import { interruptWhileRunning, pgRelay, resetWhileRunning } from '@/lib/testing/pg-relay';
-import { postgresReadPool } from './postgres-read-pool';
-import { timeLimitedDialect } from './read-dialect';
+import { postgresReadFailure, postgresReadPool } from './postgres-read-pool';
+import { failuresTranslated } from './read-dialect';
 
 let cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -20,7 +20,9 @@ afterEach(async () => {
 
 const readsThrough = (url: string, limits: Parameters<typeof postgresReadPool>[1]) => {
   const reads = new Kysely({
-    dialect: timeLimitedDialect(new PostgresDialect({ pool: postgresReadPool(url, limits) }), limits.limitMs),
+    dialect: failuresTranslated(new PostgresDialect({ pool: postgresReadPool(url, limits) }), (error) =>
+      postgresReadFailure(error, limits.limitMs),
+    ),
   });
   cleanup.push(() => reads.destroy());
   return reads;

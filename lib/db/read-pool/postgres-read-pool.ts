@@ -3,7 +3,7 @@
  * the wire.
  *
  * - The server stops a statement past `limitMs` (statement_timeout): the usual case, answered
- *   422 read_too_long by ./read-dialect.ts's timeLimitedDialect.
+ *   422 read_too_long (postgresReadFailure, which ./read-dialect.ts's failuresTranslated applies).
  * - The client stops waiting `clientMarginMs` later (query_timeout), for an answer that cannot come:
  *   a connection whose network went silent (a half-open socket, a database host gone) would
  *   otherwise hold its read, then every read that drew it, until TCP gave up minutes later. Such a
@@ -16,6 +16,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { ConsoleError } from '@/lib/console-error';
+import { readTooLong } from './read-pool';
 
 /** What pg says when query_timeout passed with no answer. */
 const SILENT_CONNECTION_MESSAGE = 'Query read timeout';
@@ -54,14 +55,34 @@ export function postgresReadPool(
     keepAliveInitialDelayMillis: 10_000,
     options: READ_SETTINGS,
   });
-  // An idle connection lost must not crash the console; the next read opens another.
-  pool.on('error', () => {});
-  // Nor one lost mid-read: its read fails, and pg-pool closes it when it is given back.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  survivesLostConnections(pool);
   return {
     connect: async () => closedWhenUnanswered(await pool.connect()),
     end: () => pool.end(),
   };
+}
+
+/**
+ * `pool`, on which a connection lost, idle or mid-query, does not crash the console: its query
+ * fails, pg-pool closes it, and the next query opens another. pg emits the loss as an 'error' event,
+ * which pg-pool listens for only while the connection is idle.
+ */
+export function survivesLostConnections(pool: pg.Pool): void {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+}
+
+/** PostgreSQL's code for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * What a failed read is answered: one the server cancelled at `limitMs` fails with readTooLong(), as
+ * a read past the SQLite pool's limit does (422); one the database did not answer with
+ * databaseNotAnswering()'s 503; anything else (a query's own error, a bug) as it is.
+ */
+export function postgresReadFailure(error: unknown, limitMs: number): unknown {
+  if ((error as { code?: unknown } | null)?.code === QUERY_CANCELED) return readTooLong(limitMs);
+  return databaseNotAnswering(error) ?? error;
 }
 
 /** pg's and pg-pool's own words for a connection that failed, was lost, or was not had in time. */
@@ -82,7 +103,7 @@ const UNAVAILABLE_STATE = /^(08|53|57P0[123])/;
  * The read failed for want of an answering database, not for what it asked: 503, with the cause in
  * the log and for admins. Anything else (a query's own error, a bug) is left as it is: 500 internal.
  */
-export function databaseNotAnswering(error: unknown): ConsoleError | undefined {
+function databaseNotAnswering(error: unknown): ConsoleError | undefined {
   const cause = unavailability(error);
   if (!cause) return undefined;
   return new ConsoleError(

@@ -17,9 +17,8 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import { databaseNotAnswering } from './postgres-read-pool';
 import type { ReadGate } from './read-gate';
-import { type ReadPool, readTooLong } from './read-pool';
+import type { ReadPool } from './read-pool';
 
 const readOnly = () => new Error('the read pool answers reads only: no transactions');
 
@@ -93,19 +92,12 @@ export class ReadPoolDialect implements Dialect {
   }
 }
 
-/** PostgreSQL's code for a statement cancelled by statement_timeout. */
-const QUERY_CANCELED = '57014';
-
 /**
- * PostgreSQL reads under a time limit (./postgres-read-pool.ts): one the server cancelled fails with
- * readTooLong(), as a read past the SQLite pool's limit does; one the database did not answer (no
- * connection, a connection silent or lost) with databaseNotAnswering()'s 503.
+ * `inner`, every failure of its connections and queries put as `translate` says: PostgreSQL's read
+ * pool (./postgres-read-pool.ts's postgresReadFailure) turns its database's errors into the
+ * console's answers there.
  */
-export function timeLimitedDialect(inner: Dialect, limitMs: number): Dialect {
-  const translate = (error: unknown) =>
-    (error as { code?: unknown } | null)?.code === QUERY_CANCELED
-      ? readTooLong(limitMs)
-      : (databaseNotAnswering(error) ?? error);
+export function failuresTranslated(inner: Dialect, translate: (error: unknown) => unknown): Dialect {
   return withDriver(inner, (driver) => {
     // Kysely hands back the connection it acquired (the wrapper); the inner driver releases its own.
     const inners = new WeakMap<DatabaseConnection, DatabaseConnection>();
