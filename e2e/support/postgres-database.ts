@@ -54,6 +54,27 @@ export async function queryDatabase<Row extends pg.QueryResultRow>(
   }
 }
 
+/**
+ * Runs `run` while a transaction of the test's holds `table` of the run's database locked against
+ * every reader (ACCESS EXCLUSIVE): a read of it waits until the console's time limit stops it.
+ * The lock is given back (rolled back) when `run` ends, however it ends.
+ */
+export async function whileLocked<T>(table: string, run: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({
+    connectionString: databaseUrl(runDatabase),
+    connectionTimeoutMillis: 5_000,
+  });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query(`lock table ${client.escapeIdentifier(table)} in access exclusive mode`);
+    return await run();
+  } finally {
+    await client.query('rollback').catch(() => {});
+    await client.end();
+  }
+}
+
 async function asAdmin(run: (admin: pg.Client) => Promise<unknown>): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   await admin.connect();

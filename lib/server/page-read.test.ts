@@ -25,6 +25,19 @@ describe('a page read', () => {
     expect(logged).not.toHaveBeenCalled();
   });
 
+  it("says a read past the limit in the page's own words when it has them, and a database not answering as it is", async () => {
+    const tooLong = 'This group’s history took too long to read and was stopped. Try again in a moment.';
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    await expect(pageRead('group', () => Promise.reject(readTooLong(5_000)), { tooLong })).resolves.toEqual({
+      ok: false,
+      message: tooLong,
+    });
+    await expect(pageRead('group', () => Promise.reject(unavailable), { tooLong })).resolves.toEqual({
+      ok: false,
+      message: unavailable.message,
+    });
+  });
+
   it('gives the message to show for a database not answering, and logs its cause', async () => {
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const read = await pageRead('group', () => Promise.reject(unavailable));

@@ -11,7 +11,15 @@ export type PageRead<T> = { ok: true; value: T } | { ok: false; message: string 
 
 const SAID_ON_THE_PAGE = new Set(['read_too_long', 'database_unavailable']);
 
-export async function pageRead<T>(page: string, read: () => Promise<T>): Promise<PageRead<T>> {
+/**
+ * `tooLong`: what to say of a read past the limit on this page, where the general advice (narrow
+ * the search) does not fit it: a list nobody searched, a group's history.
+ */
+export async function pageRead<T>(
+  page: string,
+  read: () => Promise<T>,
+  { tooLong }: { tooLong?: string } = {},
+): Promise<PageRead<T>> {
   try {
     return { ok: true, value: await read() };
   } catch (error) {
@@ -20,6 +28,9 @@ export async function pageRead<T>(page: string, read: () => Promise<T>): Promise
     if (error.status >= 500) {
       logger.error({ page, code: error.code, setup: error.adminMessage }, 'console page read failed');
     }
-    return { ok: false, message: error.message };
+    return {
+      ok: false,
+      message: error.code === 'read_too_long' ? (tooLong ?? error.message) : error.message,
+    };
   }
 }

@@ -43,6 +43,12 @@ function groupCount({ total, totalIsLowerBound }: { total: number; totalIsLowerB
 }
 
 /** An environment's front page: find a group (or create it), and the directory of known groups. */
+/** A read past the limit, said for what the person did: searched, or only opened the list. */
+const SEARCH_TOO_LONG =
+  'This search took too long and was stopped: try a longer part of the id or name, then search again.';
+const LIST_TOO_LONG =
+  'The list of groups took too long to read and was stopped. Try again in a moment, or find a group by part of its id or name.';
+
 export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
   const environment = await pageEnvironment(params);
   const { server, operator } = await pageContext('console:use');
@@ -62,11 +68,14 @@ export default async function DirectoryPage({ params, searchParams }: DirectoryP
       mayIdentify={can(operator.role, 'user-groups:reveal-token')}
     />
   );
-  const read = await pageRead('directory', () =>
-    Promise.all([
-      searchDirectory(database, { environment, search: q, sort, descending, page }),
-      q ? findDirectoryEntry(database.db, environment, q) : null,
-    ]),
+  const read = await pageRead(
+    'directory',
+    () =>
+      Promise.all([
+        searchDirectory(database, { environment, search: q, sort, descending, page }),
+        q ? findDirectoryEntry(database.db, environment, q) : null,
+      ]),
+    { tooLong: q ? SEARCH_TOO_LONG : LIST_TOO_LONG },
   );
   if (!read.ok) {
     return (
