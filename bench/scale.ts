@@ -21,7 +21,7 @@ import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/tes
 import { type BenchConsole, startBenchConsole } from './console-server';
 import { serverCommand } from './processes';
 import { heaviest, type ScaleFigure } from './scale-figures';
-import { addOperators, firstIdAt, loadAudit, loadDirectory, plantTokenAndAnalyze } from './scale-load';
+import { addOperators, firstIdAt, loadAudit, loadDirectory, plantTokenAndVacuum } from './scale-load';
 import {
   type ExportMemoryRun,
   exportMemory,
@@ -106,7 +106,7 @@ async function startLoaded(
         await loadAudit(database, size.audit, size.groups);
         await loadDirectory(database, size.groups);
         await addOperators(database);
-        await plantTokenAndAnalyze(database);
+        await plantTokenAndVacuum(database);
         const last = await sql<{ id: number }>`select max(id) as id from audit_event`.execute(database.db);
         lastLoadedId = Number(last.rows[0]?.id ?? 0);
       } finally {

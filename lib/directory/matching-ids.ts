@@ -6,7 +6,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
-import { containing, liveRows, matchingKeys } from './matching';
+import { containing, IN_NO_INDEX, liveRows, matchingKeys } from './matching';
 import { directoryDb } from './schema';
 import { rowsByKey } from './search';
 import { isShortSearch } from './short-grams';
@@ -65,12 +65,16 @@ export async function directoryIdsContaining(
             where directory_search match ${`{user_group_id} : "${search.replaceAll('"', '""')}"`}
             limit ${limit + 1}`.execute(db)
         ).rows
-      : await directoryDb(db)
-          .selectFrom('directory_entry')
-          .select('user_group_id')
-          .where(sql<SqlBool>`user_group_id ilike ${`%${escapeLike(search)}%`} escape '\\'`)
-          .limit(limit + 1)
-          .execute();
+      : await postgresIdsContainingQuery(database, search, limit).execute();
   if (rows.length > limit) return null;
   return [...new Set(rows.map((row) => row.user_group_id))];
+}
+
+/** PostgreSQL's query for directoryIdsContaining, on the trigram index or the table (IN_NO_INDEX says why). */
+export function postgresIdsContainingQuery(database: ConsoleDatabase, search: string, limit: number) {
+  return directoryDb(database.reads)
+    .selectFrom('directory_entry')
+    .select(['directory_entry.user_group_id', IN_NO_INDEX])
+    .where(sql<SqlBool>`user_group_id ilike ${`%${escapeLike(search)}%`} escape '\\'`)
+    .limit(limit + 1);
 }
