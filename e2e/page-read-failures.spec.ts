@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { seedTestingGroup } from './support/api';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { e2eOnPostgres, whileLocked } from './support/postgres-database';
 
@@ -22,6 +23,7 @@ const stoppedRead = (page: Page, words: RegExp) => page.getByRole('alert').filte
 async function goesToStoppedRead(page: Page, path: string, words: RegExp): Promise<void> {
   await page.goto(path, { timeout: STOPPED_READ_MS });
   await expect(stoppedRead(page, words)).toBeVisible({ timeout: STOPPED_READ_MS });
+  await expectNoSeriousA11yViolations(page, `${path}, its read stopped`);
 }
 
 test('the audit page says a read stopped at its limit, where its results would be', async ({ page }) => {

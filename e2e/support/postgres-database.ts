@@ -67,6 +67,8 @@ export async function whileLocked<T>(table: string, run: () => Promise<T>): Prom
   await client.connect();
   try {
     await client.query('begin');
+    // A lock that cannot be had soon (a transaction left open) fails the test now, not at its timeout.
+    await client.query("set local lock_timeout = '10s'");
     await client.query(`lock table ${client.escapeIdentifier(table)} in access exclusive mode`);
     return await run();
   } finally {

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL only (`npm run test:postgres`): the by-person and the one-day page read their indexes,
  * whatever the table's size. PostgreSQL plans by statistics, so the plans are asked for (EXPLAIN)
- * on a small and on a larger generated log, each ANALYZEd as autovacuum would: a plan that walks
+ * on a small and on a larger generated log, each VACUUMed and ANALYZEd as autovacuum would: a plan that walks
  * the primary key backwards and filters (or scans the table) reads more as the log grows.
  */
 import { type CompiledQuery, sql } from 'kysely';
@@ -27,7 +27,7 @@ async function load(from: number, to: number) {
         else 'get-or-create' end,
       'Customer', 'group-' || (i % 5000), 'Group', 'success', 'req-' || i
     from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(database.db);
-  await sql`analyze audit_event`.execute(database.db);
+  await sql`vacuum (analyze) audit_event`.execute(database.db);
 }
 
 interface PlanNode {
@@ -87,9 +87,11 @@ describePostgres('the audit pages on PostgreSQL read their indexes, small log or
     async (_size, from, to) => {
       await load(from, to);
       // A person: their own index, newest first; never the primary key walked past everyone else's.
+      // Once VACUUM has run, the count reads (operator_email, action, id) alone, actions and all.
       const person = await plansFor('operator=person7');
+      expect(indexesOf(person.page)).toContain('audit_event_operator_email_id');
       for (const plan of [person.page, person.count]) {
-        expect(indexesOf(plan)).toContain('audit_event_operator_email_id');
+        expect(indexesOf(plan).some((index) => index.startsWith('audit_event_operator_'))).toBe(true);
         expect(indexesOf(plan)).not.toContain('audit_event_pkey');
         expect(kindsOf(plan)).not.toContain('Seq Scan');
       }

@@ -42,13 +42,13 @@ function groupCount({ total, totalIsLowerBound }: { total: number; totalIsLowerB
   return plural(total, 'group');
 }
 
-/** An environment's front page: find a group (or create it), and the directory of known groups. */
 /** A read past the limit, said for what the person did: searched, or only opened the list. */
 const SEARCH_TOO_LONG =
   'This search took too long and was stopped: try a longer part of the id or name, then search again.';
 const LIST_TOO_LONG =
   'The list of groups took too long to read and was stopped. Try again in a moment, or find a group by part of its id or name.';
 
+/** An environment's front page: find a group (or create it), and the directory of known groups. */
 export default async function DirectoryPage({ params, searchParams }: DirectoryPageProps) {
   const environment = await pageEnvironment(params);
   const { server, operator } = await pageContext('console:use');
