@@ -16,7 +16,8 @@ import { isShortSearch } from './short-grams';
  * in id order, at most `limit`: a rotation of "all matches" is made from the search itself. The
  * matches are looked up in the search's index (trigrams, or characters and pairs under three), so a
  * part few groups hold costs the same at any size; only when more than `limit` match are the first
- * `limit` in id order taken (SQLite walks its id order; PostgreSQL sorts its matches).
+ * `limit` in id order taken (walked in id order; on PostgreSQL, three characters or more, its
+ * matches sorted).
  */
 export async function directoryMatchingIds(
   database: ConsoleDatabase,
@@ -32,10 +33,11 @@ export async function directoryMatchingIds(
     return rows.map((row) => row.user_group_id).sort(byteOrder);
   }
   const matches = liveRows(database.reads, { environment }).where(containing(database, part));
-  if (database.dialect === 'postgres') {
-    // Every match read first (the trigram index or the table, never a walk of the ids' index: see
-    // IN_NO_INDEX), then the first `limit` in id order: a part many ids begin with sits 650,000
-    // entries into that index at a million groups.
+  if (database.dialect === 'postgres' && !isShortSearch(part)) {
+    // Every match read first, from the trigram index or the table (never a walk of the ids' index:
+    // see IN_NO_INDEX), then the first `limit` in id order: a part many ids begin with sits 650,000
+    // entries into that index at a million groups. One or two characters have no trigram to look
+    // up: their matches come soon on the walk, which stops at the limit.
     const { rows } = await sql<{ user_group_id: string }>`with matched as materialized (
         ${matches.select(['directory_entry.user_group_id', IN_NO_INDEX])})
       select user_group_id from matched order by user_group_id limit ${limit}`.execute(database.reads);
