@@ -30,7 +30,8 @@ function sourceFiles(dir: string): string[] {
 function sourceTokens(): string[] {
   const tokens = new Set<string>();
   for (const file of ROOTS.flatMap(sourceFiles)) {
-    const text = readFileSync(file, 'utf8');
+    // Comments first: an apostrophe in one ("the console's") would pair the wrong quotes after it.
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
     for (const [, , literal] of text.matchAll(/(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)) {
       for (const word of (literal ?? '').split(/\s+/)) {
         if (/^[!-]?[a-z][\w\-[\]:/.%()#&>*@=,'"!]*$/i.test(word) && !word.includes('${')) tokens.add(word);
