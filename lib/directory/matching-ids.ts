@@ -2,11 +2,10 @@
  * The ids a part of an id or a name matches, for what acts on them rather than shows a page: a
  * rotation of every match of a search, and the audit log's filter by part of a group's id.
  */
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
-import { containing, IN_NO_INDEX, liveRows, matchingKeys } from './matching';
+import { containing, idContaining, liveRows, matchingKeys, withNoIndexOnly } from './matching';
 import { directoryDb } from './schema';
 import { rowsByKey } from './search';
 import { isShortSearch } from './short-grams';
@@ -39,7 +38,7 @@ export async function directoryMatchingIds(
     // entries into that index at a million groups. One or two characters have no trigram to look
     // up: their matches come soon on the walk, which stops at the limit.
     const { rows } = await sql<{ user_group_id: string }>`with matched as materialized (
-        ${matches.select(['directory_entry.user_group_id', IN_NO_INDEX])})
+        ${matches.select(withNoIndexOnly('directory_entry.user_group_id'))})
       select user_group_id from matched order by user_group_id limit ${limit}`.execute(database.reads);
     return rows.map((row) => row.user_group_id);
   }
@@ -85,7 +84,7 @@ export async function directoryIdsContaining(
 export function postgresIdsContainingQuery(database: ConsoleDatabase, search: string, limit: number) {
   return directoryDb(database.reads)
     .selectFrom('directory_entry')
-    .select(['directory_entry.user_group_id', IN_NO_INDEX])
-    .where(sql<SqlBool>`user_group_id ilike ${`%${escapeLike(search)}%`} escape '\\'`)
+    .select(withNoIndexOnly('directory_entry.user_group_id'))
+    .where(idContaining(database, search))
     .limit(limit + 1);
 }

@@ -33,19 +33,28 @@ export const rowKeyOf = (database: ConsoleDatabase) =>
     ? sql<RowKey>`directory_entry.user_group_id`
     : sql<RowKey>`directory_entry.rowid`;
 
+/** The LIKE pattern of a part, its wildcards taken literally. */
+const partPattern = (search: string) => `%${escapeLike(search)}%`;
+/** PostgreSQL's ILIKE ignores case as SQLite's LIKE does. */
+const likeOf = (database: ConsoleDatabase) => (database.dialect === 'postgres' ? sql`ilike` : sql`like`);
+
 /** A LIKE of part of the id or the name, wildcards in the search taken literally. */
 export function containing(database: ConsoleDatabase, search: string, table = 'directory_entry') {
-  const pattern = `%${escapeLike(search)}%`;
-  // PostgreSQL: ILIKE ignores case as SQLite's LIKE does, and pg_trgm's GIN indexes answer it. Under
+  const pattern = partPattern(search);
+  // PostgreSQL: pg_trgm's GIN indexes answer ILIKE. Under
   // three characters pg_trgm has no trigram to look up and reads its whole index (a second at a
   // million groups): the columns are then compared as an expression that no index holds, each row
   // the index of characters and pairs found (postgresHoldsShort) checked.
   const unindexed = database.dialect === 'postgres' && isShortSearch(search);
   const column = (name: string) =>
     unindexed ? sql`(${sql.ref(`${table}.${name}`)} || '')` : sql.ref(`${table}.${name}`);
-  const like = database.dialect === 'postgres' ? sql`ilike` : sql`like`;
+  const like = likeOf(database);
   return sql<SqlBool>`(${column('user_group_id')} ${like} ${pattern} escape '\\' or ${column('name')} ${like} ${pattern} escape '\\')`;
 }
+
+/** A LIKE of part of the id alone (three characters or more: pg_trgm's index answers it). */
+export const idContaining = (database: ConsoleDatabase, search: string) =>
+  sql<SqlBool>`directory_entry.user_group_id ${likeOf(database)} ${partPattern(search)} escape '\\'`;
 
 /**
  * The FTS5 query (table and MATCH term) that holds a search's rows on SQLite, the trigram table
@@ -64,7 +73,6 @@ export async function matchingKeys(
   search: string,
   limit: number,
 ): Promise<RowKey[]> {
-  const db = database.reads;
   if (database.dialect === 'postgres') {
     const found = await postgresMatchingQuery(database, query, search, limit).execute();
     return found.map((row) => row.row_key);
@@ -75,7 +83,7 @@ export async function matchingKeys(
     from ${table} join directory_entry on directory_entry.rowid = ${table}.rowid
     where ${table} match ${term} and directory_entry.environment = ${query.environment}
     ${query.includeDeleted ? sql`` : sql`and directory_entry.deleted_at is null`}
-    limit ${limit + 1}`.execute(db);
+    limit ${limit + 1}`.execute(database.reads);
   return rows.map((row) => row.rowid);
 }
 
@@ -89,6 +97,9 @@ export async function matchingKeys(
  */
 export const IN_NO_INDEX = 'directory_entry.team_id';
 
+/** `columns` and IN_NO_INDEX: what a PostgreSQL search selects so that no index alone answers it. */
+export const withNoIndexOnly = <C>(...columns: C[]) => [...columns, IN_NO_INDEX] as const;
+
 /** PostgreSQL's query for matchingKeys: pg_trgm's index for 3+ characters, the index of characters and pairs for fewer. */
 export function postgresMatchingQuery(
   database: ConsoleDatabase,
@@ -98,6 +109,6 @@ export function postgresMatchingQuery(
 ) {
   const rows = liveRows(database.reads, query).where(containing(database, search));
   return (isShortSearch(search) ? rows.where(postgresHoldsShort(search)) : rows)
-    .select([rowKeyOf(database).as('row_key'), IN_NO_INDEX])
+    .select(withNoIndexOnly(rowKeyOf(database).as('row_key')))
     .limit(limit + 1);
 }

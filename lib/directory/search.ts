@@ -6,7 +6,6 @@
 
 import { type SqlBool, sql } from 'kysely';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
-import { escapeLike } from '@/lib/db/like';
 import type { Environment } from '@/lib/environments';
 import { containing, liveRows, matchingKeys, type RowKey, rowKeyOf, sqliteSearchIndex } from './matching';
 import { type DirectoryEntryTable, directoryDb } from './schema';
@@ -168,10 +167,9 @@ export async function searchDirectory(
 
   /** The matches among the first `walked` rows in the sort's order, counted up to SEARCH_MATCH_LIMIT + 1. */
   async function matchesInWindow(search: string, walked: number): Promise<number> {
-    const pattern = `%${escapeLike(search)}%`;
     const { rows } = await sql<{ matches: number }>`select count(*) as matches from (
         select 1 from (${sortWindow(walked)}) as walked
-        where user_group_id ilike ${pattern} escape '\\' or name ilike ${pattern} escape '\\'
+        where ${containing(database, search, 'walked')}
         limit ${SEARCH_MATCH_LIMIT + 1}) as found`.execute(database.reads);
     return Number(rows[0]?.matches ?? 0);
   }
@@ -200,10 +198,8 @@ export async function searchDirectory(
     // SQLite sorts NULL first; PostgreSQL is told to.
     const nulls = database.dialect === 'sqlite' ? sql`` : descending ? sql` nulls last` : sql` nulls first`;
     const window = sortWindow(Math.max(WALK_WINDOW, (offset + pageSize) * 20));
-    const pattern = `%${escapeLike(search)}%`;
-    const like = database.dialect === 'postgres' ? sql`ilike` : sql`like`;
     const { rows: inWindow } = await sql<{ row_key: RowKey }>`select row_key from (${window}) as walked
-      where (user_group_id ${like} ${pattern} escape '\\' or name ${like} ${pattern} escape '\\')
+      where ${containing(database, search, 'walked')}
       order by sort_value ${direction}${nulls}, user_group_id ${direction}
       limit ${pageSize} offset ${offset}`.execute(reads);
     if (inWindow.length === pageSize) return done(inWindow.map((row) => row.row_key));
