@@ -97,7 +97,7 @@ async function signIn(target: BenchConsole): Promise<void> {
 }
 
 /**
- * Sign-ins apart as people's are: each begins past the read gate's OPEN_MS (250 ms) after the last,
+ * Sign-ins apart as people's are: each begins past the read gate's FLOOD_GAP_MS (250 ms) after the last,
  * so it meets a gate of its own. Back to back, 40 sign-ins are the flood the gate is bounded against
  * (it opens a third of the time whatever holds it), and those that meet it open wait with the heavy.
  */

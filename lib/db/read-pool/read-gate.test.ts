@@ -1,6 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { testClock } from '@/lib/clock';
-import { MAX_CLOSED_MS, OPEN_MS, processReadGate, ReadGate } from './read-gate';
+import {
+  FLOOD_CLOSED_MS,
+  FLOOD_GAP_MS,
+  FLOOD_OPEN_MS,
+  MAX_CLOSED_MS,
+  processReadGate,
+  ReadGate,
+} from './read-gate';
 
 /** Whether `promise` has settled once the microtasks and a macrotask have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -61,7 +68,7 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     expect(await settled(gate.turn())).toBe(true);
   });
 
-  it('stays closed at most MAX_CLOSED_MS, then open OPEN_MS, under sign-ins without end', async () => {
+  it('stays closed at most MAX_CLOSED_MS, then opens a third of the time in slices, under sign-ins without end', async () => {
     const clock = testClock();
     const gate = new ReadGate(clock);
     const flood = holding(gate);
@@ -70,16 +77,39 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     expect(await settled(first)).toBe(false);
     await clock.advance(1);
     expect(await settled(first)).toBe(true);
-    // Open for OPEN_MS although the sign-ins go on: every read meanwhile goes at once.
-    await clock.advance(OPEN_MS - 1);
-    expect(await settled(gate.turn())).toBe(true);
-    await clock.advance(1);
-    // Closed again, for at most MAX_CLOSED_MS.
-    const later = gate.turn();
-    expect(await settled(later)).toBe(false);
-    await clock.advance(MAX_CLOSED_MS);
-    expect(await settled(later)).toBe(true);
+    for (let slice = 0; slice < 3; slice++) {
+      // Open for FLOOD_OPEN_MS although the sign-ins go on: every read meanwhile goes at once.
+      await clock.advance(FLOOD_OPEN_MS - 1);
+      expect(await settled(gate.turn())).toBe(true);
+      await clock.advance(1);
+      // Closed again, for FLOOD_CLOSED_MS: twice the opening, no longer.
+      const later = gate.turn();
+      expect(await settled(later)).toBe(false);
+      await clock.advance(FLOOD_CLOSED_MS - 1);
+      expect(await settled(later)).toBe(false);
+      await clock.advance(1);
+      expect(await settled(later)).toBe(true);
+    }
     await flood.end();
+  });
+
+  it('closes for MAX_CLOSED_MS again once a flood has ended', async () => {
+    const clock = testClock();
+    const gate = new ReadGate(clock);
+    const flood = holding(gate);
+    const read = gate.turn();
+    await clock.advance(MAX_CLOSED_MS + FLOOD_OPEN_MS);
+    expect(await settled(read)).toBe(true);
+    await flood.end();
+    await clock.advance(FLOOD_GAP_MS);
+    // A sign-in of its own: its whole MAX_CLOSED_MS, not a slice.
+    const signIn = holding(gate);
+    const held = gate.turn();
+    await clock.advance(FLOOD_CLOSED_MS);
+    expect(await settled(held)).toBe(false);
+    await clock.advance(MAX_CLOSED_MS - FLOOD_CLOSED_MS);
+    expect(await settled(held)).toBe(true);
+    await signIn.end();
   });
 
   it('counts sign-ins one after another, with short gaps between them, as one closing', async () => {
@@ -97,12 +127,12 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     const read = gate.turn();
     await clock.advance(1);
     expect(await settled(read)).toBe(true);
-    // Then open for OPEN_MS, the sign-ins going on.
-    await clock.advance(OPEN_MS - 2);
+    // Then open for FLOOD_OPEN_MS, the sign-ins going on.
+    await clock.advance(FLOOD_OPEN_MS - 2);
     expect(await settled(gate.turn())).toBe(true);
     await flood.end();
-    // A sign-in OPEN_MS or more after the last one ended begins a closing of its own.
-    await clock.advance(OPEN_MS);
+    // A sign-in FLOOD_GAP_MS or more after the last one ended begins a closing of its own.
+    await clock.advance(FLOOD_GAP_MS);
     const next = holding(gate);
     const held = gate.turn();
     await clock.advance(MAX_CLOSED_MS - 1);
