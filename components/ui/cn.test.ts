@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTailwindMerge, extendTailwindMerge, getDefaultConfig, twMerge } from 'tailwind-merge';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { cn } from './cn';
 
@@ -26,16 +27,31 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * The source's string literals and templates, as TypeScript's parser reads them: comments and JSX
+ * text (where an apostrophe would pair the wrong quotes for a pattern) are not literals.
+ */
+function literalsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const literals: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) literals.push(node.text);
+    // A template's text, a mark where each substitution was (the words it touches are dropped
+    // below); the literals inside its substitutions are read on their own.
+    if (ts.isTemplateExpression(node))
+      literals.push(node.head.text + node.templateSpans.map((span) => `\${}${span.literal.text}`).join(''));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return literals;
+}
+
 /** Every word of every string literal of the source that could be a class, variants and all. */
 function sourceTokens(): string[] {
   const tokens = new Set<string>();
-  for (const file of ROOTS.flatMap(sourceFiles)) {
-    // Comments first: an apostrophe in one ("the console's") would pair the wrong quotes after it.
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
-    for (const [, , literal] of text.matchAll(/(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)) {
-      for (const word of (literal ?? '').split(/\s+/)) {
-        if (/^[!-]?[a-z][\w\-[\]:/.%()#&>*@=,'"!]*$/i.test(word) && !word.includes('${')) tokens.add(word);
-      }
+  for (const literal of ROOTS.flatMap(sourceFiles).flatMap(literalsOf)) {
+    for (const word of literal.split(/\s+/)) {
+      if (/^[!-]?[a-z][\w\-[\]:/.%()#&>*@=,'"!]*$/i.test(word) && !word.includes('${')) tokens.add(word);
     }
   }
   return [...tokens].sort();
