@@ -47,14 +47,17 @@ export async function pgRelay() {
         upstream.destroy();
       }
     },
-    close: () =>
+    /** Drops every connection and closes the port, as a database gone does (restore() opens it again). */
+    cut: () =>
       new Promise<void>((resolve) => {
-        for (const { client, upstream } of open) {
+        for (const { client, upstream } of open.splice(0)) {
           client.destroy();
           upstream.destroy();
         }
         server.close(() => resolve());
       }),
+    /** Listens again on the same port after cut(): the database is back. */
+    restore: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
   };
 }
 
@@ -118,6 +121,6 @@ export async function afterResetMidQuery<Tables>(
     return { failure, next, connections: relay.connections() };
   } finally {
     await database.close();
-    await relay.close();
+    await relay.cut();
   }
 }

@@ -4,9 +4,8 @@
  * under its route and status, that no key, token or group id reaches a label, and readiness that
  * follows the database (PostgreSQL behind a TCP relay that is cut and restored).
  */
-import { once } from 'node:events';
-import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgRelay } from '../testing/pg-relay';
 import { nonLoopbackAddress, sampleValue } from '../testing/prometheus-text';
 import { createApiKey } from './api-keys';
 import type { RunningUserGroupService } from './server';
@@ -133,43 +132,13 @@ describe('GET /healthz and /readyz', () => {
   });
 });
 
-/** A TCP relay to PostgreSQL that can be cut (every connection dropped, the port closed) and restored. */
-async function startRelay(target: { host: string; port: number }, port = 0) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  const listen = async (on: number) => {
-    server = createServer((client) => {
-      const upstream = new Socket();
-      upstream.connect(target.port, target.host);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => sockets.delete(socket));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    server.listen(on, '127.0.0.1');
-    await once(server, 'listening');
-    return (server.address() as { port: number }).port;
-  };
-  const bound = await listen(port);
-  return {
-    port: bound,
-    async cut() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server?.close(resolve));
-    },
-    restore: () => listen(bound),
-  };
-}
-
 describe('readiness on PostgreSQL', async () => {
   const pgBackend = await createPostgresBackend();
   it.skipIf(!pgBackend)('turns 503 when the database stops answering and 200 when it is back', async () => {
     const backend = pgBackend as TestBackend;
     const url = new URL(backend.database);
-    const relay = await startRelay({ host: url.hostname, port: Number(url.port || 5432) });
-    url.port = String(relay.port);
+    const relay = await pgRelay();
+    url.port = new URL(relay.url).port;
     const relayed = await startTestService(url.toString());
     try {
       expect((await call(relayed.url, 'GET', undefined, {}, '/readyz')).status).toBe(200);

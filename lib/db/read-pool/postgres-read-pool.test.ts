@@ -33,7 +33,7 @@ const notAnswering = { code: 'database_unavailable', status: 503 };
 describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
   it('fails a read on a silent connection (503), closes it, and reads on a new connection', async () => {
     const relay = await pgRelay();
-    cleanup.push(relay.close);
+    cleanup.push(relay.cut);
     // The server's limit, 200 ms, and the client's 50 ms after it: real times, kept short.
     const reads = readsThrough(relay.url, { limitMs: 200, clientMarginMs: 50, connectWaitMs: 2_000 });
 
@@ -53,7 +53,7 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
 
   it('fails a read whose connection is reset (503), and the process keeps running', async () => {
     const relay = await pgRelay();
-    cleanup.push(relay.close);
+    cleanup.push(relay.cut);
     const reads = readsThrough(relay.url, { limitMs: 5_000, connectWaitMs: 2_000 });
 
     expect(await resetWhileRunning(relay, (query) => sql.raw(query).execute(reads))).toMatchObject(
@@ -65,7 +65,7 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
 
   it('fails a read whose server process was shut down (503: a restart), and reads on', async () => {
     const relay = await pgRelay();
-    cleanup.push(relay.close);
+    cleanup.push(relay.cut);
     const reads = readsThrough(relay.url, { limitMs: 5_000, connectWaitMs: 2_000 });
 
     const failure = await interruptWhileRunning(
@@ -80,7 +80,7 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
 
   it("leaves a failure that is the read's own (a parameter it cannot send) as it is: not 503", async () => {
     const relay = await pgRelay();
-    cleanup.push(relay.close);
+    cleanup.push(relay.cut);
     const reads = readsThrough(relay.url, { limitMs: 5_000, connectWaitMs: 2_000 });
     const circular: Record<string, unknown> = {};
     circular.self = circular;
@@ -107,7 +107,7 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
 
   it('answers a statement the server stopped with 422 read_too_long, and keeps its connection', async () => {
     const relay = await pgRelay();
-    cleanup.push(relay.close);
+    cleanup.push(relay.cut);
     const reads = readsThrough(relay.url, { limitMs: 20, connectWaitMs: 2_000 });
 
     const error = await sql`select pg_sleep(2)`.execute(reads).catch((reason: unknown) => reason);
