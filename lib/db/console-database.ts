@@ -19,6 +19,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Clock } from '@/lib/clock';
+import { survivesLostConnections } from '@/lib/pg-lost-connections';
 import type {
   AccountTable,
   InvitationTable,
@@ -30,11 +31,7 @@ import type {
   VerificationTable,
 } from './auth-tables';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect';
-import {
-  postgresReadFailure,
-  postgresReadPool,
-  survivesLostConnections,
-} from './read-pool/postgres-read-pool';
+import { postgresReadFailure, postgresReadPool } from './read-pool/postgres-read-pool';
 import { failuresTranslated, gatedDialect, ReadPoolDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
 import { READ_TIME_LIMIT_MS, ReadPool } from './read-pool/read-pool';

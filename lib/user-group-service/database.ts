@@ -17,6 +17,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, type Generated, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { survivesLostConnections } from '../pg-lost-connections';
 import type { Environment } from '../user-group-api/contract';
 
 interface UserGroupTable {
@@ -85,10 +86,7 @@ export function openDatabase(database: string): ServiceDatabase {
 
 function openPostgres(url: string): ServiceDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // A connection lost, idle or mid-query, must not crash the process: its query fails, pg-pool
-  // closes it, and the next query reconnects (pg-pool listens for 'error' only while it is idle).
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  survivesLostConnections(pool);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

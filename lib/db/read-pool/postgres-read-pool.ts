@@ -16,6 +16,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { ConsoleError } from '@/lib/console-error';
+import { survivesLostConnections } from '@/lib/pg-lost-connections';
 import { readTooLong } from './read-pool';
 
 /** What pg says when query_timeout passed with no answer. */
@@ -60,16 +61,6 @@ export function postgresReadPool(
     connect: async () => closedWhenUnanswered(await pool.connect()),
     end: () => pool.end(),
   };
-}
-
-/**
- * `pool`, on which a connection lost, idle or mid-query, does not crash the console: its query
- * fails, pg-pool closes it, and the next query opens another. pg emits the loss as an 'error' event,
- * which pg-pool listens for only while the connection is idle.
- */
-export function survivesLostConnections(pool: pg.Pool): void {
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
 }
 
 /** PostgreSQL's code for a statement cancelled by statement_timeout. */
