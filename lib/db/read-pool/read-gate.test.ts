@@ -93,6 +93,40 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     await flood.end();
   });
 
+  it('keeps a flood in slices while its sign-ins come one after another, each ending before the next', async () => {
+    const clock = testClock();
+    const gate = new ReadGate(clock);
+    let now = 0;
+    const at = async (ms: number) => {
+      await clock.advance(ms - now);
+      now = ms;
+    };
+    // Sign-ins of 100 ms, 1 ms apart, from 0 (the sixth at 505, the seventh at 606): one closing.
+    let signIn = holding(gate);
+    for (const next of [101, 202, 303, 404, 505]) {
+      await at(next - 1);
+      await signIn.end();
+      await at(next);
+      signIn = holding(gate);
+    }
+    // Past MAX_CLOSED_MS a read goes at once, and opens the gate for FLOOD_OPEN_MS.
+    await at(510);
+    expect(await settled(gate.turn())).toBe(true);
+    await at(605);
+    await signIn.end();
+    await at(606);
+    signIn = holding(gate);
+    // The seventh sign-in began with no sign-in under way, 1 ms after the sixth: still the flood,
+    // closed for a slice from the opening's end, not for a whole closing again.
+    await at(610);
+    const later = gate.turn();
+    await at(510 + FLOOD_OPEN_MS + FLOOD_CLOSED_MS - 1);
+    expect(await settled(later)).toBe(false);
+    await at(510 + FLOOD_OPEN_MS + FLOOD_CLOSED_MS);
+    expect(await settled(later)).toBe(true);
+    await signIn.end();
+  });
+
   it('closes for MAX_CLOSED_MS again once a flood has ended', async () => {
     const clock = testClock();
     const gate = new ReadGate(clock);

@@ -9,10 +9,11 @@
  *
  * No read waits more than MAX_CLOSED_MS: a closing that long then opens FLOOD_OPEN_MS in every
  * FLOOD_OPEN_MS + FLOOD_CLOSED_MS whatever holds it, and sign-ins with gaps shorter than FLOOD_GAP_MS
- * between them count as one closing, so the gate is open a third of the time past the first
- * MAX_CLOSED_MS: someone sending sign-ins without end (only those past the limiter hold it:
- * lib/auth/proxy/auth-call.ts's signInStep) slows the heavy reads to a third of their pace at
- * worst, never stops them.
+ * between them count as one closing (a gap that long begins a fresh one, MAX_CLOSED_MS again), so
+ * over a long flood the gate is open a third of the time at least: someone sending sign-ins
+ * without end (only those past the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows
+ * the heavy reads to a third of their pace at worst, never stops them. The share is counted in the
+ * clock's time: a timer that fires late counts as closed, so an event loop held up lowers it.
  */
 import type { Clock } from '@/lib/clock';
 
@@ -21,9 +22,10 @@ export const MAX_CLOSED_MS = 500;
 export const FLOOD_GAP_MS = 250;
 /**
  * Past its first MAX_CLOSED_MS, a closing opens in slices: FLOOD_OPEN_MS open in every
- * FLOOD_OPEN_MS + FLOOD_CLOSED_MS, a third of the time as before, but no sign-in of a flood lies
- * wholly in an opening (one 250 ms long held whole sign-ins: those were the slow ones, 40 back to
- * back rising by 138 ms at p95 on PostgreSQL).
+ * FLOOD_OPEN_MS + FLOOD_CLOSED_MS, a third of the time as the 250 ms openings in every 750 before
+ * (the first 550 ms of a flood are open 50 ms, where they were open 250 of the first 750), but no
+ * password sign-in of a flood (scrypt, ~100 ms) lies wholly in an opening: those that did were the
+ * slow ones, 40 back to back rising by 138 ms at p95 on PostgreSQL.
  */
 export const FLOOD_OPEN_MS = 50;
 export const FLOOD_CLOSED_MS = 100;
