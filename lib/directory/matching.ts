@@ -41,10 +41,10 @@ const likeOf = (database: ConsoleDatabase) => (database.dialect === 'postgres' ?
 /** A LIKE of part of the id or the name, wildcards in the search taken literally. */
 export function containing(database: ConsoleDatabase, search: string, table = 'directory_entry') {
   const pattern = partPattern(search);
-  // PostgreSQL: pg_trgm's GIN indexes answer ILIKE. Under
-  // three characters pg_trgm has no trigram to look up and reads its whole index (a second at a
-  // million groups): the columns are then compared as an expression that no index holds, each row
-  // the index of characters and pairs found (postgresHoldsShort) checked.
+  // PostgreSQL: pg_trgm's GIN indexes answer ILIKE. Under three characters pg_trgm has no trigram
+  // to look up and reads its whole index (a second at a million groups): the columns are then
+  // compared as an expression that no index holds, each row the index of characters and pairs found
+  // (postgresHoldsShort) checked.
   const unindexed = database.dialect === 'postgres' && isShortSearch(search);
   const column = (name: string) =>
     unindexed ? sql`(${sql.ref(`${table}.${name}`)} || '')` : sql.ref(`${table}.${name}`);
