@@ -99,7 +99,7 @@ async function signIn(target: BenchConsole): Promise<void> {
 /**
  * Sign-ins apart as people's are: each begins past the read gate's FLOOD_GAP_MS (250 ms) after the last,
  * so it meets a gate of its own. Back to back, 40 sign-ins are the flood the gate is bounded against
- * (it opens a third of the time whatever holds it), and those that meet it open wait with the heavy.
+ * (it opens 50 ms in every 0.5 s whatever holds it), and those that meet it open wait with the heavy.
  */
 const SIGN_IN_GAP_MS = 300;
 

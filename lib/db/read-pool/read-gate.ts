@@ -1,5 +1,5 @@
 /**
- * Heavy reads give way to a sign-in. A password sign-in is scrypt, about 100 ms of a core on
+ * Heavy reads give way to a sign-in. A password sign-in is scrypt, 100–200 ms of a core on
  * purpose, and the heavy requests (audit pages, exports, searches) spend much of their time on the
  * main thread around their reads (rendering, CSV, rows): with four of them running on the console's
  * core, the hash got a share of it and a sign-in took 233 ms longer at p95, 52 ms with the gate
@@ -10,10 +10,11 @@
  * No read waits more than MAX_CLOSED_MS: a closing that long then opens FLOOD_OPEN_MS in every
  * FLOOD_OPEN_MS + FLOOD_CLOSED_MS whatever holds it, and sign-ins with gaps shorter than FLOOD_GAP_MS
  * between them count as one closing (a gap that long begins a fresh one, MAX_CLOSED_MS again), so
- * over a long flood the gate is open a third of the time at least: someone sending sign-ins
- * without end (only those past the limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows
- * the heavy reads to a third of their pace at worst, never stops them. The share is counted in the
- * clock's time: a timer that fires late counts as closed, so an event loop held up lowers it.
+ * over a long flood the gate is open a tenth of the time at least, and every read waiting goes at each
+ * opening: someone sending sign-ins without end (only those past the limiter hold it:
+ * lib/auth/proxy/auth-call.ts's signInStep) slows the heavy reads, never stops them. The share is
+ * counted in the clock's time: a timer that fires late counts as closed, so an event loop held up
+ * lowers it.
  */
 import type { Clock } from '@/lib/clock';
 
@@ -22,13 +23,15 @@ export const MAX_CLOSED_MS = 500;
 export const FLOOD_GAP_MS = 250;
 /**
  * Past its first MAX_CLOSED_MS, a closing opens in slices: FLOOD_OPEN_MS open in every
- * FLOOD_OPEN_MS + FLOOD_CLOSED_MS, a third of the time as the 250 ms openings in every 750 before
- * (the first 550 ms of a flood are open 50 ms, where they were open 250 of the first 750), but no
- * password sign-in of a flood (scrypt, ~100 ms) lies wholly in an opening: those that did were the
- * slow ones, 40 back to back rising by 138 ms at p95 on PostgreSQL.
+ * FLOOD_OPEN_MS + FLOOD_CLOSED_MS (0.5 s, so no read waits longer than the first closing). An opening
+ * lets every waiting read start, and their requests' work on the main thread (rendering, CSV) runs on
+ * past it: what a flood's sign-ins meet is that work, once per opening. Openings a third of the time
+ * (50 ms in every 150) held the core about half the time, and 40 sign-ins back to back (scrypt ~200 ms
+ * on that machine) rose by 255 ms at p95, against none for sign-ins 300 ms apart in the same run; a
+ * sixth, by 138 (bench/README.md, round 11). No password sign-in lies wholly in an opening.
  */
 export const FLOOD_OPEN_MS = 50;
-export const FLOOD_CLOSED_MS = 100;
+export const FLOOD_CLOSED_MS = 450;
 
 export class ReadGate {
   readonly #clock: Clock;
