@@ -68,7 +68,7 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     expect(await settled(gate.turn())).toBe(true);
   });
 
-  it('stays closed at most MAX_CLOSED_MS, then opens in slices, a tenth of the time, under sign-ins without end', async () => {
+  it('stays closed at most MAX_CLOSED_MS, then opens in slices, 50 ms in every 0.5 s, under sign-ins without end', async () => {
     const clock = testClock();
     const gate = new ReadGate(clock);
     const flood = holding(gate);

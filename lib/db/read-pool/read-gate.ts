@@ -10,11 +10,11 @@
  * No read waits more than MAX_CLOSED_MS: a closing that long then opens FLOOD_OPEN_MS in every
  * FLOOD_OPEN_MS + FLOOD_CLOSED_MS whatever holds it, and sign-ins with gaps shorter than FLOOD_GAP_MS
  * between them count as one closing (a gap that long begins a fresh one, MAX_CLOSED_MS again), so
- * over a long flood the gate is open a tenth of the time at least, and every read waiting goes at each
- * opening: someone sending sign-ins without end (only those past the limiter hold it:
+ * over a long flood the gate's open share tends to a tenth (its first 0.55 s are open 50 ms), and
+ * every read waiting goes at each opening: someone sending sign-ins without end (only those past the limiter hold it:
  * lib/auth/proxy/auth-call.ts's signInStep) slows the heavy reads, never stops them. The share is
- * counted in the clock's time: a timer that fires late counts as closed, so an event loop held up
- * lowers it.
+ * counted in the clock's time, and so is the wait: a timer that fires late counts as closed, so an
+ * event loop held up lowers the share and lengthens the wait by its lateness.
  */
 import type { Clock } from '@/lib/clock';
 
@@ -63,7 +63,7 @@ export class ReadGate {
       // A closing that begins less than FLOOD_GAP_MS after the last one ended continues it: sign-ins one
       // after another with short gaps between them count as one closing, bounded as one.
       if (now - this.#releasedAt >= FLOOD_GAP_MS) {
-        this.#closedAt = Math.max(now, this.#openUntil);
+        this.#closedAt = now;
         this.#closedFor = MAX_CLOSED_MS;
       }
     }
