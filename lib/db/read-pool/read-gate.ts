@@ -11,10 +11,10 @@
  * FLOOD_OPEN_MS + FLOOD_CLOSED_MS whatever holds it, and sign-ins with gaps shorter than FLOOD_GAP_MS
  * between them count as one closing (a gap that long begins a fresh one, MAX_CLOSED_MS again), so
  * over a long flood the gate's open share tends to a tenth (its first 0.55 s are open 50 ms), and
- * every read waiting goes at each opening: someone sending sign-ins without end (only those past the limiter hold it:
- * lib/auth/proxy/auth-call.ts's signInStep) slows the heavy reads, never stops them. The share is
- * counted in the clock's time, and so is the wait: a timer that fires late counts as closed, so an
- * event loop held up lowers the share and lengthens the wait by its lateness.
+ * every read waiting goes at each opening: someone sending sign-ins without end (only those past the
+ * limiter hold it: lib/auth/proxy/auth-call.ts's signInStep) slows the heavy reads, never stops them.
+ * The share is counted in the clock's time, and so is the wait: a timer that fires late counts as
+ * closed, so an event loop held up lowers the share and lengthens the wait by its lateness.
  */
 import type { Clock } from '@/lib/clock';
 
@@ -31,7 +31,7 @@ export const FLOOD_GAP_MS = 250;
  * sixth, by 138 (bench/README.md, round 11). No password sign-in lies wholly in an opening.
  */
 export const FLOOD_OPEN_MS = 50;
-export const FLOOD_CLOSED_MS = 450;
+export const FLOOD_CLOSED_MS = MAX_CLOSED_MS - FLOOD_OPEN_MS;
 
 export class ReadGate {
   readonly #clock: Clock;
