@@ -5,7 +5,8 @@
  * importing any route), the first admin signed in, and requests that carry a session.
  */
 
-import type { Clock } from '@/lib/clock';
+import type { TestClock } from '@/lib/clock';
+import { CLOSED_AFTER_MS } from '@/lib/db/read-pool/read-gate';
 import { createSqliteBackend, createTestKeys, startTestService } from '@/lib/user-group-service/test-support';
 import { createTestDatabaseLocation } from './console-test-database';
 
@@ -13,7 +14,7 @@ export async function startRouteTestConsole(
   prefix: string,
   port: number,
   env: Record<string, string> = {},
-  { withCustomer = false, clock }: { withCustomer?: boolean; clock?: Clock } = {},
+  { withCustomer = false, clock }: { withCustomer?: boolean; clock?: TestClock } = {},
 ) {
   const backend = await createSqliteBackend();
   const keys = await createTestKeys(backend.database);
@@ -53,6 +54,8 @@ export async function startRouteTestConsole(
       }),
     );
     if (response.status !== 200) throw new Error(`sign-in of ${email} answered ${response.status}`);
+    // The heavy reads wait CLOSED_AFTER_MS past a sign-in, on the console's clock: moved on here.
+    await clock?.advance(CLOSED_AFTER_MS);
     return response.headers
       .getSetCookie()
       .map((value) => value.split(';')[0])

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { testClock } from '@/lib/clock';
 import {
+  CLOSED_AFTER_MS,
   FLOOD_CLOSED_MS,
   FLOOD_GAP_MS,
   FLOOD_OPEN_MS,
@@ -37,35 +38,79 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     expect(await settled(gate.turn())).toBe(true);
   });
 
-  it('holds a read while a sign-in is under way, and lets it go when the sign-in ends', async () => {
-    const gate = new ReadGate(testClock());
+  it('holds a read while a sign-in is under way, and lets it go CLOSED_AFTER_MS after the sign-in ends', async () => {
+    const clock = testClock();
+    const gate = new ReadGate(clock);
     const signIn = holding(gate);
     const read = gate.turn();
     expect(await settled(read)).toBe(false);
     await signIn.end();
+    expect(await settled(read)).toBe(false);
+    await clock.advance(CLOSED_AFTER_MS - 1);
+    expect(await settled(read)).toBe(false);
+    await clock.advance(1);
     expect(await settled(read)).toBe(true);
     // Open again: the next read does not wait.
     expect(await settled(gate.turn())).toBe(true);
   });
 
   it('waits for the last of overlapping sign-ins', async () => {
-    const gate = new ReadGate(testClock());
+    const clock = testClock();
+    const gate = new ReadGate(clock);
     const first = holding(gate);
     const second = holding(gate);
     const read = gate.turn();
     await first.end();
+    await clock.advance(CLOSED_AFTER_MS);
     expect(await settled(read)).toBe(false);
     await second.end();
+    await clock.advance(CLOSED_AFTER_MS);
     expect(await settled(read)).toBe(true);
   });
 
   it('answers what the held work answers, and ends the hold when it fails', async () => {
-    const gate = new ReadGate(testClock());
+    const clock = testClock();
+    const gate = new ReadGate(clock);
     expect(await gate.hold(async () => 42)).toBe(42);
     await expect(gate.hold(() => Promise.reject(new Error('wrong password')))).rejects.toThrow(
       'wrong password',
     );
+    expect(gate.held).toBe(false);
+    await clock.advance(CLOSED_AFTER_MS);
     expect(await settled(gate.turn())).toBe(true);
+  });
+
+  it('keeps the gate closed between sign-ins that follow within CLOSED_AFTER_MS, the bound as before', async () => {
+    const clock = testClock();
+    const gate = new ReadGate(clock);
+    // Sign-ins of 100 ms, 20 ms apart (one's answer, the next one's request): no read starts in a gap.
+    let held = holding(gate);
+    const read = gate.turn();
+    let elapsed = 0;
+    for (let signIn = 0; signIn < 4; signIn++) {
+      await clock.advance(100);
+      await held.end();
+      await clock.advance(CLOSED_AFTER_MS - 5);
+      elapsed += 100 + CLOSED_AFTER_MS - 5;
+      expect(await settled(read)).toBe(false);
+      held = holding(gate);
+    }
+    // The closing is one, bounded as one: the read goes at MAX_CLOSED_MS, a sign-in under way or not.
+    await clock.advance(MAX_CLOSED_MS - elapsed - 1);
+    expect(await settled(read)).toBe(false);
+    await clock.advance(1);
+    expect(await settled(read)).toBe(true);
+    // Past the slice's opening, closed again while the sign-in goes on; open CLOSED_AFTER_MS after
+    // it ends, no sign-in following.
+    await clock.advance(FLOOD_OPEN_MS);
+    const after = gate.turn();
+    await held.end();
+    await clock.advance(CLOSED_AFTER_MS - 1);
+    expect(await settled(after)).toBe(false);
+    await clock.advance(1);
+    expect(await settled(after)).toBe(true);
+    // Shorter than the gap that begins a fresh closing: the next sign-in after it continues this one.
+    expect(CLOSED_AFTER_MS).toBeLessThan(FLOOD_GAP_MS);
   });
 
   it('stays closed at most MAX_CLOSED_MS, then opens in slices, 50 ms in every 0.5 s, under sign-ins without end', async () => {
@@ -174,6 +219,8 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     const held = gate.turn();
     await clock.advance(MAX_CLOSED_MS - 1);
     expect(await settled(held)).toBe(false);
+    await clock.advance(1);
+    expect(await settled(held)).toBe(true);
     await next.end();
   });
 
@@ -189,6 +236,7 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     const pageRead = pages.processReadGate(clock).turn();
     expect(await settled(pageRead)).toBe(false);
     await signIn.end();
+    await clock.advance(CLOSED_AFTER_MS);
     expect(await settled(pageRead)).toBe(true);
   });
 });

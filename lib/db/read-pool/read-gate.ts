@@ -3,9 +3,9 @@
  * purpose, and the heavy requests (audit pages, exports, searches) spend much of their time on the
  * main thread around their reads (rendering, CSV, rows): with four of them running on the console's
  * core, the hash got a share of it and a sign-in took 233 ms longer at p95, 52 ms with the gate
- * (bench/README.md). While a sign-in is under way
- * the gate is closed: a heavy read waits before it starts, so the requests already running finish
- * their step and the next ones do not begin; the hash gets the core.
+ * (bench/README.md). While a sign-in is under way, and CLOSED_AFTER_MS after, the gate is closed: a
+ * heavy read waits before it starts, so the requests already running finish their step and the next
+ * ones do not begin; the hash gets the core.
  *
  * No read waits more than MAX_CLOSED_MS: a closing that long then opens FLOOD_OPEN_MS in every
  * FLOOD_OPEN_MS + FLOOD_CLOSED_MS whatever holds it, and sign-ins with gaps shorter than FLOOD_GAP_MS
@@ -31,11 +31,22 @@ export const FLOOD_GAP_MS = 250;
  * sixth, by 138 (bench/README.md, round 11). No password sign-in lies wholly in an opening.
  */
 export const FLOOD_OPEN_MS = 50;
+/**
+ * A closing outlasts its last sign-in by this much. Sign-ins back to back (a flood) leave a gap of a
+ * few ms between them, the next request on its way: opened there, the gate let every waiting read
+ * start, and their requests' work on the main thread ran during the next sign-in's hash (bench/README.md,
+ * round 12). Within FLOOD_GAP_MS, so the next one continues the closing.
+ */
+export const CLOSED_AFTER_MS = 25;
 export const FLOOD_CLOSED_MS = MAX_CLOSED_MS - FLOOD_OPEN_MS;
 
 export class ReadGate {
   readonly #clock: Clock;
   #holds = 0;
+  /** Whether heavy reads wait: a sign-in under way, or one ended less than CLOSED_AFTER_MS ago. */
+  #closed = false;
+  /** The reopening CLOSED_AFTER_MS after the last sign-in ended, cancelled by the next one. */
+  #after: AbortController | null = null;
   /** When the current closing began (monotonic ms). */
   #closedAt = 0;
   /** How long the current closing may last: MAX_CLOSED_MS, or FLOOD_CLOSED_MS once it has opened. */
@@ -51,14 +62,19 @@ export class ReadGate {
     this.#clock = clock;
   }
 
-  /** Whether a sign-in is under way (the gate is closed, or in one of a flood's openings). */
+  /**
+   * Whether a sign-in is under way (the gate is closed, or in one of a flood's openings). False once
+   * the last one has ended, while the gate stays closed CLOSED_AFTER_MS more.
+   */
   get held(): boolean {
     return this.#holds > 0;
   }
 
-  /** Runs `work` (a step of a sign-in) with heavy reads held back until it ends. */
+  /** Runs `work` (a step of a sign-in) with heavy reads held back until CLOSED_AFTER_MS past its end. */
   async hold<T>(work: () => Promise<T>): Promise<T> {
     if (this.#holds++ === 0) {
+      this.#after?.abort();
+      this.#after = null;
       const now = this.#clock.monotonic();
       // A closing that begins less than FLOOD_GAP_MS after the last one ended continues it: sign-ins one
       // after another with short gaps between them count as one closing, bounded as one.
@@ -66,13 +82,21 @@ export class ReadGate {
         this.#closedAt = now;
         this.#closedFor = MAX_CLOSED_MS;
       }
+      this.#closed = true;
     }
     try {
       return await work();
     } finally {
       if (--this.#holds === 0) {
         this.#releasedAt = this.#clock.monotonic();
-        this.#open();
+        const after = new AbortController();
+        this.#after = after;
+        void this.#clock.sleep(CLOSED_AFTER_MS, after.signal).then(() => {
+          if (after.signal.aborted) return;
+          this.#after = null;
+          this.#closed = false;
+          this.#wake();
+        });
       }
     }
   }
@@ -80,7 +104,7 @@ export class ReadGate {
   /** Resolves when a heavy read may start: at once while the gate is open. */
   turn(): Promise<void> {
     const now = this.#clock.monotonic();
-    if (this.#holds === 0 || now < this.#openUntil) return Promise.resolve();
+    if (!this.#closed || now < this.#openUntil) return Promise.resolve();
     return new Promise((resolve) => {
       this.#waiting.push(resolve);
       if (this.#timer) return;
@@ -92,12 +116,13 @@ export class ReadGate {
         this.#openUntil = this.#clock.monotonic() + FLOOD_OPEN_MS;
         this.#closedAt = this.#openUntil;
         this.#closedFor = FLOOD_CLOSED_MS;
-        this.#open();
+        this.#wake();
       });
     });
   }
 
-  #open(): void {
+  /** Lets every waiting read go. */
+  #wake(): void {
     this.#timer?.abort();
     this.#timer = null;
     for (const go of this.#waiting.splice(0)) go();

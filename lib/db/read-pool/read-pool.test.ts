@@ -8,7 +8,7 @@ import {
   type TestDatabaseLocation,
   testDialect,
 } from '@/lib/testing/console-test-database';
-import { ReadGate } from './read-gate';
+import { CLOSED_AFTER_MS, ReadGate } from './read-gate';
 import { ReadPool } from './read-pool';
 
 let location: TestDatabaseLocation;
@@ -115,7 +115,8 @@ describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
 
 describe('the heavy reads give way to a sign-in (./read-gate.ts)', () => {
   it('starts no read while the gate is held: a slow ungated read asked after it is answered first', async () => {
-    const readGate = new ReadGate(testClock());
+    const clock = testClock();
+    const readGate = new ReadGate(clock);
     const gated = openConsoleDatabase(location.location, { readGate });
     const quickRead = sql`select n from generated where n = 1`;
     try {
@@ -132,6 +133,7 @@ describe('the heavy reads give way to a sign-in (./read-gate.ts)', () => {
       expect(order).toEqual(['ungated']);
       endSignIn();
       await signIn;
+      await clock.advance(CLOSED_AFTER_MS);
       await held;
       expect(order).toEqual(['ungated', 'gated']);
     } finally {
