@@ -109,7 +109,9 @@ describe('ReadGate: heavy reads give way to a sign-in', () => {
     expect(await settled(after)).toBe(false);
     await clock.advance(1);
     expect(await settled(after)).toBe(true);
-    // Shorter than the gap that begins a fresh closing: the next sign-in after it continues this one.
+    // The README's 25 ms, shorter than the gap that begins a fresh closing: the next sign-in after it
+    // continues this one.
+    expect(CLOSED_AFTER_MS).toBe(25);
     expect(CLOSED_AFTER_MS).toBeLessThan(FLOOD_GAP_MS);
   });
 
