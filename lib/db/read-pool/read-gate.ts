@@ -43,8 +43,6 @@ export const CLOSED_AFTER_MS = 25;
 export class ReadGate {
   readonly #clock: Clock;
   #holds = 0;
-  /** Whether heavy reads wait: a sign-in under way, or one ended less than CLOSED_AFTER_MS ago. */
-  #closed = false;
   /** The reopening CLOSED_AFTER_MS after the last sign-in ended, cancelled by the next one. */
   #after: AbortController | null = null;
   /** When the current closing began (monotonic ms). */
@@ -82,7 +80,6 @@ export class ReadGate {
         this.#closedAt = now;
         this.#closedFor = MAX_CLOSED_MS;
       }
-      this.#closed = true;
     }
     try {
       return await work();
@@ -94,7 +91,6 @@ export class ReadGate {
         void this.#clock.sleep(CLOSED_AFTER_MS, after.signal).then(() => {
           if (after.signal.aborted) return;
           this.#after = null;
-          this.#closed = false;
           this.#wake();
         });
       }
@@ -104,7 +100,7 @@ export class ReadGate {
   /** Resolves when a heavy read may start: at once while the gate is open. */
   turn(): Promise<void> {
     const now = this.#clock.monotonic();
-    if (!this.#closed || now < this.#openUntil) return Promise.resolve();
+    if (!this.#closed() || now < this.#openUntil) return Promise.resolve();
     return new Promise((resolve) => {
       this.#waiting.push(resolve);
       if (this.#timer) return;
@@ -119,6 +115,11 @@ export class ReadGate {
         this.#wake();
       });
     });
+  }
+
+  /** Whether heavy reads wait: a sign-in under way, or one ended less than CLOSED_AFTER_MS ago. */
+  #closed(): boolean {
+    return this.#holds > 0 || this.#after !== null;
   }
 
   /** Lets every waiting read go. */
