@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testClock } from '@/lib/clock';
-import { testDialect } from '@/lib/testing/console-test-database';
+import { openTestConsoleDatabase, testDialect } from '@/lib/testing/console-test-database';
 import { afterResetMidQuery } from '@/lib/testing/pg-relay';
 import { openConsoleDatabase } from './console-database';
 
@@ -109,5 +109,25 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
     const after = await afterResetMidQuery((url) => openConsoleDatabase({ dialect: 'postgres', url }));
     expect(after.failure).toBeInstanceOf(Error);
     expect(after).toMatchObject({ next: [{ one: 1 }], connections: 2 });
+  });
+
+  it('compiles no statement with JIT, on the writes’ connections or the reads’, whatever its estimated cost', async () => {
+    const database = await openTestConsoleDatabase('console-database-jit');
+    try {
+      for (const connections of [database.db, database.reads]) {
+        const plan = await connections.connection().execute(async (connection) => {
+          await sql`set jit_above_cost = 0`.execute(connection);
+          const { rows } = await sql<{ jit: string }>`show jit`.execute(connection);
+          expect(rows[0]?.jit).toBe('off');
+          return sql`explain (analyze, format json) select count(*) from generate_series(1, 1000)`.execute(
+            connection,
+          );
+        });
+        // Past jit_above_cost, a server with JIT says so in the plan: compiling is what costs.
+        expect(JSON.stringify(plan.rows)).not.toContain('"JIT"');
+      }
+    } finally {
+      await database.dispose();
+    }
   });
 });

@@ -24,12 +24,20 @@ const SILENT_CONNECTION_MESSAGE = 'Query read timeout';
 
 const READ_POOL_SIZE = 4;
 
+/**
+ * No JIT compilation, on every connection of the console's: its statements are pages, counts stopped
+ * early and batches, which JIT never pays back. The planner compiles a statement whose estimated cost
+ * passes jit_above_cost, and a size alone can take an estimate past it: at a million groups the rows
+ * of a page's 25 ids (a join the planner overestimates a thousandfold) were compiled on every search
+ * and list, 13–15 ms of a 20 ms answer, where at 100,000 they were not (bench/README.md, round 13).
+ */
+export const NO_JIT = '-c jit=off';
+
 // random_page_cost as for SSDs and a cached table (1.1, not 4): at the default, a person's page walked
 // the primary key backwards past every other person's entries rather than read the person's own index
 // (lib/audit/plans.test.ts). No parallel workers: a read here is a page or a count stopped at 1,001,
 // and starting two workers cost a range's count 13 of its 17 ms at a million entries (0.7 ms without).
-const READ_SETTINGS =
-  '-c default_transaction_read_only=on -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0';
+const READ_SETTINGS = `-c default_transaction_read_only=on -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0 ${NO_JIT}`;
 
 interface ReadPoolLimits {
   /** The server's limit on one statement. */
