@@ -28,7 +28,7 @@ const READ_POOL_SIZE = 4;
  * No JIT compilation, on every connection of the console's: its statements are pages, counts stopped
  * early and batches, which JIT never pays back. The planner compiles a statement whose estimated cost
  * passes jit_above_cost, and a size alone can take an estimate past it: at a million groups the rows
- * of a page's 25 ids (a join the planner overestimates a thousandfold) were compiled on every search
+ * of a page's 25 ids (a join estimated at 89,000 rows an id, for one) were compiled on every search
  * and list, 13–15 ms of a 20 ms answer, where at 100,000 they were not (bench/README.md, round 13).
  */
 export const NO_JIT = '-c jit=off';
