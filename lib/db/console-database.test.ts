@@ -5,9 +5,14 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testClock } from '@/lib/clock';
-import { openTestConsoleDatabase, testDialect } from '@/lib/testing/console-test-database';
+import {
+  createTestDatabaseLocation,
+  openTestConsoleDatabase,
+  testDialect,
+} from '@/lib/testing/console-test-database';
 import { afterResetMidQuery } from '@/lib/testing/pg-relay';
 import { openConsoleDatabase } from './console-database';
+import { READ_TIME_LIMIT_MS } from './read-pool/read-pool';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'console-database-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -128,6 +133,40 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
       }
     } finally {
       await database.dispose();
+    }
+  });
+
+  it('keeps its own settings when DATABASE_URL carries settings of its own, and keeps the URL’s others', async () => {
+    const created = await createTestDatabaseLocation('console-database-url-options', 'postgres');
+    const { url } = created.location as { url: string };
+    // A schema named the usual way, beside settings that would undo the console's own.
+    const theirs = new URL(url);
+    theirs.searchParams.set(
+      'options',
+      '-c search_path=public,pg_catalog -c jit=on -c default_transaction_read_only=off -c statement_timeout=0',
+    );
+    theirs.searchParams.set('statement_timeout', '0');
+    theirs.searchParams.set('application_name', 'ugc-test');
+    const database = openConsoleDatabase({ dialect: 'postgres', url: theirs.toString() });
+    const settingsOf = (connections: typeof database.db) =>
+      sql<Record<string, string>>`select current_setting('jit') as jit,
+          current_setting('search_path') as search_path,
+          current_setting('application_name') as application_name,
+          current_setting('default_transaction_read_only') as read_only,
+          current_setting('statement_timeout') as statement_timeout`.execute(connections);
+    try {
+      const [writes, reads] = await Promise.all([settingsOf(database.db), settingsOf(database.reads)]);
+      const kept = { search_path: 'public,pg_catalog', application_name: 'ugc-test' };
+      expect(writes.rows[0]).toMatchObject({ ...kept, jit: 'off', read_only: 'off' });
+      expect(reads.rows[0]).toMatchObject({
+        ...kept,
+        jit: 'off',
+        read_only: 'on',
+        statement_timeout: `${READ_TIME_LIMIT_MS / 1000}s`,
+      });
+    } finally {
+      await database.close();
+      await created.dispose();
     }
   });
 });

@@ -31,6 +31,7 @@ import type {
   VerificationTable,
 } from './auth-tables';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect';
+import { poolConfig } from './pg-pool-config';
 import { NO_JIT, postgresReadFailure, postgresReadPool } from './read-pool/postgres-read-pool';
 import { failuresTranslated, gatedDialect, ReadPoolDialect } from './read-pool/read-dialect';
 import type { ReadGate } from './read-pool/read-gate';
@@ -242,7 +243,7 @@ export function openConsoleDatabase(
 type GatedDialect = (dialect: Dialect) => Dialect;
 
 function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: NO_JIT });
+  const pool = new pg.Pool(poolConfig(url, { max: 10, options: NO_JIT }));
   survivesLostConnections(pool);
   const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
   const reads = new Kysely<ConsoleTables>({

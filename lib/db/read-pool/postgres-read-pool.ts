@@ -16,6 +16,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { ConsoleError } from '@/lib/console-error';
+import { poolConfig } from '@/lib/db/pg-pool-config';
 import { survivesLostConnections } from '@/lib/pg-lost-connections';
 import { readTooLong } from './read-pool';
 
@@ -52,18 +53,19 @@ export function postgresReadPool(
   url: string,
   { limitMs, clientMarginMs = 1_000, connectWaitMs = 2 * limitMs }: ReadPoolLimits,
 ): PostgresPool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: READ_POOL_SIZE,
-    statement_timeout: limitMs,
-    query_timeout: limitMs + clientMarginMs,
-    connectionTimeoutMillis: connectWaitMs,
-    // TCP's own probes from 10 s idle (then the system's interval and count): a peer gone without a
-    // word is found between reads too, in minutes rather than hours.
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-    options: READ_SETTINGS,
-  });
+  const pool = new pg.Pool(
+    poolConfig(url, {
+      max: READ_POOL_SIZE,
+      statement_timeout: limitMs,
+      query_timeout: limitMs + clientMarginMs,
+      connectionTimeoutMillis: connectWaitMs,
+      // TCP's own probes from 10 s idle (then the system's interval and count): a peer gone without a
+      // word is found between reads too, in minutes rather than hours.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      options: READ_SETTINGS,
+    }),
+  );
   survivesLostConnections(pool);
   return {
     connect: async () => closedWhenUnanswered(await pool.connect()),
