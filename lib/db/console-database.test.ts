@@ -11,6 +11,7 @@ import {
   testDialect,
 } from '@/lib/testing/console-test-database';
 import { afterResetMidQuery } from '@/lib/testing/pg-relay';
+import { promotedByReads } from '@/lib/testing/promoted-by-reads';
 import { openConsoleDatabase } from './console-database';
 import { READ_TIME_LIMIT_MS } from './read-pool/read-pool';
 
@@ -169,4 +170,11 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
       await created.dispose();
     }
   });
+
+  it('lets what its main connections read die young (the sealer’s and a prune’s batches), as pg’s promise form did not', async () => {
+    const ours = await promotedByReads('main pool');
+    const control = await promotedByReads('pg promise form');
+    expect(control).toBeGreaterThan(4 * 1024 * 1024);
+    expect(ours).toBeLessThan(control / 4);
+  }, 60_000);
 });

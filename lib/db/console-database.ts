@@ -31,6 +31,7 @@ import type {
   VerificationTable,
 } from './auth-tables';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect';
+import { callbackFormPool } from './pg-callback-pool';
 import { poolConfig } from './pg-pool-config';
 import { NO_JIT, postgresReadFailure, postgresReadPool } from './read-pool/postgres-read-pool';
 import { failuresTranslated, gatedDialect, ReadPoolDialect } from './read-pool/read-dialect';
@@ -245,7 +246,7 @@ type GatedDialect = (dialect: Dialect) => Dialect;
 function openPostgres(url: string, gated: GatedDialect): ConsoleDatabase {
   const pool = new pg.Pool(poolConfig(url, { max: 10, options: NO_JIT }));
   survivesLostConnections(pool);
-  const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<ConsoleTables>({ dialect: new PostgresDialect({ pool: callbackFormPool(pool) }) });
   const reads = new Kysely<ConsoleTables>({
     dialect: gated(
       failuresTranslated(

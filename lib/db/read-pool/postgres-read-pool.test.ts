@@ -4,12 +4,12 @@
  * within its limits, the process keeps running, and the next read gets a connection that works.
  * Real PostgreSQL behind a real TCP relay that this test can silence or reset.
  */
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { POSTGRES_ADMIN_URL, testDialect } from '@/lib/testing/console-test-database';
 import { interruptWhileRunning, pgRelay, resetWhileRunning } from '@/lib/testing/pg-relay';
+import { promotedByReads } from '@/lib/testing/promoted-by-reads';
 import { postgresReadFailure, postgresReadPool } from './postgres-read-pool';
 import { failuresTranslated } from './read-dialect';
 
@@ -118,57 +118,10 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL read pool', () => {
   });
 
   it("lets a read's rows die young: the wait for its answer does not carry them into the old generation", async () => {
-    // Each in a process of its own: a dead object one of them promoted keeps the other's rows alive too.
-    const ours = await promotedByReads('ours');
-    const control = await promotedByReads('control');
-    // The control (pg's own client-side limit, which the read pool used to set) promotes most of what it
-    // reads; the pool, next to nothing.
+    const ours = await promotedByReads('read pool');
+    // pg's own client-side limit, which the pool used to set, promotes most of what it reads.
+    const control = await promotedByReads('pg with query_timeout');
     expect(control).toBeGreaterThan(4 * 1024 * 1024);
     expect(ours).toBeLessThan(control / 4);
   }, 60_000);
 });
-
-/**
- * Bytes the young-generation collections moved to the old generation in a child process while it
- * read 40,000 rows of a dozen short strings a batch of 1,000 at a time, three times over (what an
- * export does), through the read pool (`ours`) or through Kysely on a pg pool with query_timeout.
- */
-async function promotedByReads(through: 'ours' | 'control'): Promise<number> {
-  const script = `
-    import v8 from 'node:v8';
-    import { Kysely, PostgresDialect, sql } from 'kysely';
-    import pg from 'pg';
-    const { postgresReadPool } = await import('./lib/db/read-pool/postgres-read-pool.ts');
-    const url = ${JSON.stringify(POSTGRES_ADMIN_URL)};
-    const pool = ${JSON.stringify(through)} === 'ours'
-      ? postgresReadPool(url, { limitMs: 5000 })
-      : new pg.Pool({ connectionString: url, max: 4, query_timeout: 6000 });
-    const reads = new Kysely({ dialect: new PostgresDialect({ pool }) });
-    const batches = async () => {
-      for (let from = 1; from <= 40000; from += 1000) {
-        await sql\`select g as id, md5(g::text) as a, md5((g + 1)::text) as b, repeat('x', 40) as c,
-          g::text as d, now()::text as e, md5((g + 2)::text) as f, 'production' as g
-          from generate_series(\${from}::int, \${from + 999}::int) g\`.execute(reads);
-      }
-    };
-    await batches();
-    const profiler = new v8.GCProfiler();
-    profiler.start();
-    for (let round = 0; round < 3; round++) await batches();
-    const oldSpace = (side) => side.heapSpaceStatistics.find((space) => space.spaceName === 'old_space').spaceUsedSize;
-    const promoted = profiler.stop().statistics
-      .filter((collection) => collection.gcType === 'Scavenge')
-      .reduce((sum, collection) => sum + oldSpace(collection.afterGC) - oldSpace(collection.beforeGC), 0);
-    await reads.destroy();
-    process.stdout.write(String(promoted));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  expect(code).toBe(0);
-  return Number(output);
-}
