@@ -151,15 +151,25 @@ function closedWhenUnanswered(client: pg.PoolClient, answerWaitMs: number): Post
         },
       };
       const silence = setTimeout(unanswered, answerWaitMs, waiting);
-      // pg's callback form: see Waiting.
-      client.query(sql, [...parameters], (error: Error | undefined, result: unknown) => {
+      const answered = () => {
         clearTimeout(silence);
-        if (!waiting.fail) return;
+        const waited = waiting.fail !== null;
         waiting.fail = null;
-        if (!error) return resolve(result);
-        if (unavailability(error)) broken = true;
-        reject(error);
-      });
+        return waited;
+      };
+      try {
+        // pg's callback form: see Waiting.
+        client.query(sql, [...parameters], (error: Error | undefined, result: unknown) => {
+          if (!answered()) return;
+          if (!error) return resolve(result);
+          if (unavailability(error)) broken = true;
+          reject(error);
+        });
+      } catch (error) {
+        // Refused before it was sent: no answer to wait for.
+        answered();
+        throw error;
+      }
     });
   }
   return {
