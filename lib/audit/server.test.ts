@@ -96,6 +96,7 @@ describe('an export of the audit log', () => {
     const lines = new TextDecoder().decode(Buffer.concat(pieces)).split('\r\n').filter(Boolean);
     expect(lines[0]).toMatch(/^"time \(UTC\)","operator"/);
     expect(lines.filter((line) => line.startsWith('"time'))).toHaveLength(1);
+    expect(lines).toHaveLength(1 + entries.length);
     expect(new Set(lines.slice(1).map((line) => line.split('","')[5]))).toEqual(
       new Set(entries.map((entry) => entry.user_group_id)),
     );

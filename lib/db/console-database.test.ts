@@ -8,11 +8,12 @@ import { testClock } from '@/lib/clock';
 import {
   createTestDatabaseLocation,
   openTestConsoleDatabase,
+  POSTGRES_ADMIN_URL,
   testDialect,
 } from '@/lib/testing/console-test-database';
 import { afterResetMidQuery } from '@/lib/testing/pg-relay';
 import { promotedByReads } from '@/lib/testing/promoted-by-reads';
-import { openConsoleDatabase } from './console-database';
+import { type ConsoleDatabase, openConsoleDatabase } from './console-database';
 import { READ_TIME_LIMIT_MS } from './read-pool/read-pool';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'console-database-'));
@@ -140,7 +141,8 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
   it('keeps its own settings when DATABASE_URL carries settings of its own, and keeps the URL’s others', async () => {
     const created = await createTestDatabaseLocation('console-database-url-options', 'postgres');
     const { url } = created.location as { url: string };
-    // A schema named the usual way, beside settings that would undo the console's own.
+    // A schema named the usual way, beside settings that would undo the console's own: in the URL, and
+    // in a URL nested in it (pg parses a `connectionString` parameter again, on top).
     const theirs = new URL(url);
     theirs.searchParams.set(
       'options',
@@ -148,26 +150,50 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
     );
     theirs.searchParams.set('statement_timeout', '0');
     theirs.searchParams.set('application_name', 'ugc-test');
-    const database = openConsoleDatabase({ dialect: 'postgres', url: theirs.toString() });
-    const settingsOf = (connections: typeof database.db) =>
+    const nested = new URL(url);
+    nested.searchParams.set('connectionString', theirs.toString());
+    nested.searchParams.set('application_name', 'ugc-test');
+    nested.searchParams.set('options', '-c search_path=public,pg_catalog');
+    const settingsOf = (connections: ConsoleDatabase['db']) =>
       sql<Record<string, string>>`select current_setting('jit') as jit,
           current_setting('search_path') as search_path,
           current_setting('application_name') as application_name,
           current_setting('default_transaction_read_only') as read_only,
           current_setting('statement_timeout') as statement_timeout`.execute(connections);
     try {
-      const [writes, reads] = await Promise.all([settingsOf(database.db), settingsOf(database.reads)]);
-      const kept = { search_path: 'public,pg_catalog', application_name: 'ugc-test' };
-      expect(writes.rows[0]).toMatchObject({ ...kept, jit: 'off', read_only: 'off' });
-      expect(reads.rows[0]).toMatchObject({
-        ...kept,
-        jit: 'off',
-        read_only: 'on',
-        statement_timeout: `${READ_TIME_LIMIT_MS / 1000}s`,
-      });
+      for (const attempt of [theirs, nested]) {
+        const database = openConsoleDatabase({ dialect: 'postgres', url: attempt.toString() });
+        try {
+          const [writes, reads] = await Promise.all([settingsOf(database.db), settingsOf(database.reads)]);
+          const kept = { search_path: 'public,pg_catalog', application_name: 'ugc-test' };
+          expect(writes.rows[0]).toMatchObject({ ...kept, jit: 'off', read_only: 'off' });
+          expect(reads.rows[0]).toMatchObject({
+            ...kept,
+            jit: 'off',
+            read_only: 'on',
+            statement_timeout: `${READ_TIME_LIMIT_MS / 1000}s`,
+          });
+        } finally {
+          await database.close();
+        }
+      }
+    } finally {
+      await created.dispose();
+    }
+  });
+
+  it('leaves the rest of DATABASE_URL to pg, as without the console: ssl=no-verify still asks for TLS', async () => {
+    // This machine's PostgreSQL has no TLS: a pool that dropped the URL's `ssl` would connect in clear.
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.searchParams.set('ssl', 'no-verify');
+    const database = openConsoleDatabase({ dialect: 'postgres', url: url.toString() });
+    try {
+      for (const connections of [database.db, database.reads]) {
+        const failure = await sql`select 1`.execute(connections).catch((error: unknown) => error);
+        expect(String((failure as Error).message)).toMatch(/does not support SSL/);
+      }
     } finally {
       await database.close();
-      await created.dispose();
     }
   });
 

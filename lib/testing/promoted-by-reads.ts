@@ -57,6 +57,10 @@ export async function promotedByReads(through: PoolUnderTest): Promise<number> {
     output += chunk.toString();
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`the measuring process for the ${through} exited with ${code}`);
+  if (code !== 0 || !/^\d+$/.test(output)) {
+    throw new Error(
+      `the measuring process for the ${through} exited with ${code}, saying ${JSON.stringify(output)}`,
+    );
+  }
   return Number(output);
 }

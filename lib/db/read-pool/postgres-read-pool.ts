@@ -58,6 +58,8 @@ export function postgresReadPool(
     poolConfig(url, {
       max: READ_POOL_SIZE,
       statement_timeout: limitMs,
+      // The client's wait is closedWhenUnanswered's, never pg's (see Waiting), whatever the URL says.
+      query_timeout: undefined,
       connectionTimeoutMillis: connectWaitMs,
       // TCP's own probes from 10 s idle (then the system's interval and count): a peer gone without a
       // word is found between reads too, in minutes rather than hours.
