@@ -195,6 +195,10 @@ describe('parseConfig', () => {
       expect(message).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
       expect(message).not.toContain('s3cret-pw');
     }
+    // What follows a NUL, PostgreSQL would read as settings of their own, over the console's.
+    expect(() =>
+      parseConfig({ DATABASE_URL: 'postgres://h/db?application_name=s3cret%00jit%00on', BETTER_AUTH_SECRET }),
+    ).toThrow(/must not hold a NUL byte/);
   });
 
   it('counts rate limits in Redis when REDIS_URL is a redis URL, and refuses anything else without echoing it', () => {

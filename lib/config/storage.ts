@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
+import { NUL_IN_URL } from '@/lib/db/pg-pool-config';
 import { optional, type ParsedEnv } from './env-values';
 
 /** The console's files and its database. */
@@ -8,10 +9,16 @@ export const storageEnv = {
   DATA_DIR: optional(z.string()).transform((value) => value ?? './data'),
   // Checked by shape only: the message must not repeat the value, which holds a password.
   DATABASE_URL: optional(
-    z.string().regex(/^postgres(ql)?:\/\/[^/?#\s]+\/[^/?#\s]+/i, {
-      error:
-        'DATABASE_URL must be a PostgreSQL URL (postgres:// or postgresql://, a host and a database name), or unset for the SQLite file in DATA_DIR',
-    }),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/[^/?#\s]+\/[^/?#\s]+/i, {
+        error:
+          'DATABASE_URL must be a PostgreSQL URL (postgres:// or postgresql://, a host and a database name), or unset for the SQLite file in DATA_DIR',
+      })
+      .refine((url) => !NUL_IN_URL.test(url), {
+        error:
+          'DATABASE_URL must not hold a NUL byte (%00): PostgreSQL would read what follows it as settings, over the console’s',
+      }),
   ),
 };
 

@@ -6,22 +6,45 @@
  * `statement_timeout=0` lifted the reads' time limit. Here the URL loses every parameter the console
  * sets itself (and `connectionString`, which pg would parse again on top), its own `-c` settings are
  * kept with the console's after them (PostgreSQL applies them in order, so the later wins), and pg
- * still reads the rest of the URL itself, for every connection, as it would without the console
- * (`ssl=no-verify`, `sslmode`, certificate files, a socket's path).
+ * still reads the rest of the URL itself, byte for byte, for every connection, as it would without
+ * the console (`ssl=no-verify`, `sslmode`, certificate files, a socket's path).
  */
 import type pg from 'pg';
 
+/**
+ * pg sends each startup value NUL-terminated without looking inside it, so PostgreSQL reads what
+ * follows a NUL in a user, database, application name or option as settings of their own, applied
+ * after the console's: `?application_name=x%00jit%00on` turned JIT back on.
+ */
+export const NUL_IN_URL = /\0|%00/i;
+
 export function poolConfig(url: string, ours: pg.PoolConfig & { options: string }): pg.PoolConfig {
-  // pg-connection-string reads the query as a URL's search parameters (`+` a space, %-escapes).
-  const queryAt = url.indexOf('?');
-  const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
-  const theirOptions = query.get('options');
-  for (const taken of ['connectionString', 'options', ...Object.keys(ours)]) query.delete(taken);
-  const rest = query.toString();
-  const base = queryAt < 0 ? url : url.slice(0, queryAt);
+  if (NUL_IN_URL.test(url)) {
+    throw new Error('DATABASE_URL holds a NUL byte (%00): PostgreSQL would read what follows it as settings');
+  }
+  // A socket's path and a database name (`/var/run/postgresql test`): pg reads no parameters there.
+  if (url.startsWith('/')) return { ...ours, connectionString: url };
+  // pg ignores a fragment; its `?` does not begin parameters.
+  const fragmentAt = url.indexOf('#');
+  const head = fragmentAt < 0 ? url : url.slice(0, fragmentAt);
+  const queryAt = head.indexOf('?');
+  if (queryAt < 0) return { ...ours, connectionString: head };
+  const taken = new Set(['connectionString', 'options', ...Object.keys(ours)]);
+  let theirOptions: string | undefined;
+  const kept = head
+    .slice(queryAt + 1)
+    .split('&')
+    .filter((parameter) => {
+      // Decoded as pg-connection-string decodes it (a URL's search parameters: `+` a space,
+      // %-escapes), to decide only: what is kept goes on as it was written.
+      const [name, value] = [...new URLSearchParams(parameter)][0] ?? [];
+      if (name === 'options') theirOptions = value; // pg keeps the last.
+      return name === undefined || !taken.has(name);
+    });
+  const rest = kept.filter(Boolean).join('&');
   return {
     ...ours,
-    connectionString: rest ? `${base}?${rest}` : base,
+    connectionString: rest ? `${head.slice(0, queryAt)}?${rest}` : head.slice(0, queryAt),
     options: [theirOptions, ours.options].filter(Boolean).join(' '),
   };
 }

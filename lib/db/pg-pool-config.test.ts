@@ -1,0 +1,85 @@
+/**
+ * DATABASE_URL against the console's own settings: what a pool built from it connects with, read
+ * from pg's own parse of its configuration (the Client's connection parameters), next to what pg
+ * makes of the URL alone. No connection is made.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { poolConfig } from './pg-pool-config';
+
+const OURS = { statement_timeout: 5_000, query_timeout: undefined, options: '-c jit=off' };
+
+interface Parameters {
+  host: string;
+  port: number;
+  user: string;
+  password?: string;
+  database: string;
+  ssl: unknown;
+  options?: string;
+  application_name?: string;
+  statement_timeout?: number | false;
+  query_timeout?: number | false;
+}
+const parametersOf = (config: pg.ClientConfig): Parameters =>
+  (new pg.Client(config) as unknown as { connectionParameters: Parameters }).connectionParameters;
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pg-pool-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a pool configuration from DATABASE_URL', () => {
+  it('drops what the console sets itself, however the URL says it, and keeps the URL’s last options before its own', () => {
+    const nested = encodeURIComponent('postgres://h/db?statement_timeout=0&options=-c%20jit%3Don');
+    for (const url of [
+      'postgres://u@h/db?statement_timeout=0&query_timeout=1&options=-c%20search_path%3Da&options=-c+search_path%3Db',
+      `postgres://u@h/db?connectionString=${nested}&options=-c%20search_path%3Db`,
+      'postgres://u@h/db?statement%5Ftimeout=0&options=-c%20search_path%3Db#?statement_timeout=0',
+    ]) {
+      const parameters = parametersOf(poolConfig(url, OURS));
+      expect(parameters).toMatchObject({ host: 'h', database: 'db', statement_timeout: 5_000 });
+      expect(parameters.query_timeout).toBeFalsy();
+      expect(parameters.options).toBe('-c search_path=b -c jit=off');
+    }
+  });
+
+  it('leaves every other parameter to pg, read as from the URL alone', () => {
+    const ca = path.join(dir, 'ca.pem');
+    writeFileSync(ca, 'not a real certificate');
+    for (const url of [
+      'postgresql://postgres:pa%20ss@/test?host=/var/run/postgresql',
+      `postgres://u:100%25pw@h/db?sslrootcert=${ca}&application_name=a/b:c`,
+      'postgres://u:p%40%3A%2F%3F%23@h:5433/db?ssl=no-verify#x',
+      'postgres://u@[::1]:5433/db?sslmode=require&uselibpqcompat=true',
+      'postgres://u@h/db?ssl=no-verify#frag',
+      'socket:/var/run/postgresql?db=test&encoding=utf8',
+      '/var/run/postgresql test',
+    ]) {
+      const alone = parametersOf({ connectionString: url });
+      const pooled = parametersOf(poolConfig(url, OURS));
+      for (const key of [
+        'host',
+        'port',
+        'user',
+        'password',
+        'database',
+        'ssl',
+        'application_name',
+      ] as const) {
+        expect(pooled[key], `${key} of ${url}`).toEqual(alone[key]);
+      }
+    }
+  });
+
+  it('refuses a NUL byte anywhere: PostgreSQL would read what follows it as settings', () => {
+    for (const url of [
+      'postgres://u@h/db?application_name=x%00jit%00on',
+      'postgres://u@h/db%00jit%00on',
+      'postgres://u@h/db?options=-c%20search_path%3Dpublic%00jit%00on',
+    ]) {
+      expect(() => poolConfig(url, OURS)).toThrow(/NUL byte/);
+    }
+  });
+});
