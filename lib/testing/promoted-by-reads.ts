@@ -5,6 +5,7 @@
  * a time, three times over (what an export or the sealer does), after a first time to warm up.
  */
 import { spawn } from 'node:child_process';
+import { expect } from 'vitest';
 import { POSTGRES_ADMIN_URL } from './console-test-database';
 
 export type PoolUnderTest =
@@ -17,7 +18,7 @@ export type PoolUnderTest =
   /** Kysely on a plain pg pool: pg's promise form, as the main connections once were. */
   | 'pg promise form';
 
-export async function promotedByReads(through: PoolUnderTest): Promise<number> {
+async function promotedByReads(through: PoolUnderTest): Promise<number> {
   const script = `
     import v8 from 'node:v8';
     import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -63,4 +64,15 @@ export async function promotedByReads(through: PoolUnderTest): Promise<number> {
     );
   }
   return Number(output);
+}
+
+/**
+ * Expects `pool` to promote under a quarter of what `control` (the pg form it replaced) does, and
+ * the control over 4 MB: the measure saw promotion at all.
+ */
+export async function expectRowsDieYoung(pool: PoolUnderTest, control: PoolUnderTest): Promise<void> {
+  const ours = await promotedByReads(pool);
+  const theirs = await promotedByReads(control);
+  expect(theirs).toBeGreaterThan(4 * 1024 * 1024);
+  expect(ours).toBeLessThan(theirs / 4);
 }
