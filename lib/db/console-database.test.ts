@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testClock } from '@/lib/clock';
 import {
   createTestDatabaseLocation,
@@ -178,6 +178,39 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
         }
       }
     } finally {
+      await created.dispose();
+    }
+  });
+
+  it('keeps PGOPTIONS, as pg does without the console, and its own settings after it', async () => {
+    const created = await createTestDatabaseLocation('console-database-pgoptions', 'postgres');
+    const { url } = created.location as { url: string };
+    vi.stubEnv(
+      'PGOPTIONS',
+      '-c search_path=public,pg_catalog -c jit=on -c default_transaction_read_only=off -c statement_timeout=0',
+    );
+    const database = openConsoleDatabase({ dialect: 'postgres', url });
+    const settingsOf = (connections: ConsoleDatabase['db']) =>
+      sql<Record<string, string>>`select current_setting('jit') as jit,
+          current_setting('search_path') as search_path,
+          current_setting('default_transaction_read_only') as read_only,
+          current_setting('statement_timeout') as statement_timeout`.execute(connections);
+    try {
+      const [writes, reads] = await Promise.all([settingsOf(database.db), settingsOf(database.reads)]);
+      expect(writes.rows[0]).toMatchObject({
+        search_path: 'public,pg_catalog',
+        jit: 'off',
+        read_only: 'off',
+      });
+      expect(reads.rows[0]).toMatchObject({
+        search_path: 'public,pg_catalog',
+        jit: 'off',
+        read_only: 'on',
+        statement_timeout: `${READ_TIME_LIMIT_MS / 1000}s`,
+      });
+    } finally {
+      vi.unstubAllEnvs();
+      await database.close();
       await created.dispose();
     }
   });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { poolConfig } from './pg-pool-config';
 
 const OURS = { statement_timeout: 5_000, query_timeout: undefined, options: '-c jit=off' };
@@ -29,6 +29,7 @@ const parametersOf = (config: pg.ClientConfig): Parameters =>
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pg-pool-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.unstubAllEnvs());
 
 describe('a pool configuration from DATABASE_URL', () => {
   it('drops what the console sets itself, however the URL says it, and keeps the URL’s last options before its own', () => {
@@ -71,6 +72,24 @@ describe('a pool configuration from DATABASE_URL', () => {
         expect(pooled[key], `${key} of ${url}`).toEqual(alone[key]);
       }
     }
+  });
+
+  it('takes PGOPTIONS where the URL has no options, as pg does, with the console’s own after it', () => {
+    vi.stubEnv('PGOPTIONS', '-c search_path=tenant -c jit=on');
+    for (const url of [
+      'postgres://u@h/db',
+      'postgres://u@h/db?application_name=a',
+      'postgres://u@h/db?options=',
+      '/var/run/postgresql test',
+      'postgres://u@h/db?options=-c%20search_path%3Db',
+    ]) {
+      // pg alone: the URL's options, else PGOPTIONS.
+      const theirs = parametersOf({ connectionString: url }).options;
+      expect(parametersOf(poolConfig(url, OURS)).options, url).toBe(`${theirs} -c jit=off`);
+    }
+    expect(parametersOf(poolConfig('postgres://u@h/db', OURS)).options).toBe(
+      '-c search_path=tenant -c jit=on -c jit=off',
+    );
   });
 
   it('refuses a NUL byte anywhere: PostgreSQL would read what follows it as settings', () => {

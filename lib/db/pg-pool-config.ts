@@ -7,7 +7,8 @@
  * sets itself (and `connectionString`, which pg would parse again on top), its own `-c` settings are
  * kept with the console's after them (PostgreSQL applies them in order, so the later wins), and pg
  * still reads the rest of the URL itself, byte for byte, for every connection, as it would without
- * the console (`ssl=no-verify`, `sslmode`, certificate files, a socket's path).
+ * the console (`ssl=no-verify`, `sslmode`, certificate files, a socket's path). A URL without
+ * options takes PGOPTIONS, as pg does: the console's options beside it had silently shadowed it.
  */
 import type pg from 'pg';
 
@@ -18,17 +19,35 @@ import type pg from 'pg';
  */
 export const NUL_IN_URL = /\0|%00/i;
 
-export function poolConfig(url: string, ours: pg.PoolConfig & { options: string }): pg.PoolConfig {
+export function poolConfig(
+  url: string,
+  ours: pg.PoolConfig & { options: string },
+  environment: NodeJS.ProcessEnv = process.env,
+): pg.PoolConfig {
   if (NUL_IN_URL.test(url)) {
     throw new Error('DATABASE_URL holds a NUL byte (%00): PostgreSQL would read what follows it as settings');
   }
+  const { connectionString, theirOptions } = withoutOurParameters(url, ours);
+  return {
+    ...ours,
+    connectionString,
+    // pg takes PGOPTIONS only where the configuration has no options (an empty one included).
+    options: [theirOptions || environment.PGOPTIONS, ours.options].filter(Boolean).join(' '),
+  };
+}
+
+/** The URL without the parameters the console sets itself, and the last `options` it held. */
+function withoutOurParameters(
+  url: string,
+  ours: pg.PoolConfig,
+): { connectionString: string; theirOptions?: string } {
   // A socket's path and a database name (`/var/run/postgresql test`): pg reads no parameters there.
-  if (url.startsWith('/')) return { ...ours, connectionString: url };
+  if (url.startsWith('/')) return { connectionString: url };
   // pg ignores a fragment; its `?` does not begin parameters.
   const fragmentAt = url.indexOf('#');
   const head = fragmentAt < 0 ? url : url.slice(0, fragmentAt);
   const queryAt = head.indexOf('?');
-  if (queryAt < 0) return { ...ours, connectionString: head };
+  if (queryAt < 0) return { connectionString: head };
   const taken = new Set(['connectionString', 'options', ...Object.keys(ours)]);
   let theirOptions: string | undefined;
   const kept = head
@@ -43,8 +62,7 @@ export function poolConfig(url: string, ours: pg.PoolConfig & { options: string 
     });
   const rest = kept.filter(Boolean).join('&');
   return {
-    ...ours,
     connectionString: rest ? `${head.slice(0, queryAt)}?${rest}` : head.slice(0, queryAt),
-    options: [theirOptions, ours.options].filter(Boolean).join(' '),
+    theirOptions,
   };
 }
