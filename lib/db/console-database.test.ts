@@ -215,6 +215,22 @@ describe.runIf(testDialect() === 'postgres')('the PostgreSQL console database', 
     }
   });
 
+  it('never connects without its own settings when PGOPTIONS ends in an escape that would take them in', async () => {
+    // PostgreSQL splits options at spaces, a backslash escaping the next one: the console's first
+    // `-c` becomes part of the value before it, and its `name=value` is left bare, which it refuses.
+    vi.stubEnv('PGOPTIONS', '-c application_name=x\\');
+    const database = openConsoleDatabase({ dialect: 'postgres', url: POSTGRES_ADMIN_URL });
+    try {
+      for (const connections of [database.db, database.reads]) {
+        const failure = await sql`select 1`.execute(connections).catch((error: unknown) => error);
+        expect(String((failure as Error).message)).toMatch(/invalid command-line argument/);
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      await database.close();
+    }
+  });
+
   it('leaves the rest of DATABASE_URL to pg, as without the console: ssl=no-verify still asks for TLS', async () => {
     // This machine's PostgreSQL has no TLS: a pool that dropped the URL's `ssl` would connect in clear.
     const url = new URL(POSTGRES_ADMIN_URL);
