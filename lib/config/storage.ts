@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
-import { NUL_IN_URL } from '@/lib/db/pg-pool-config';
+import { BREAK_IN_URL, NUL_IN_URL } from '@/lib/db/pg-pool-config';
 import { optional, type ParsedEnv } from './env-values';
 
 /** The console's files and its database. */
@@ -11,6 +11,8 @@ export const storageEnv = {
   DATABASE_URL: optional(
     z
       .string()
+      // A line break at the end (a value read from a file) is no part of it.
+      .trim()
       .regex(/^postgres(ql)?:\/\/[^/?#\s]+\/[^/?#\s]+/i, {
         error:
           'DATABASE_URL must be a PostgreSQL URL (postgres:// or postgresql://, a host and a database name), or unset for the SQLite file in DATA_DIR',
@@ -18,6 +20,10 @@ export const storageEnv = {
       .refine((url) => !NUL_IN_URL.test(url), {
         error:
           'DATABASE_URL must not hold a NUL byte (%00): PostgreSQL would read what follows it as settings, over the console’s',
+      })
+      .refine((url) => !BREAK_IN_URL.test(url), {
+        error:
+          'DATABASE_URL must not hold a tab or a line break: pg reads the URL without them, so a parameter split by one would slip past the console’s own settings',
       }),
   ),
 };

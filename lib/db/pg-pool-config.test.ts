@@ -92,6 +92,17 @@ describe('a pool configuration from DATABASE_URL', () => {
     );
   });
 
+  it('refuses a tab or a line break anywhere: pg reads the URL without them, so a name split by one escaped the check', () => {
+    for (const url of [
+      'postgres://u@h/db?opt\tions=-c%20jit%3Don',
+      'postgres://u@h/db?sslmode=disable&\noptions=-c%20jit%3Don',
+      'postgres://u@h/db?statement\r_timeout=0',
+      'postgres://u@h/db\n',
+    ]) {
+      expect(() => poolConfig(url, OURS), JSON.stringify(url)).toThrow(/tab or a line break/);
+    }
+  });
+
   it('refuses a NUL byte anywhere: PostgreSQL would read what follows it as settings', () => {
     for (const url of [
       'postgres://u@h/db?application_name=x%00jit%00on',

@@ -19,6 +19,13 @@ import type pg from 'pg';
  */
 export const NUL_IN_URL = /\0|%00/i;
 
+/**
+ * pg reads the URL through WHATWG's parser, which drops every tab and line break in it: written
+ * inside a name (`opt<TAB>ions=`), one made a parameter this module did not recognise and pg did,
+ * and the URL's `options` or `statement_timeout` replaced the console's own.
+ */
+export const BREAK_IN_URL = /[\t\n\r]/;
+
 export function poolConfig(
   url: string,
   ours: pg.PoolConfig & { options: string },
@@ -26,6 +33,9 @@ export function poolConfig(
 ): pg.PoolConfig {
   if (NUL_IN_URL.test(url)) {
     throw new Error('DATABASE_URL holds a NUL byte (%00): PostgreSQL would read what follows it as settings');
+  }
+  if (BREAK_IN_URL.test(url)) {
+    throw new Error('DATABASE_URL holds a tab or a line break: pg would read the URL without it');
   }
   const { connectionString, theirOptions } = withoutOurParameters(url, ours);
   return {
