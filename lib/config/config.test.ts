@@ -199,14 +199,16 @@ describe('parseConfig', () => {
     expect(() =>
       parseConfig({ DATABASE_URL: 'postgres://h/db?application_name=s3cret%00jit%00on', BETTER_AUTH_SECRET }),
     ).toThrow(/must not hold a NUL byte/);
-    // pg drops tabs and line breaks from the URL: a name split by one (`opt<TAB>ions`) became
-    // options that replaced the console's own. One at the end (read from a file) is trimmed.
+    // pg drops tabs and line breaks from the URL, and control characters at its end: a name written
+    // with one (`opt<TAB>ions`, `options<U+0001>`) became options that replaced the console's own.
+    // A line break at the end (read from a file) is trimmed.
     for (const split of [
       'postgres://h/db?opt\tions=-c%20jit%3Don',
       'postgres://h/db?statement\r\n_timeout=0',
+      'postgres://h/db?options\x01',
     ])
       expect(() => parseConfig({ DATABASE_URL: split, BETTER_AUTH_SECRET })).toThrow(
-        /must not hold a tab or a line break/,
+        /must not hold a control character/,
       );
     expect(parseConfig({ DATABASE_URL: 'postgres://h/db\n', BETTER_AUTH_SECRET }).database).toEqual({
       dialect: 'postgres',

@@ -20,11 +20,12 @@ import type pg from 'pg';
 export const NUL_IN_URL = /\0|%00/i;
 
 /**
- * pg reads the URL through WHATWG's parser, which drops every tab and line break in it: written
- * inside a name (`opt<TAB>ions=`), one made a parameter this module did not recognise and pg did,
- * and the URL's `options` or `statement_timeout` replaced the console's own.
+ * pg reads the URL through WHATWG's parser, which drops every tab and line break in it, and every
+ * control character at its end: written inside or after a name (`opt<TAB>ions=`, `options<U+0001>`),
+ * one made a parameter this module did not recognise and pg did, and the URL's `options` or
+ * `statement_timeout` replaced the console's own. No control character belongs in a URL.
  */
-export const BREAK_IN_URL = /[\t\n\r]/;
+export const CONTROL_IN_URL = /\p{Cc}/u;
 
 export function poolConfig(
   url: string,
@@ -34,8 +35,10 @@ export function poolConfig(
   if (NUL_IN_URL.test(url)) {
     throw new Error('DATABASE_URL holds a NUL byte (%00): PostgreSQL would read what follows it as settings');
   }
-  if (BREAK_IN_URL.test(url)) {
-    throw new Error('DATABASE_URL holds a tab or a line break: pg would read the URL without it');
+  if (CONTROL_IN_URL.test(url)) {
+    throw new Error(
+      'DATABASE_URL holds a control character (a tab, a line break): pg would read the URL without it',
+    );
   }
   const { connectionString, theirOptions } = withoutOurParameters(url, ours);
   return {
