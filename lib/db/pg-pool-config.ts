@@ -30,7 +30,7 @@ export const CONTROL_IN_URL = /\p{Cc}/u;
 export function poolConfig(
   url: string,
   ours: pg.PoolConfig & { options: string },
-  environment: NodeJS.ProcessEnv = process.env,
+  environment: Record<string, string | undefined> = process.env,
 ): pg.PoolConfig {
   if (NUL_IN_URL.test(url)) {
     throw new Error('DATABASE_URL holds a NUL byte (%00): PostgreSQL would read what follows it as settings');
