@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ConsoleDatabaseLocation } from '@/lib/db/console-database';
-import { CONTROL_IN_URL, NUL_IN_URL } from '@/lib/db/pg-pool-config';
+import { unsafeInUrl } from '@/lib/db/pg-pool-config';
 import { optional, type ParsedEnv } from './env-values';
 
 /** The console's files and its database. */
@@ -17,13 +17,9 @@ export const storageEnv = {
         error:
           'DATABASE_URL must be a PostgreSQL URL (postgres:// or postgresql://, a host and a database name), or unset for the SQLite file in DATA_DIR',
       })
-      .refine((url) => !NUL_IN_URL.test(url), {
-        error:
-          'DATABASE_URL must not hold a NUL byte (%00): PostgreSQL would read what follows it as settings, over the console’s',
-      })
-      .refine((url) => !CONTROL_IN_URL.test(url), {
-        error:
-          'DATABASE_URL must not hold a control character (a tab, a line break): pg reads the URL without them, so a parameter written with one would slip past the console’s own settings',
+      .superRefine((url, context) => {
+        const unsafe = unsafeInUrl(url);
+        if (unsafe) context.addIssue({ code: 'custom', message: `DATABASE_URL must not hold ${unsafe}` });
       }),
   ),
 };

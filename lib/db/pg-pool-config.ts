@@ -13,33 +13,31 @@
 import type pg from 'pg';
 
 /**
- * pg sends each startup value NUL-terminated without looking inside it, so PostgreSQL reads what
- * follows a NUL in a user, database, application name or option as settings of their own, applied
- * after the console's: `?application_name=x%00jit%00on` turned JIT back on.
+ * What in a DATABASE_URL would let PostgreSQL or pg read settings the console did not see, or null.
+ * Asked at start (lib/config/storage.ts, a clear message) and again by the pools.
+ * - A NUL byte: pg sends each startup value NUL-terminated without looking inside it, so PostgreSQL
+ *   reads what follows a NUL in a user, database, application name or option as settings of their
+ *   own, applied after the console's: `?application_name=x%00jit%00on` turned JIT back on.
+ * - A control character: pg reads the URL through WHATWG's parser, which drops every tab and line
+ *   break in it, and every control character at its end. Written inside or after a name
+ *   (`opt<TAB>ions=`, `options<U+0001>`), one made a parameter this module did not recognise and pg
+ *   did, and the URL's `options` or `statement_timeout` replaced the console's own.
  */
-export const NUL_IN_URL = /\0|%00/i;
-
-/**
- * pg reads the URL through WHATWG's parser, which drops every tab and line break in it, and every
- * control character at its end: written inside or after a name (`opt<TAB>ions=`, `options<U+0001>`),
- * one made a parameter this module did not recognise and pg did, and the URL's `options` or
- * `statement_timeout` replaced the console's own. No control character belongs in a URL.
- */
-export const CONTROL_IN_URL = /\p{Cc}/u;
+export function unsafeInUrl(url: string): string | null {
+  if (/\0|%00/i.test(url))
+    return 'a NUL byte (%00): PostgreSQL would read what follows it as settings, over the console’s';
+  if (/\p{Cc}/u.test(url))
+    return 'a control character (a tab, a line break): pg reads the URL without them, so a parameter written with one would slip past the console’s own settings';
+  return null;
+}
 
 export function poolConfig(
   url: string,
   ours: pg.PoolConfig & { options: string },
   environment: Record<string, string | undefined> = process.env,
 ): pg.PoolConfig {
-  if (NUL_IN_URL.test(url)) {
-    throw new Error('DATABASE_URL holds a NUL byte (%00): PostgreSQL would read what follows it as settings');
-  }
-  if (CONTROL_IN_URL.test(url)) {
-    throw new Error(
-      'DATABASE_URL holds a control character (a tab, a line break): pg would read the URL without it',
-    );
-  }
+  const unsafe = unsafeInUrl(url);
+  if (unsafe) throw new Error(`DATABASE_URL holds ${unsafe}`);
   const { connectionString, theirOptions } = withoutOurParameters(url, ours);
   return {
     ...ours,
