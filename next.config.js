@@ -25,8 +25,10 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Native and Node-only packages stay outside the server bundle (prom-client: one copy per process,
-  // shared with the launcher's server, lib/metrics/console-metrics.ts).
-  serverExternalPackages: ['better-sqlite3', 'pg', 'pino', 'prom-client'],
+  // shared with the launcher's server, lib/metrics/console-metrics.ts). So do the packages whose
+  // classes the process's one console server hands to every bundle layer's code, where `instanceof`
+  // must hold (lib/process-wide.ts): kysely's adapters and rate-limiter-flexible's refusals.
+  serverExternalPackages: ['better-sqlite3', 'kysely', 'pg', 'pino', 'prom-client', 'rate-limiter-flexible'],
   experimental: {
     // forbidden(): pages answer 403 for a role that may not see them.
     authInterrupts: true,

@@ -4,9 +4,10 @@
  * tsx in the process serving the console nor under it; and the embedded service runs in that same
  * process (lib/launcher/start.ts), not in a child.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { listeningPid, nodeOptionsOf, processTree } from '../lib/testing/process-tree';
-import { consolePort } from './support/servers';
+import { consoleLogFile, consolePort } from './support/servers';
 
 test('the running console is compiled code under plain node, in one process, with no tsx', async ({
   request,
@@ -22,4 +23,20 @@ test('the running console is compiled code under plain node, in one process, wit
   }
   // The console and the embedded service: one process, nothing started beside it.
   expect(tree.map(({ pid, command }) => `${pid} ${command}`)).toHaveLength(1);
+});
+
+test('the running console builds its server once, though Next loads its modules once per bundle layer', async ({
+  request,
+}) => {
+  // Instrumentation builds it at start; a page and an API route each run their own copy of the
+  // server's modules, and must be handed that one (one SQLite writer, one of each background loop).
+  expect((await request.get('/sign-in')).ok()).toBe(true);
+  expect((await request.get('/api/ready')).ok()).toBe(true);
+  const pid = listeningPid(consolePort);
+  const started = readFileSync(consoleLogFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg?: string; pid?: number })
+    .filter((entry) => entry.msg === 'console server started' && entry.pid === pid);
+  expect(started).toHaveLength(1);
 });

@@ -5,6 +5,7 @@
  * (ConsoleApiError, lib/browser-client/). Framework-free, so lib/auth and lib/server share it.
  */
 import type { ConsoleErrorBody, ConsoleErrorCode } from '@/lib/console-api/error-body';
+import { crossCopyBrand } from '@/lib/process-wide';
 
 /** The one table from error code to HTTP status. */
 const statusOfCode: Record<ConsoleErrorCode, number> = {
@@ -34,8 +35,16 @@ const statusOfCode: Record<ConsoleErrorCode, number> = {
 
 type Extra = Omit<ConsoleErrorBody['error'], 'code' | 'message'>;
 
+const { brand, carries } = crossCopyBrand('console-error');
+
 export class ConsoleError extends Error {
   override name = 'ConsoleError';
+  /** Thrown by the process's one console server, caught by any copy of this module (lib/process-wide.ts). */
+  readonly [brand] = true;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return carries(value);
+  }
 
   /**
    * `message` is for anyone; `adminMessage`, when the failure is the console's setup (it names the

@@ -14,6 +14,7 @@
  */
 import { isIPv6 } from 'node:net';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { processWide } from '@/lib/process-wide';
 import { createLimitCounters, type LimitCounters } from '@/lib/rate-limit/counters';
 
 export interface SignInLimit {
@@ -98,19 +99,16 @@ export class FailureGate {
   }
 }
 
-let perProcessFailures: FailureGate | undefined;
-
 /**
  * The limiter's gate, or with the sign-in limit off one of this process with a 60 s window: turning
  * the limit off is the operator's choice, an audit log anyone may flood without signing in is not.
  */
 export function failureGateOf(limiter: SignInLimiter | null): FailureGate {
   if (limiter) return limiter.failures;
-  perProcessFailures ??= new FailureGate(
-    createLimitCounters({ redisUrl: null, namespace: 'sign-in-off' }),
-    60,
+  return processWide(
+    'sign-in-off-failures',
+    () => new FailureGate(createLimitCounters({ redisUrl: null, namespace: 'sign-in-off' }), 60),
   );
-  return perProcessFailures;
 }
 
 /** The keys of one attempt: the email (normalised) and the client address when one is known. */

@@ -4,8 +4,8 @@
  *
  * Two copies of this module run in one console process: the launcher's server loads it through tsx,
  * and Next's server bundle (route handlers, the job runner) has its own. Both must count into the
- * same metrics, so the registry lives on `globalThis` under a registered symbol and whichever copy
- * comes first creates it. (prom-client stays outside the bundle, next.config.js, so both copies use
+ * same metrics, so the registry is process-wide (lib/process-wide.ts) and whichever copy comes
+ * first creates it. (prom-client stays outside the bundle, next.config.js, so both copies use
  * one prom-client.) No `import 'server-only'`: the launcher's server is plain Node, where that
  * import throws; nothing here is imported by browser code (lib/import-graph.test.ts keeps it so).
  *
@@ -13,6 +13,7 @@
  * environment, an operation, an outcome kind, a status.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { processWide } from '@/lib/process-wide';
 
 /** What an upstream call ended as: `success`, or the client's failure kind (UpstreamErrorKind). */
 export type UpstreamOutcome = 'success' | string;
@@ -116,12 +117,8 @@ function createConsoleMetrics() {
 
 export type ConsoleMetrics = ReturnType<typeof createConsoleMetrics>;
 
-const KEY = Symbol.for('user-group-console.metrics');
-
 export function consoleMetrics(): ConsoleMetrics {
-  const holder = globalThis as { [KEY]?: ConsoleMetrics };
-  holder[KEY] ??= createConsoleMetrics();
-  return holder[KEY];
+  return processWide('metrics', createConsoleMetrics);
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { APIError } from 'better-auth/api';
+import { isAPIError } from 'better-auth/api';
 import { ConsoleError } from '@/lib/console-error';
 import type { AddPasskey, PasskeySummary } from '@/lib/passkeys/contract';
 import { passkeyName } from '@/lib/passkeys/store';
@@ -18,7 +18,7 @@ const passkeyFailed = (message: string) =>
   });
 
 function inConsoleWords(error: unknown): unknown {
-  if (!(error instanceof APIError)) return error;
+  if (!isAPIError(error)) return error;
   const code = (error.body as { code?: string } | undefined)?.code;
   switch (code) {
     case 'CHALLENGE_NOT_FOUND':

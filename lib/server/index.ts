@@ -25,6 +25,7 @@ import {
 } from '@/lib/limits';
 import { type ConsoleMetrics, consoleMetrics, recordUpstreamCall } from '@/lib/metrics/console-metrics';
 import { countPasskeys } from '@/lib/passkeys/store';
+import { processWide } from '@/lib/process-wide';
 import { createLimitCounters } from '@/lib/rate-limit/counters';
 import { parseRole, type Role } from '@/lib/roles';
 import { signInMethodOf } from '@/lib/sessions/store';
@@ -83,28 +84,34 @@ export interface ConsoleServer extends ConsoleParts {
   invitationMailer: InvitationMailer | null;
 }
 
-let server: Promise<ConsoleServer> | undefined;
-/** The server's one clock: the process's, unless a test hands in its own before the first use. */
-let serverClock: Clock = realClock;
+/**
+ * The process's one console server, and the clock it is built on: the process's, unless a test
+ * hands in its own before the first use. Process-wide (lib/process-wide.ts): Next loads this module
+ * once for instrumentation, once for the route handlers and once for the pages, and all three must
+ * share one database (one SQLite writer), one audit log and one of each background loop.
+ */
+const processServer = processWide(
+  'console-server',
+  (): { server?: Promise<ConsoleServer>; clock: Clock } => ({ clock: realClock }),
+);
 
 /** Builds the server on `clock` (a test's testClock, lib/testing/route-harness.ts): before its first use. */
 export function buildConsoleOnClock(clock: Clock): void {
-  if (server) throw new Error('the console server is already built on its clock');
-  serverClock = clock;
+  if (processServer.server) throw new Error('the console server is already built on its clock');
+  processServer.clock = clock;
 }
 
 export function consoleServer(): Promise<ConsoleServer> {
-  server ??= startConsoleServer().catch((error: unknown) => {
-    server = undefined;
+  processServer.server ??= startConsoleServer(processServer.clock).catch((error: unknown) => {
+    processServer.server = undefined;
     throw error;
   });
-  return server;
+  return processServer.server;
 }
 
 const authLogger = logger.child({ component: 'auth' });
 
-async function startConsoleServer(): Promise<ConsoleServer> {
-  const clock = serverClock;
+async function startConsoleServer(clock: Clock): Promise<ConsoleServer> {
   const config = consoleConfig();
   logger.level = config.logLevel;
   const authLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>
@@ -225,6 +232,8 @@ async function startConsoleServer(): Promise<ConsoleServer> {
         'fewer than two operators able to approve: CONSOLE_REQUIRE_APPROVAL names actions nobody can get approved',
       );
   }
+  // Once per process (lib/process-wide.ts): what the built console's tests count.
+  logger.info({ pid: process.pid, database: config.database.dialect }, 'console server started');
   return {
     ...parts,
     clock,

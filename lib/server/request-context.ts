@@ -2,17 +2,23 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { SignInMethod } from '@/lib/auth/options';
 import type { Clock } from '@/lib/clock';
+import { processWide } from '@/lib/process-wide';
 
 /**
  * The request id of the request being handled, for code that runs deep inside better-auth (its
- * database hooks) and writes the audit log. Falls back to a fresh id outside a request.
+ * database hooks) and writes the audit log. Falls back to a fresh id outside a request. One per
+ * process: a route's copy of this module sets it, the one console server's better-auth reads it.
  */
-const storage = new AsyncLocalStorage<{
-  requestId: string;
-  replacesSession?: SessionCarry;
-  /** An SSO callback's: when the IdP says it authenticated the person (its ID token's auth_time). */
-  idpAuthenticatedAt?: string | null;
-}>();
+const storage = processWide(
+  'request-context',
+  () =>
+    new AsyncLocalStorage<{
+      requestId: string;
+      replacesSession?: SessionCarry;
+      /** An SSO callback's: when the IdP says it authenticated the person (its ID token's auth_time). */
+      idpAuthenticatedAt?: string | null;
+    }>(),
+);
 
 /** What a replaced session keeps of the one it replaces (how it signed in, a second factor proved). */
 export interface SessionCarry {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { APIError } from 'better-auth/api';
+import { isAPIError } from 'better-auth/api';
 import QRCode from 'qrcode';
 import type { ConsoleConfig } from '@/lib/config/index';
 import { ConsoleError } from '@/lib/console-error';
@@ -24,7 +24,7 @@ const fieldError = (field: string, message: string) =>
 
 /** better-auth's refusals, in the console's words; anything else is the console's own failure. */
 function inConsoleWords(error: unknown): unknown {
-  if (!(error instanceof APIError)) return error;
+  if (!isAPIError(error)) return error;
   const code = (error.body as { code?: string } | undefined)?.code;
   switch (code) {
     case 'INVALID_PASSWORD':

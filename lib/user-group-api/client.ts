@@ -9,6 +9,7 @@
 import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
 import * as z from 'zod/mini';
 import type { Clock } from '../clock';
+import { crossCopyBrand } from '../process-wide';
 import { redactUrlCredentials } from '../redact-url';
 import {
   type DeleteRequest,
@@ -33,7 +34,16 @@ export type UpstreamErrorKind =
   | 'malformed'
   | 'failed';
 
+const upstreamBrand = crossCopyBrand('upstream-error');
+
 export class UpstreamError extends Error {
+  /** Thrown by the process's one client, caught by any copy of this module (lib/process-wide.ts). */
+  readonly [upstreamBrand.brand] = true;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return upstreamBrand.carries(value);
+  }
+
   constructor(
     readonly kind: UpstreamErrorKind,
     message: string,

@@ -17,6 +17,7 @@
  * closed, so an event loop held up lowers the share and lengthens the wait by its lateness.
  */
 import type { Clock } from '@/lib/clock';
+import { processWide } from '@/lib/process-wide';
 
 export const MAX_CLOSED_MS = 500;
 /** Sign-ins with gaps shorter than this between them are one closing: a flood, bounded as one. */
@@ -130,15 +131,11 @@ export class ReadGate {
   }
 }
 
-const PROCESS_KEY = Symbol.for('user-group-console.read-gate');
-
 /**
  * The process's gate, made on first use with `clock`. One per process, not per server: Next loads
  * the server's module once per bundle layer, so the route handlers and the pages each build a
  * console server in the one process, and a sign-in (a route) must hold the pages' reads too.
  */
 export function processReadGate(clock: Clock): ReadGate {
-  const holder = globalThis as { [PROCESS_KEY]?: ReadGate };
-  holder[PROCESS_KEY] ??= new ReadGate(clock);
-  return holder[PROCESS_KEY];
+  return processWide('read-gate', () => new ReadGate(clock));
 }
