@@ -14,15 +14,27 @@ export function callbackFormPool(pool: pg.Pool): PostgresPool {
   };
 }
 
-/** `client`'s queries in pg's callback form; the console reads PostgreSQL without cursors. */
+/**
+ * Sends `sql` on `client` in pg's callback form, `answered` told of its end. A cursor (Kysely's
+ * streaming, which it uses only when its dialect is given one) is refused before anything is sent:
+ * the console reads PostgreSQL without cursors.
+ */
+export function sendByCallback(
+  client: pg.PoolClient,
+  sql: unknown,
+  parameters: ReadonlyArray<unknown>,
+  answered: (error: Error | undefined, result: unknown) => void,
+): void {
+  if (typeof sql !== 'string') throw new Error('the console reads PostgreSQL without cursors');
+  client.query(sql, [...parameters], answered);
+}
+
+/** `client`'s queries in pg's callback form. */
 function callbackFormClient(client: pg.PoolClient): PostgresPoolClient {
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query(sql: unknown, parameters: ReadonlyArray<unknown> = []): unknown {
-    if (typeof sql !== 'string') throw new Error('the console reads PostgreSQL without cursors');
     return new Promise((resolve, reject) =>
-      client.query(sql, [...parameters], (error: Error | undefined, result: unknown) =>
-        error ? reject(error) : resolve(result),
-      ),
+      sendByCallback(client, sql, parameters, (error, result) => (error ? reject(error) : resolve(result))),
     );
   }
   return { query: query as PostgresPoolClient['query'], release: () => client.release() };

@@ -17,6 +17,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { ConsoleError } from '@/lib/console-error';
+import { sendByCallback } from '@/lib/db/pg-callback-pool';
 import { poolConfig } from '@/lib/db/pg-pool-config';
 import { survivesLostConnections } from '@/lib/pg-lost-connections';
 import { readTooLong } from './read-pool';
@@ -143,8 +144,6 @@ function closedWhenUnanswered(client: pg.PoolClient, answerWaitMs: number): Post
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   function query(sql: string | PostgresCursor<unknown>, parameters: ReadonlyArray<unknown> = []): unknown {
-    // Kysely streams through a cursor only when its dialect is given one; the console's is not.
-    if (typeof sql !== 'string') throw new Error('the console reads PostgreSQL without cursors');
     return new Promise((resolve, reject) => {
       const waiting: Waiting = {
         fail: (error) => {
@@ -161,7 +160,7 @@ function closedWhenUnanswered(client: pg.PoolClient, answerWaitMs: number): Post
       };
       try {
         // pg's callback form: see Waiting.
-        client.query(sql, [...parameters], (error: Error | undefined, result: unknown) => {
+        sendByCallback(client, sql, parameters, (error, result) => {
           if (!answered()) return;
           if (!error) return resolve(result);
           if (unavailability(error)) broken = true;
