@@ -132,9 +132,9 @@ export class ReadGate {
 }
 
 /**
- * The process's gate, made on first use with `clock`. One per process, not per server: Next loads
- * the server's module once per bundle layer, so the route handlers and the pages each build a
- * console server in the one process, and a sign-in (a route) must hold the pages' reads too.
+ * The process's gate, made on first use with `clock`. One per process, whichever copy of this
+ * module asks (lib/process-wide.ts): a sign-in, which a route handles, must hold the pages' reads
+ * too, whatever the copy that built the database they read.
  */
 export function processReadGate(clock: Clock): ReadGate {
   return processWide('read-gate', () => new ReadGate(clock));
