@@ -2,8 +2,8 @@
  * The console process's metrics: one prom-client registry per process, read at `/metrics` (served
  * by the console's own node:http server, lib/launcher/console-http-server.ts).
  *
- * Two copies of this module run in one console process: the launcher's server loads it through tsx,
- * and Next's server bundle (route handlers, the job runner) has its own. Both must count into the
+ * Several copies of this module run in one console process: the launcher's (compiled to dist/) and
+ * one per bundle layer of Next's server. Both must count into the
  * same metrics, so the registry is process-wide (lib/process-wide.ts) and whichever copy comes
  * first creates it. (prom-client stays outside the bundle, next.config.js, so both copies use
  * one prom-client.) No `import 'server-only'`: the launcher's server is plain Node, where that

@@ -6,18 +6,15 @@
  * group id: the route is one of the service's fixed paths or `unmatched`.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-
-const PROCESS_KEY = Symbol.for('user-group-service.process-metrics');
+import { processWide } from '../process-wide';
 
 /** One per process, however many services it runs. */
 function processRegistry(): Registry {
-  const holder = globalThis as { [PROCESS_KEY]?: Registry };
-  if (!holder[PROCESS_KEY]) {
+  return processWide('service-process-metrics', () => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    holder[PROCESS_KEY] = registry;
-  }
-  return holder[PROCESS_KEY];
+    return registry;
+  });
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
