@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '../lib/user-group-service';
 import { buildServer } from '../scripts/server-build.mjs';
-import { type Started, serverCommand, startServer } from './processes';
+import { type Cores, type Started, serverCommand, startServer } from './processes';
 import { staleBuild, staleServerBuild } from './stale-build';
 
 export interface BenchConsole {
@@ -37,11 +37,13 @@ const admin = { email: 'bench@console.localhost', password: 'bench-admin-passwor
 export interface BenchConsoleOptions {
   env?: Record<string, string>;
   prepare?: (env: NodeJS.ProcessEnv) => Promise<void>;
+  /** The console and its service: on the servers' core (default) or every core (bench/processes.ts). */
+  cores?: Cores;
 }
 
 export async function startBenchConsole(
   port = Number(process.env.BENCH_CONSOLE_PORT ?? 3411),
-  { env = {}, prepare }: BenchConsoleOptions = {},
+  { env = {}, prepare, cores = 'servers' }: BenchConsoleOptions = {},
 ) {
   await ensureBuild();
   const dir = await mkdtemp(path.join(tmpdir(), 'ugc-bench-'));
@@ -55,7 +57,7 @@ export async function startBenchConsole(
   try {
     const database = path.join(dir, 'service.sqlite');
     const { key } = await createApiKey({ database, environment: 'Customer', name: 'console-bench' });
-    service = await startServer('bench/servers/user-group-service.ts', [database]);
+    service = await startServer('bench/servers/user-group-service.ts', [database], {}, cores);
     // The launcher as deployed: compiled, under plain node (the console is served in its process).
     const consoleEnv: NodeJS.ProcessEnv = {
       ...process.env,
@@ -72,7 +74,7 @@ export async function startBenchConsole(
       ...env,
     };
     await prepare?.(consoleEnv);
-    const [command, ...args] = serverCommand('dist/launcher/start.js', [], { compiled: true });
+    const [command, ...args] = serverCommand('dist/launcher/start.js', [], { compiled: true, cores });
     launcher = spawn(command, args, {
       // Own process group, so that whatever it started can still be killed with it.
       detached: true,

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { processTree } from '../lib/testing/process-tree';
-import { pinning } from './processes';
+import { onCores } from './processes';
 
 interface FootprintProcess {
   pid: number;
@@ -108,9 +108,8 @@ export async function benchFootprint(options: FootprintOptions = {}) {
 const mb = (kb: number) => Math.round(kb / 102.4) / 10;
 
 async function startTimed(command: string[], env: NodeJS.ProcessEnv, url: string) {
-  // Unpinned, as a deployment runs: this process may be pinned to one core, and its children with it.
-  const unpinned = pinning ? ['taskset', '--cpu-list', `0-${os.cpus().length - 1}`, ...command] : command;
-  const [file, ...args] = unpinned as [string, ...string[]];
+  // Unpinned, as a deployment runs.
+  const [file, ...args] = onCores('every', command as [string, ...string[]]);
   const loadAverage = Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
   const started = performance.now();
   // Own process group: stopping it stops npm and everything under it.

@@ -27,17 +27,35 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** The command that runs a server script on the servers' core: TypeScript under tsx, or compiled. */
+/**
+ * Where a server runs: on the servers' core (the sections that measure CPU per request against a
+ * load generator), or on every core, as a deployment runs (the scale section's two consoles: on one
+ * core, each one's work beside its answers took the core from the other's).
+ */
+export type Cores = 'servers' | 'every';
+
+/** `command` on `cores`: this process may be pinned to one core, and its children with it. */
+export function onCores(cores: Cores, command: [string, ...string[]]): [string, ...string[]] {
+  if (!pinning) return command;
+  // taskset execs the command: the child's pid is the server's.
+  return [
+    'taskset',
+    '--cpu-list',
+    cores === 'servers' ? pinning.servers : `0-${os.cpus().length - 1}`,
+    ...command,
+  ];
+}
+
+/** The command that runs a server script on `cores` (the servers' core unless told): TypeScript under tsx, or compiled. */
 export function serverCommand(
   script: string,
   args: string[] = [],
-  { compiled = false } = {},
+  { compiled = false, cores = 'servers' }: { compiled?: boolean; cores?: Cores } = {},
 ): [string, ...string[]] {
   const command: [string, ...string[]] = compiled
     ? [process.execPath, script, ...args]
     : [process.execPath, '--import', 'tsx', script, ...args];
-  // taskset execs the command: the child's pid is the server's.
-  return pinning ? ['taskset', '--cpu-list', pinning.servers, ...command] : command;
+  return onCores(cores, command);
 }
 
 /** Starts a TypeScript server script in its own process; it prints {"url": …} on one stdout line. */
@@ -45,8 +63,9 @@ export async function startServer(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  cores: Cores = 'servers',
 ): Promise<Started> {
-  const [command, ...commandArgs] = serverCommand(script, args);
+  const [command, ...commandArgs] = serverCommand(script, args, { cores });
   const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
