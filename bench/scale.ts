@@ -13,13 +13,14 @@
  * BENCH_SCALE_TIMEOUT_MINUTES (default 60): past it everything started is stopped and the run fails;
  * BENCH_SCALE_PRUNE (default 0: none): that many of the large log's oldest entries pruned at the end
  * (bench/scale-prune.ts), health asked meanwhile.
+ * BENCH_SCALE_CORES (default every): where the consoles run, `servers` for the pinned servers' core.
  */
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { type ConsoleDatabase, type ConsoleDialect, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { type BenchConsole, startBenchConsole } from './console-server';
-import { pinning, serverCommand } from './processes';
+import { type Cores, pinning, serverCommand } from './processes';
 import { heaviest, type ScaleFigure } from './scale-figures';
 import { addOperators, firstIdAt, loadAudit, loadDirectory, plantTokenAndVacuum } from './scale-load';
 import {
@@ -58,10 +59,11 @@ const SEAL_POLL_MS = 2_000;
 const PRUNE = envNumber('BENCH_SCALE_PRUNE', 0);
 /**
  * The consoles run on every core, as a deployment does. Both on the servers' one core (until round
- * 18), each one's work beside its answers (its garbage collector, its loops) took that core from the
- * other's answers: 16% of answers took 1.5× their median, 7% on every core (bench/README.md).
+ * 18; `BENCH_SCALE_CORES=servers` to compare), each one's work beside its answers (its garbage
+ * collector, its loops) took that core from the other's answers: 16% of answers took 1.5× their
+ * median, 7% on every core (bench/README.md).
  */
-const CORES = 'every';
+const CORES: Cores = process.env.BENCH_SCALE_CORES === 'servers' ? 'servers' : 'every';
 
 export interface ScaleBench {
   dialect: ConsoleDialect;
