@@ -185,7 +185,7 @@ export async function benchScale(dialect: ConsoleDialect = 'sqlite'): Promise<Sc
     const big = await start('large', PORT + 1);
     const sealSeconds = { small: await sealed(small), large: await sealed(big) };
     console.info(
-      `scale: sealed (${sealSeconds.small} s, ${sealSeconds.large} s); measuring ${ROUNDS} rounds, the consoles on ${pinning ? `every core (this process on CPU ${pinning.bench})` : 'cores the scheduler chooses'}`,
+      `scale: sealed (${sealSeconds.small} s, ${sealSeconds.large} s); measuring ${ROUNDS} rounds, the consoles on ${!pinning ? 'cores the scheduler chooses' : CORES === 'servers' ? `CPU ${pinning.servers}` : 'every core'}${pinning ? ` (this process on CPU ${pinning.bench})` : ''}`,
     );
     const cursors = async (one: Loaded) =>
       scaleRequests({
