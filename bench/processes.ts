@@ -46,6 +46,13 @@ export function onCores(cores: Cores, command: [string, ...string[]]): [string, 
   ];
 }
 
+/** Where `onCores(cores, …)` runs a server, as the run prints it. */
+export function coresSaid(cores: Cores): string {
+  if (!pinning) return 'cores the scheduler chooses';
+  const where = cores === 'servers' ? `CPU ${pinning.servers}` : 'every core';
+  return `${where} (this process on CPU ${pinning.bench})`;
+}
+
 /** The command that runs a server script on `cores` (the servers' core unless told): TypeScript under tsx, or compiled. */
 export function serverCommand(
   script: string,

@@ -20,7 +20,7 @@ import { sql } from 'kysely';
 import { type ConsoleDatabase, type ConsoleDialect, openConsoleDatabase } from '@/lib/db/console-database';
 import { createTestDatabaseLocation, type TestDatabaseLocation } from '@/lib/testing/console-test-database';
 import { type BenchConsole, startBenchConsole } from './console-server';
-import { type Cores, pinning, serverCommand } from './processes';
+import { type Cores, coresSaid, serverCommand } from './processes';
 import { heaviest, type ScaleFigure } from './scale-figures';
 import { addOperators, firstIdAt, loadAudit, loadDirectory, plantTokenAndVacuum } from './scale-load';
 import {
@@ -185,7 +185,7 @@ export async function benchScale(dialect: ConsoleDialect = 'sqlite'): Promise<Sc
     const big = await start('large', PORT + 1);
     const sealSeconds = { small: await sealed(small), large: await sealed(big) };
     console.info(
-      `scale: sealed (${sealSeconds.small} s, ${sealSeconds.large} s); measuring ${ROUNDS} rounds, the consoles on ${!pinning ? 'cores the scheduler chooses' : CORES === 'servers' ? `CPU ${pinning.servers}` : 'every core'}${pinning ? ` (this process on CPU ${pinning.bench})` : ''}`,
+      `scale: sealed (${sealSeconds.small} s, ${sealSeconds.large} s); measuring ${ROUNDS} rounds, the consoles on ${coresSaid(CORES)}`,
     );
     const cursors = async (one: Loaded) =>
       scaleRequests({

@@ -3,9 +3,9 @@
  * by the console's own node:http server, lib/launcher/console-http-server.ts).
  *
  * Several copies of this module run in one console process: the launcher's (compiled to dist/) and
- * one per bundle layer of Next's server. Both must count into the
+ * one per bundle layer of Next's server. All must count into the
  * same metrics, so the registry is process-wide (lib/process-wide.ts) and whichever copy comes
- * first creates it. (prom-client stays outside the bundle, next.config.js, so both copies use
+ * first creates it. (prom-client stays outside the bundle, next.config.js, so every copy uses
  * one prom-client.) No `import 'server-only'`: the launcher's server is plain Node, where that
  * import throws; nothing here is imported by browser code (lib/import-graph.test.ts keeps it so).
  *
