@@ -28,6 +28,13 @@ describe('processWide', () => {
     expect(processWide('test-other-value', () => ({ made: true }))).not.toBe(mine);
   });
 
+  it("keeps its values apart from the brands': a value named as a brand neither is nor wears it", () => {
+    const value = processWide('test-shared-name', () => ({ made: true }));
+    const { brand, carries } = crossCopyBrand('test-shared-name');
+    expect(carries(value)).toBe(false);
+    expect((globalThis as Record<symbol, unknown>)[brand]).toBeUndefined();
+  });
+
   it("keeps one request context and one log: a route's copy sets the id the server's copy reads", async () => {
     const other = await anotherCopy();
     expect(other.context.withRequestId('request-1', () => currentRequestId())).toBe('request-1');

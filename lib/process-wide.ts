@@ -6,7 +6,8 @@
  * under a registered symbol, made by whichever copy asks first.
  */
 export function processWide<T>(name: string, make: () => T): T {
-  const key = Symbol.for(`user-group-console.${name}`);
+  // Apart from the brands' symbols: a value and a brand of one name are two symbols.
+  const key = Symbol.for(`user-group-console.process-wide.${name}`);
   const holder = globalThis as Record<symbol, unknown>;
   if (!(key in holder)) holder[key] = make();
   return holder[key] as T;
@@ -18,7 +19,7 @@ export function processWide<T>(name: string, make: () => T): T {
  * carries the registered brand, and every copy's class recognises it.
  */
 export function crossCopyBrand(name: string) {
-  const brand = Symbol.for(`user-group-console.${name}`);
+  const brand = Symbol.for(`user-group-console.brand.${name}`);
   return {
     brand,
     /** For `static [Symbol.hasInstance]`: what carries the brand, from any copy. */
