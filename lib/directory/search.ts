@@ -43,6 +43,7 @@ const sortColumn = {
   name: 'name',
   created: 'created_at',
 } as const satisfies Record<DirectorySort, keyof DirectoryEntryTable>;
+type SortColumn = (typeof sortColumn)[DirectorySort];
 
 /**
  * A search that matches thousands of groups is one to refine, not to page through: a search
@@ -72,8 +73,6 @@ const WALK_WINDOW = 5_000;
 const COUNT_WINDOW = 20_000;
 const FIRST_WINDOW = 5_000;
 
-type DirectoryRows = ReturnType<typeof liveRows>;
-
 export async function searchDirectory(
   database: ConsoleDatabase,
   query: DirectoryQuery,
@@ -82,8 +81,7 @@ export async function searchDirectory(
   // NUL ends an SQLite string early (the FTS query would fail) and PostgreSQL text cannot hold
   // one. No id or name holds one.
   const search = query.search?.replaceAll('\0', '').trim() ?? '';
-  const sort = sortColumn[query.sort ?? 'updated'];
-  const descending = query.descending ?? query.sort === undefined;
+  const { column: sort, descending } = sortingOf(query);
   if (search) {
     // PostgreSQL reads a part's rows from the GIN index as a whole bitmap, which cannot stop at the
     // limit: one or two characters common among the first rows of the sort are "1,000+" at once.
@@ -93,10 +91,9 @@ export async function searchDirectory(
     if (keys.length <= SEARCH_MATCH_LIMIT) return fewMatches(database, query, keys, pageSize);
     return manyMatches(search);
   }
-  const rows = liveRows(database.reads, query);
   const counted = await database.reads
     .selectFrom(
-      rows
+      liveRows(database.reads, query)
         .select(rowKeyOf(database).as('row_key'))
         .limit(LIST_COUNT_LIMIT + 1)
         .as('listed'),
@@ -105,7 +102,7 @@ export async function searchDirectory(
     .executeTakeFirstOrThrow();
   // PostgreSQL answers a count as a bigint string.
   const total = Number(counted.total);
-  return pageOf(database, query, rows, {
+  return pageOf(database, query, {
     total: Math.min(total, LIST_COUNT_LIMIT),
     totalIsLowerBound: total > LIST_COUNT_LIMIT,
   });
@@ -114,21 +111,12 @@ export async function searchDirectory(
   async function pageOf(
     database: ConsoleDatabase,
     query: DirectoryQuery,
-    candidates: DirectoryRows,
     counted: { total: number; totalIsLowerBound: boolean },
   ): Promise<DirectoryPage> {
-    const rowKey = rowKeyOf(database);
     const pageCount = Math.max(1, Math.ceil(counted.total / pageSize));
     const page = Math.min(Math.max(1, query.page ?? 1), pageCount);
-    const found = await candidates
-      .select(rowKey.as('row_key'))
-      .orderBy(`directory_entry.${sort}`, (order) => {
-        const ordered = descending ? order.desc() : order.asc();
-        // SQLite sorts NULL (a name or creation time never seen) first; PostgreSQL last unless told.
-        if (database.dialect === 'sqlite') return ordered;
-        return descending ? ordered.nullsLast() : ordered.nullsFirst();
-      })
-      .orderBy('directory_entry.user_group_id', descending ? 'desc' : 'asc')
+    const found = await inSortOrder(database, query)
+      .select(rowKeyOf(database).as('row_key'))
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute();
@@ -142,17 +130,13 @@ export async function searchDirectory(
 
   /** The first `walked` rows of the sort's index, with what a search compares and sorts by. */
   function sortWindow(walked: number) {
-    const direction = descending ? sql`desc` : sql`asc`;
-    const nulls = database.dialect === 'sqlite' ? sql`` : descending ? sql` nulls last` : sql` nulls first`;
-    return liveRows(database.reads, query)
+    return inSortOrder(database, query)
       .select([
         rowKeyOf(database).as('row_key'),
         'directory_entry.user_group_id',
         'directory_entry.name',
         sql.ref(`directory_entry.${sort}`).as('sort_value'),
       ])
-      .orderBy(sql`${sql.ref(`directory_entry.${sort}`)} ${direction}${nulls}`)
-      .orderBy('directory_entry.user_group_id', descending ? 'desc' : 'asc')
       .limit(walked);
   }
 
@@ -195,8 +179,7 @@ export async function searchDirectory(
     });
     const reads = database.reads;
     const direction = descending ? sql`desc` : sql`asc`;
-    // SQLite sorts NULL first; PostgreSQL is told to.
-    const nulls = database.dialect === 'sqlite' ? sql`` : descending ? sql` nulls last` : sql` nulls first`;
+    const nulls = nullsAsIndexed(database, sort, descending);
     const window = sortWindow(Math.max(WALK_WINDOW, (offset + pageSize) * 20));
     const { rows: inWindow } = await sql<{ row_key: RowKey }>`select row_key from (${window}) as walked
       where ${containing(database, search, 'walked')}
@@ -255,6 +238,37 @@ export async function searchDirectory(
     const groups = ordered.slice((page - 1) * pageSize, page * pageSize).map(({ row }) => toEntry(row));
     return { groups, total: keys.length, totalIsLowerBound: false, page, pageCount, pageSize };
   }
+}
+
+/** The column a query sorts by, and which way: newest changes first when it names none. */
+function sortingOf(query: DirectoryQuery) {
+  return {
+    column: sortColumn[query.sort ?? 'updated'],
+    descending: query.descending ?? query.sort === undefined,
+  };
+}
+
+/**
+ * Where NULL (a name or creation time never seen) goes, said as the live indexes hold it: first
+ * ascending, last descending, as SQLite sorts it by itself and PostgreSQL's indexes are made (`nulls
+ * first`). An id is never NULL, and its index (remade by migration 002) holds it without the clause:
+ * said there, PostgreSQL sorted every live group instead of reading the index, 160 ms at a million
+ * groups against 0.1 (lib/directory/plans.test.ts).
+ */
+function nullsAsIndexed(database: ConsoleDatabase, column: SortColumn, descending: boolean) {
+  if (database.dialect === 'sqlite' || column === 'user_group_id') return sql``;
+  return descending ? sql` nulls last` : sql` nulls first`;
+}
+
+/** The live groups of a query's environment in the order of its sort's index (ties by id, the same way). */
+export function inSortOrder(database: ConsoleDatabase, query: DirectoryQuery) {
+  const { column, descending } = sortingOf(query);
+  const direction = descending ? sql`desc` : sql`asc`;
+  return liveRows(database.reads, query)
+    .orderBy(
+      sql`${sql.ref(`directory_entry.${column}`)} ${direction}${nullsAsIndexed(database, column, descending)}`,
+    )
+    .orderBy('directory_entry.user_group_id', descending ? 'desc' : 'asc');
 }
 
 /** The rows of these keys, in no order; none for none, without a query. */
