@@ -5,7 +5,8 @@
  *   entries at every size (10M reach 2026-11-19), 50 operators, ten actions in turn (three of them
  *   reads), a bulk job's 1,000 entries in every 100,000;
  * - groups named like `acme-12345` / `Acme 12345 Ltd` (bench/directory.ts's words, one in ten each),
- *   one in five in Testing, one in twenty deleted;
+ *   one in five in Testing, one in twenty deleted; the oldest `oldGroups` (the same count at both
+ *   sizes) named `Heritage Acme 12345 Ltd`: a term whose matches are all old groups (issue 44's first row);
  * - one token whose fingerprint a group and one entry hold, for Identify to find;
  * - the 50 operators, beside the first admin.
  */
@@ -67,8 +68,16 @@ export async function loadAudit(database: ConsoleDatabase, rows: number, groups:
     from generate_series(1::bigint, ${rows}::bigint) as i`.execute(db);
 }
 
-export async function loadDirectory(database: ConsoleDatabase, groups: number): Promise<void> {
+/** The word only the oldest groups' names hold: a search whose many matches are all old. */
+export const OLD_WORD = 'Heritage';
+
+export async function loadDirectory(
+  database: ConsoleDatabase,
+  groups: number,
+  oldGroups: number,
+): Promise<void> {
   const { db, dialect } = database;
+  const old = sql`case when i <= ${sql.lit(oldGroups)} then ${sql.lit(`${OLD_WORD} `)} else '' end`;
   const word = sql.raw(
     `(case i % 10 ${groupWords.map((w, index) => `when ${index} then '${w}'`).join(' ')} end)`,
   );
@@ -82,7 +91,7 @@ export async function loadDirectory(database: ConsoleDatabase, groups: number): 
       const last = Math.min(groups, first + 249_999);
       await sql`with recursive n(i) as (select cast(${first} as integer) union all select i + 1 from n where i < ${last})
         insert into ${columns}
-        select ${head}, upper(substr(${word}, 1, 1)) || substr(${word}, 2) || ' ' || i || ' Ltd',
+        select ${head}, ${old} || upper(substr(${word}, 1, 1)) || substr(${word}, 2) || ' ' || i || ' Ltd',
           i, '{"plan":"pro"}', null, substr(hex(randomblob(6)), 1, 12), ${at}, 'person1@example.com',
           strftime('%Y-%m-%dT%H:%M:%fZ', 1767225600 + i * 7, 'unixepoch'), 'person1@example.com', ${deleted}
         from n`.execute(db);
@@ -90,7 +99,7 @@ export async function loadDirectory(database: ConsoleDatabase, groups: number): 
     return;
   }
   await sql`insert into ${columns}
-    select ${head}, initcap(${word}) || ' ' || i || ' Ltd',
+    select ${head}, ${old} || initcap(${word}) || ' ' || i || ' Ltd',
       i, '{"plan":"pro"}', null, substr(md5(i::text), 1, 12), ${at}, 'person1@example.com',
       to_char(to_timestamp(1767225600 + i * 7) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'person1@example.com', ${deleted}

@@ -8,7 +8,7 @@
 import { request } from 'undici';
 import type { BenchConsole } from './console-server';
 import { csvRows, type Expectation, htmlTableRows, jsonRows, SCALE_GOALS } from './scale-figures';
-import { PLANTED_TOKEN } from './scale-load';
+import { OLD_WORD, PLANTED_TOKEN } from './scale-load';
 
 export interface ScaleRequest {
   name: string;
@@ -68,7 +68,13 @@ export function scaleRequests(cursors: Cursors): ScaleRequest[] {
       null,
     ),
     get('directory, list', '/api/user-groups/customer', directory),
+    get('directory, list by id', '/api/user-groups/customer?sort=id', directory),
     get('directory, many matches (wonka)', '/api/user-groups/customer?q=wonka', directory),
+    get(
+      'directory, many matches all old (heritage)',
+      `/api/user-groups/customer?q=${OLD_WORD.toLowerCase()}`,
+      directory,
+    ),
     get('directory, two letters (ty)', '/api/user-groups/customer?q=ty', directory),
     get('directory, no match (qz)', '/api/user-groups/customer?q=qz', directory, json, 'none'),
     get('directory, part of an id (acme-4242)', '/api/user-groups/customer?q=acme-4242', directory),
