@@ -40,7 +40,11 @@ export const NO_JIT = '-c jit=off';
 // the primary key backwards past every other person's entries rather than read the person's own index
 // (lib/audit/plans.test.ts). No parallel workers: a read here is a page or a count stopped at 1,001,
 // and starting two workers cost a range's count 13 of its 17 ms at a million entries (0.7 ms without).
-const READ_SETTINGS = `-c default_transaction_read_only=on -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0 ${NO_JIT}`;
+// No synchronized scans: on a table past a quarter of shared_buffers, a scan starts where another
+// one last was, and a search stopped at its 1,001st match (lib/directory/matching.ts) then read from
+// there round to the oldest groups it wanted: 140 ms after a scan that stopped at 60% of a million
+// groups, 1 ms from the start, and p95 410 ms for the issue's all-old search (bench/README.md, round 19).
+const READ_SETTINGS = `-c default_transaction_read_only=on -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0 -c synchronize_seqscans=off ${NO_JIT}`;
 
 interface ReadPoolLimits {
   /** The server's limit on one statement. */

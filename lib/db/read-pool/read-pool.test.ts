@@ -103,6 +103,28 @@ describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
     expect(rows[0]?.max_parallel_workers_per_gather).toBe('0');
   });
 
+  it('scans a table from its start, wherever an earlier scan stopped', async () => {
+    // Synchronized scans begin past a quarter of shared_buffers: a table twice that, in order of n.
+    const { rows: settings } = await sql<{ pages: string }>`select setting as pages from pg_settings
+      where name = 'shared_buffers'`.execute(database.db);
+    const rows = Number(settings[0]?.pages) * 8; // ~15 rows a page, at least half a page's worth each
+    await sql`create table scanned as select n, repeat('x', 500) as filler
+      from generate_series(1, ${rows}::int) as n`.execute(database.db);
+    try {
+      // A scan that stops two thirds of the way in, as a search stops at its limit.
+      const stop = Math.floor((rows * 2) / 3);
+      await expect(
+        sql`select n from scanned where n = ${stop} limit 1`.execute(database.reads),
+      ).resolves.toMatchObject({ rows: [{ n: stop }] });
+      // The next scan reads from the start, not from where that one stopped.
+      await expect(sql`select n from scanned limit 1`.execute(database.reads)).resolves.toMatchObject({
+        rows: [{ n: 1 }],
+      });
+    } finally {
+      await sql`drop table scanned`.execute(database.db);
+    }
+  }, 60_000);
+
   it('reads what was committed, and refuses a write', async () => {
     await expect(
       sql`select count(*)::int as total from generated`.execute(database.reads),
