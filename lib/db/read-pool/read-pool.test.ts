@@ -104,10 +104,11 @@ describe.runIf(testDialect() === 'postgres')('reads on PostgreSQL', () => {
   });
 
   it('scans a table from its start, wherever an earlier scan stopped', async () => {
-    // Synchronized scans begin past a quarter of shared_buffers: a table twice that, in order of n.
+    // Synchronized scans begin past a quarter of shared_buffers' pages: rows of ~530 bytes, ~15 a
+    // page, 8 per page of shared_buffers make a table twice that, in order of n.
     const { rows: settings } = await sql<{ pages: string }>`select setting as pages from pg_settings
       where name = 'shared_buffers'`.execute(database.db);
-    const rows = Number(settings[0]?.pages) * 8; // ~15 rows a page, at least half a page's worth each
+    const rows = Number(settings[0]?.pages) * 8;
     await sql`create table scanned as select n, repeat('x', 500) as filler
       from generate_series(1, ${rows}::int) as n`.execute(database.db);
     try {
