@@ -5,7 +5,8 @@
  * and for a page's 25 ids (165 ms, the unsearched list's whole time).
  * Plans are asked for (EXPLAIN) on 10,000 groups, ANALYZEd as autovacuum would; and, VACUUMed as
  * autovacuum would, a part many ids begin with is not looked for by walking an index of the ids,
- * and every sort, either way, reads its index instead of sorting the groups.
+ * and every sort, either way, reads its index instead of sorting the groups, and the matches of a
+ * search whose page the walk of that index did not find are sorted by themselves, that index unread.
  */
 import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { openTestConsoleDatabase, testDialect } from '@/lib/testing/console-test
 import { IN_NO_INDEX, postgresMatchingQuery } from './matching';
 import { postgresIdsContainingQuery } from './matching-ids';
 import { migrateDirectory } from './schema';
-import { type DirectoryQuery, directorySorts, inSortOrder, rowsByKeyQuery } from './search';
+import { allMatchesSorted, type DirectoryQuery, directorySorts, inSortOrder, rowsByKeyQuery } from './search';
 
 type Database = Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 let database: Database;
@@ -128,6 +129,23 @@ describe.runIf(testDialect() === 'postgres')('a search’s matches once VACUUM h
       ).toEqual([]);
       expect(nodes.some((node) => (node['Index Name'] ?? '').startsWith('directory_entry_live_'))).toBe(true);
       expect(await page.execute()).toHaveLength(25);
+    },
+  );
+
+  it.each(sortings)(
+    'sorts every match of a search sorted $sort (descending: $descending) without walking the sort’s index',
+    async (query) => {
+      const page = allMatchesSorted(database, query, 'wonka', { pageSize: 25, offset: 0 }).compile(
+        database.reads,
+      );
+      const nodes = await nodesRead(page);
+      expect(
+        nodes.flatMap((node) => node['Index Name'] ?? []).filter((name) => name.includes('_live_')),
+      ).toEqual([]);
+      expect(nodes.some((node) => node['Node Type'] === 'Sort')).toBe(true);
+      const { rows } = await database.reads.executeQuery<{ row_key: string }>(page);
+      expect(rows).toHaveLength(25);
+      expect(rows.every((row) => row.row_key.startsWith('wonka-'))).toBe(true);
     },
   );
 });

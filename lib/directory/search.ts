@@ -186,27 +186,9 @@ export async function searchDirectory(
       order by sort_value ${direction}${nulls}, user_group_id ${direction}
       limit ${pageSize} offset ${offset}`.execute(reads);
     if (inWindow.length === pageSize) return done(inWindow.map((row) => row.row_key));
-    const live = query.includeDeleted ? sql`` : sql`and entry.deleted_at is null`;
-    // Materialized: the matches drive, the sort's index is not walked. On SQLite from an FTS
-    // table, the join written CROSS so that its planner keeps that order; on PostgreSQL from
-    // pg_trgm's index, or under three characters the index of characters and pairs.
-    const index = sqliteSearchIndex(search);
-    const short = isShortSearch(search) ? sql`and ${postgresHoldsShort(search, 'entry')}` : sql``;
-    const { rows: sorted } =
-      database.dialect === 'sqlite'
-        ? await sql<{ row_key: RowKey }>`with matches as materialized (
-              select rowid from ${index.table} where ${index.table} match ${index.term})
-            select entry.rowid as row_key from matches cross join directory_entry as entry
-            where entry.rowid = matches.rowid and entry.environment = ${query.environment} ${live}
-            order by ${sql.ref(`entry.${sort}`)} ${direction}, entry.user_group_id ${direction}
-            limit ${pageSize} offset ${offset}`.execute(reads)
-        : await sql<{ row_key: RowKey }>`with matches as materialized (
-              select entry.user_group_id, ${sql.ref(`entry.${sort}`)} as sort_value from directory_entry as entry
-              where entry.environment = ${query.environment} ${live}
-                and ${containing(database, search, 'entry')} ${short})
-            select user_group_id as row_key from matches
-            order by sort_value ${direction}${nulls}, user_group_id ${direction}
-            limit ${pageSize} offset ${offset}`.execute(reads);
+    const { rows: sorted } = await allMatchesSorted(database, query, search, { pageSize, offset }).execute(
+      reads,
+    );
     return done(sorted.map((row) => row.row_key));
   }
 
@@ -269,6 +251,43 @@ export function inSortOrder(database: ConsoleDatabase, query: DirectoryQuery) {
       sql`${sql.ref(`directory_entry.${column}`)} ${direction}${nullsAsIndexed(database, column, descending)}`,
     )
     .orderBy('directory_entry.user_group_id', descending ? 'desc' : 'asc');
+}
+
+/**
+ * A page of every match of a search, sorted: the matches drive, the sort's index is not walked. On
+ * SQLite from an FTS table (materialized, the join written CROSS so that its planner keeps that
+ * order); on PostgreSQL from pg_trgm's index, or under three characters the index of characters and
+ * pairs, in a subquery that `offset 0` keeps whole (plans.test.ts). The sort value is compared as
+ * bytes ("C"), as fewMatches sorts and as every sort's values (ISO times, ids, names) sit in their
+ * indexes: at 3,800 matches that and the fence in place of a materialized CTE took 8.9 ms to 6.9.
+ */
+export function allMatchesSorted(
+  database: ConsoleDatabase,
+  query: DirectoryQuery,
+  search: string,
+  { pageSize, offset }: { pageSize: number; offset: number },
+) {
+  const { column: sort, descending } = sortingOf(query);
+  const direction = descending ? sql`desc` : sql`asc`;
+  const live = query.includeDeleted ? sql`` : sql`and entry.deleted_at is null`;
+  if (database.dialect === 'sqlite') {
+    const index = sqliteSearchIndex(search);
+    return sql<{ row_key: RowKey }>`with matches as materialized (
+        select rowid from ${index.table} where ${index.table} match ${index.term})
+      select entry.rowid as row_key from matches cross join directory_entry as entry
+      where entry.rowid = matches.rowid and entry.environment = ${query.environment} ${live}
+      order by ${sql.ref(`entry.${sort}`)} ${direction}, entry.user_group_id ${direction}
+      limit ${pageSize} offset ${offset}`;
+  }
+  const short = isShortSearch(search) ? sql`and ${postgresHoldsShort(search, 'entry')}` : sql``;
+  return sql<{ row_key: RowKey }>`select user_group_id as row_key from (
+      select entry.user_group_id, ${sql.ref(`entry.${sort}`)} collate "C" as sort_value
+      from directory_entry as entry
+      where entry.environment = ${query.environment} ${live}
+        and ${containing(database, search, 'entry')} ${short}
+      offset 0) as matches
+    order by sort_value ${direction}${nullsAsIndexed(database, sort, descending)}, user_group_id ${direction}
+    limit ${pageSize} offset ${offset}`;
 }
 
 /** The rows of these keys, in no order; none for none, without a query. */
