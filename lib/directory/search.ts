@@ -259,7 +259,7 @@ export function inSortOrder(database: ConsoleDatabase, query: DirectoryQuery) {
  * order); on PostgreSQL from pg_trgm's index, or under three characters the index of characters and
  * pairs, in a subquery that `offset 0` keeps whole (plans.test.ts). The sort value is compared as
  * bytes ("C"), as fewMatches sorts and as every sort's values (ISO times, ids, names) sit in their
- * indexes: at 3,800 matches that and the fence in place of a materialized CTE took 8.9 ms to 6.9.
+ * indexes: at 3,800 matches that and the fence in place of a materialized CTE took 7.6 ms to 5.9.
  */
 export function allMatchesSorted(
   database: ConsoleDatabase,
