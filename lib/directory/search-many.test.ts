@@ -2,13 +2,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
 import { migrateDirectory } from './schema';
-import { SEARCH_MATCH_LIMIT, searchDirectory } from './search';
+import { READ_WHOLE_UP_TO, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
 
 let database: Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 
-// 1,200 old groups named "Vintage …" (updated first), then 8,000 newer that do not match: sorted
-// newest first, a walk of the sort's index would cross all 8,000 before the first match.
-const OLD = 1_200;
+// 6,000 old groups named "Vintage …" (updated first), the oldest 1,200 "Vintage Classic …", then
+// 8,000 newer that do not match: sorted newest first, a walk of the sort's index would cross all
+// 8,000 before the first match. On SQLite "classic" is read whole at once and "vintage" after a walk
+// that misses (READ_WHOLE_UP_TO); PostgreSQL walks first for both.
+const OLD = 6_000;
+const CLASSIC = 1_200;
 const NEW = 8_000;
 
 beforeAll(async () => {
@@ -23,21 +26,37 @@ beforeAll(async () => {
       from ${sql.raw(database.dialect === 'postgres' ? `generate_series(${from}, ${to}) as i` : `(with recursive n(i) as (select ${from} union all select i + 1 from n where i < ${to}) select i from n)`)}`.execute(
       db,
     );
-  await rows(1, OLD, `'old-' || i`, `'Vintage ' || i`);
+  await rows(
+    1,
+    OLD,
+    `'old-' || i`,
+    `case when i <= ${CLASSIC} then 'Vintage Classic ' else 'Vintage ' end || i`,
+  );
   await rows(OLD + 1, OLD + NEW, `'new-' || i`, `'Modern ' || i`);
 });
 afterAll(async () => {
   await database?.dispose();
 });
 
-const liveVintage = Array.from({ length: OLD }, (_, index) => index + 1)
-  .filter((i) => i % 50 !== 3)
-  .map((i) => `old-${i}`);
+const liveOld = (count: number) =>
+  Array.from({ length: count }, (_, index) => index + 1)
+    .filter((i) => i % 50 !== 3)
+    .map((i) => `old-${i}`);
 
 describe('a search with many matches, all of them old', () => {
-  it('pages them newest first, as the index sorts them, and says "1,000+"', async () => {
+  it('holds matches on both sides of the count read whole at once', () => {
+    expect(CLASSIC).toBeGreaterThan(SEARCH_MATCH_LIMIT);
+    expect(CLASSIC).toBeLessThanOrEqual(READ_WHOLE_UP_TO);
+    expect(OLD).toBeGreaterThan(READ_WHOLE_UP_TO);
+  });
+
+  it.each([
+    ['vintage', OLD],
+    ['classic', CLASSIC],
+  ])('pages "%s" newest first, as the index sorts them, and says "1,000+"', async (term, count) => {
     const search = (extra = {}) =>
-      searchDirectory(database, { environment: 'Customer', search: 'vintage', ...extra });
+      searchDirectory(database, { environment: 'Customer', search: term, ...extra });
+    const liveVintage = liveOld(count);
     const first = await search();
     expect(first).toMatchObject({ total: SEARCH_MATCH_LIMIT, totalIsLowerBound: true, page: 1 });
     expect(first.groups.map((entry) => entry.userGroupId)).toEqual(liveVintage.slice(-25).reverse());
@@ -51,7 +70,7 @@ describe('a search with many matches, all of them old', () => {
     // Deleted ones when asked for.
     const withDeleted = await search({ includeDeleted: true, page: 2 });
     expect(withDeleted.groups.map((entry) => entry.userGroupId)).toEqual(
-      Array.from({ length: 25 }, (_, index) => `old-${OLD - 25 - index}`),
+      Array.from({ length: 25 }, (_, index) => `old-${count - 25 - index}`),
     );
   });
 
@@ -68,6 +87,6 @@ describe('a search with many matches, all of them old', () => {
     // "ag" (Vintage): only the old ones.
     const old = await search('ag', { page: 2 });
     expect(old).toMatchObject({ total: SEARCH_MATCH_LIMIT, totalIsLowerBound: true, page: 2 });
-    expect(old.groups.map((entry) => entry.userGroupId)).toEqual(liveVintage.slice(-50, -25).reverse());
+    expect(old.groups.map((entry) => entry.userGroupId)).toEqual(liveOld(OLD).slice(-50, -25).reverse());
   });
 });
