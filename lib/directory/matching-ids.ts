@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import { containing, idContaining, liveRows, matchingKeys, withNoIndexOnly } from './matching';
+import { rowsByKey } from './rows-by-key';
 import { directoryDb } from './schema';
-import { rowsByKey } from './search';
 import { isShortSearch } from './short-grams';
 
 /**

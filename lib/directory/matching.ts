@@ -81,6 +81,18 @@ export async function sqliteIndexedCount(database: ConsoleDatabase, search: stri
   return Number(rows[0]?.found ?? 0);
 }
 
+/**
+ * How many rows the directory holds, as PostgreSQL's statistics last counted them (ANALYZE, VACUUM,
+ * autovacuum): a catalog read, no table's. Null on SQLite, which keeps none, and before the first count.
+ */
+export async function directoryRowsEstimate(database: ConsoleDatabase): Promise<number | null> {
+  if (database.dialect !== 'postgres') return null;
+  const { rows } = await sql<{ rows: number }>`select reltuples as rows from pg_class
+    where oid = 'directory_entry'::regclass`.execute(database.reads);
+  const counted = Number(rows[0]?.rows ?? -1);
+  return counted < 0 ? null : counted;
+}
+
 /** The keys of the rows a search matches, up to `limit` + 1 (more: the caller says "1,000+"). */
 export async function matchingKeys(
   database: ConsoleDatabase,

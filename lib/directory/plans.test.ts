@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestConsoleDatabase, testDialect } from '@/lib/testing/console-test-database';
 import { IN_NO_INDEX, postgresMatchingQuery } from './matching';
 import { postgresIdsContainingQuery } from './matching-ids';
+import { rowsByKeyQuery } from './rows-by-key';
 import { migrateDirectory } from './schema';
-import { allMatchesSorted, type DirectoryQuery, directorySorts, inSortOrder, rowsByKeyQuery } from './search';
+import { allMatchesSorted, type DirectoryQuery, directorySorts, inSortOrder } from './search';
 
 type Database = Awaited<ReturnType<typeof openTestConsoleDatabase>>;
 let database: Database;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestConsoleDatabase } from '@/lib/testing/console-test-database';
+import { directoryRowsEstimate } from './matching';
 import { migrateDirectory } from './schema';
 import { READ_WHOLE_UP_TO, SEARCH_MATCH_LIMIT, searchDirectory } from './search';
 
@@ -42,6 +43,15 @@ const liveOld = (count: number) =>
   Array.from({ length: count }, (_, index) => index + 1)
     .filter((i) => i % 50 !== 3)
     .map((i) => `old-${i}`);
+
+describe("the walk's window", () => {
+  it("reads the directory's size from PostgreSQL's statistics (SQLite keeps none)", async () => {
+    if (database.dialect === 'postgres') {
+      await sql`analyze directory_entry`.execute(database.db);
+      expect(await directoryRowsEstimate(database)).toBe(OLD + NEW);
+    } else expect(await directoryRowsEstimate(database)).toBeNull();
+  });
+});
 
 describe('a search with many matches, all of them old', () => {
   it('holds matches on both sides of the count read whole at once', () => {

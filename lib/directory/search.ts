@@ -4,11 +4,12 @@
  * over pg_trgm indexes on PostgreSQL, with the same results.
  */
 
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { ConsoleDatabase } from '@/lib/db/console-database';
 import type { Environment } from '@/lib/environments';
 import {
   containing,
+  directoryRowsEstimate,
   liveRows,
   matchingKeys,
   type RowKey,
@@ -16,7 +17,8 @@ import {
   sqliteIndexedCount,
   sqliteSearchIndex,
 } from './matching';
-import { type DirectoryEntryTable, directoryDb } from './schema';
+import { rowsByKey } from './rows-by-key';
+import type { DirectoryEntryTable } from './schema';
 import { isShortSearch, postgresHoldsShort } from './short-grams';
 import { type DirectoryEntry, toEntry } from './store';
 
@@ -67,10 +69,22 @@ export const SEARCH_MATCH_LIMIT = 1_000;
 export const LIST_COUNT_LIMIT = 10_000;
 
 /**
- * How many rows, at least, a search with many matches reads in the sort's order before it turns to
- * reading all its matches from the trigram index (20 times the rows up to its page, when more).
+ * How many rows a search with many matches reads in the sort's order before it turns to reading all
+ * its matches from the index: WALK_WINDOW, and on PostgreSQL at most a hundredth of the directory by
+ * its statistics; 20 times the rows up to its page, when more. At 10,000 groups 5,000 rows were half
+ * the directory, and whether the walk found the page depended on the matches' age: `heritage`, the
+ * oldest 5,000, was found at 10,000 groups and read whole after the walk at 100,000 (1.4–1.54 growth,
+ * bench/README round 21). The same share at every size misses an evenly spread term only under 2,500
+ * matches (25 a page), which are then read whole.
  */
 const WALK_WINDOW = 5_000;
+const WALK_SHARE = 100;
+
+async function walkWindow(database: ConsoleDatabase, rowsToPageEnd: number) {
+  const rows = await directoryRowsEstimate(database);
+  const share = rows === null ? WALK_WINDOW : Math.min(WALK_WINDOW, Math.ceil(rows / WALK_SHARE));
+  return Math.max(share, rowsToPageEnd * 20);
+}
 
 /**
  * On SQLite, a search whose index holds at most this many rows reads all its matches and sorts them,
@@ -203,7 +217,7 @@ export async function searchDirectory(
       return done(await allSorted());
     const direction = descending ? sql`desc` : sql`asc`;
     const nulls = nullsAsIndexed(database, sort, descending);
-    const window = sortWindow(Math.max(WALK_WINDOW, (offset + pageSize) * 20));
+    const window = sortWindow(await walkWindow(database, offset + pageSize));
     const { rows: inWindow } = await sql<{ row_key: RowKey }>`select row_key from (${window}) as walked
       where ${containing(database, search, 'walked')}
       order by sort_value ${direction}${nulls}, user_group_id ${direction}
@@ -303,34 +317,6 @@ export function allMatchesSorted(
       offset 0) as matches
     order by sort_value ${direction}${nullsAsIndexed(database, sort, descending)}, user_group_id ${direction}
     limit ${pageSize} offset ${offset}`;
-}
-
-/** The rows of these keys, in no order; none for none, without a query. */
-export async function rowsByKey(database: ConsoleDatabase, environment: Environment, keys: RowKey[]) {
-  return keys.length === 0 ? [] : await rowsByKeyQuery(database, environment, keys).execute();
-}
-
-/** The rows of these keys (rowids on SQLite, ids on PostgreSQL), in no order. */
-export function rowsByKeyQuery(database: ConsoleDatabase, environment: Environment, keys: RowKey[]) {
-  const rows = directoryDb(database.reads)
-    .selectFrom('directory_entry')
-    .selectAll()
-    .select(rowKeyOf(database).as('row_key'));
-  if (database.dialect === 'postgres')
-    // Each key found by a range of one (`>=` and `<=`), which the primary key answers and the trigram
-    // index on the id cannot: that index also answers `=`, and PostgreSQL took it, one bitmap of
-    // thousands of rows per id (at 10,000 groups: 4.2 s for a search's ~900 ids, 165 ms for a page's
-    // 25; found by the scale bench, held by lib/directory/plans.test.ts).
-    return rows
-      .innerJoin(sql<{ wanted: string }>`unnest(${keys.map(String)}::text[])`.as('wanted'), (join) =>
-        join
-          .onRef('directory_entry.user_group_id', '>=', 'wanted.wanted')
-          .onRef('directory_entry.user_group_id', '<=', 'wanted.wanted'),
-      )
-      .where('directory_entry.environment', '=', environment);
-  // SQLite's rowid is unique in the table, and naming the environment there leads its planner to walk
-  // the environment instead.
-  return rows.where(sql<SqlBool>`${rowKeyOf(database)} in (${sql.join(keys)})`);
 }
 
 /** The rows of these keys, in the keys' order. */
