@@ -66,16 +66,16 @@ describe('a search with many matches, all of them old', () => {
   ])('pages "%s" newest first, as the index sorts them, and says "1,000+"', async (term, count) => {
     const search = (extra = {}) =>
       searchDirectory(database, { environment: 'Customer', search: term, ...extra });
-    const liveVintage = liveOld(count);
+    const matches = liveOld(count);
     const first = await search();
     expect(first).toMatchObject({ total: SEARCH_MATCH_LIMIT, totalIsLowerBound: true, page: 1 });
-    expect(first.groups.map((entry) => entry.userGroupId)).toEqual(liveVintage.slice(-25).reverse());
+    expect(first.groups.map((entry) => entry.userGroupId)).toEqual(matches.slice(-25).reverse());
     const third = await search({ page: 3 });
-    expect(third.groups.map((entry) => entry.userGroupId)).toEqual(liveVintage.slice(-75, -50).reverse());
+    expect(third.groups.map((entry) => entry.userGroupId)).toEqual(matches.slice(-75, -50).reverse());
     // By id, ascending: byte order ("old-1", "old-10", "old-100", …).
     const byId = await search({ sort: 'id', descending: false });
     expect(byId.groups.map((entry) => entry.userGroupId)).toEqual(
-      [...liveVintage].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).slice(0, 25),
+      [...matches].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).slice(0, 25),
     );
     // Deleted ones when asked for.
     const withDeleted = await search({ includeDeleted: true, page: 2 });
